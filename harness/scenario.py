@@ -1,0 +1,135 @@
+"""The scenario API: a documented bug, its cases, and how each case's oracle is proven.
+
+A scenario module in ``scenarios/`` defines one module-level ``SCENARIO``. Its top level
+imports only the standard library and the harness core; framework imports live inside the
+case functions, so the harness can list and validate every scenario in any environment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness import frameworks
+from harness.outcomes import FIXED, REPRODUCED, Verdict
+
+ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+class ScenarioError(ValueError):
+    """A scenario module breaks the scenario contract."""
+
+
+class NotApplicable(Exception):
+    """Raised by a case when the build lacks the API it needs; the message quotes what."""
+
+
+@dataclass
+class Observation:
+    """What a case saw: its normalised timeline and the facts its oracle reads."""
+
+    timeline: list[str]
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class InProcess:
+    """A build obtained by patching the installed release in this process.
+
+    ``patch`` returns a context manager that applies, for example, the seed PR's guard
+    (a reference fix) or reverts an upstream change. Used only by the harness's own tests.
+    """
+
+    description: str
+    patch: Callable[[], AbstractContextManager[Any]]
+
+
+@dataclass(frozen=True)
+class AsInstalled:
+    """The release installed for ``nox -s tests`` shows this outcome unpatched."""
+
+    description: str = "the pinned release, unpatched"
+
+
+Build = InProcess | AsInstalled
+
+
+@dataclass(frozen=True)
+class Case:
+    """One variant of a scenario: how to replay it, and how to judge what it saw.
+
+    ``proofs`` says how a build showing each of ``reproduced`` and ``fixed`` is obtained,
+    so a harness-level test can show the oracle is able to say both.
+    """
+
+    id: str
+    run: Callable[[], Awaitable[Observation]]
+    oracle: Callable[[Observation], Verdict]
+    proofs: Mapping[str, Build]
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    framework: str
+    links: tuple[str, ...]
+    description: str  # the bug, in a sentence or two
+    expected: str  # the behaviour the bug report expects
+    cases: tuple[Case, ...]
+    module: str = ""
+
+    def case(self, case_id: str) -> Case:
+        for c in self.cases:
+            if c.id == case_id:
+                return c
+        raise KeyError(
+            f"unknown case {case_id!r} for scenario {self.id!r}; valid: "
+            + ", ".join(c.id for c in self.cases)
+        )
+
+
+def validate(scenario: object, module: str) -> Scenario:
+    """Check a module's SCENARIO against the contract; raise ScenarioError naming what is missing."""
+    where = f"scenario module {module}"
+    if not isinstance(scenario, Scenario):
+        raise ScenarioError(f"{where}: SCENARIO must be a harness.scenario.Scenario, got {type(scenario).__name__}")
+    problems = []
+    if not scenario.id or not ID_RE.match(scenario.id):
+        problems.append(f"id {scenario.id!r} is not lower-case and hyphenated")
+    try:
+        fw = frameworks.get(scenario.framework)
+        if scenario.id and not scenario.id.startswith(fw.id_prefix):
+            problems.append(f"id {scenario.id!r} must start with {fw.id_prefix!r} for {fw.name}")
+    except frameworks.UnknownFramework as exc:
+        problems.append(str(exc))
+    if not scenario.links or not all(isinstance(u, str) and u.startswith("https://") for u in scenario.links):
+        problems.append("links must list at least one https:// upstream URL")
+    if not scenario.description.strip():
+        problems.append("description is empty")
+    if not scenario.expected.strip():
+        problems.append("expected behaviour is empty")
+    if not scenario.cases:
+        problems.append("it has no cases")
+    seen: set[str] = set()
+    for case in scenario.cases:
+        if not ID_RE.match(case.id):
+            problems.append(f"case id {case.id!r} is not lower-case and hyphenated")
+        if case.id in seen:
+            problems.append(f"case id {case.id!r} appears twice")
+        seen.add(case.id)
+        if not callable(case.run):
+            problems.append(f"case {case.id!r} has no run function")
+        if not callable(case.oracle):
+            problems.append(f"case {case.id!r} has no oracle")
+        missing = {REPRODUCED, FIXED} - set(case.proofs)
+        if missing:
+            problems.append(
+                f"case {case.id!r} does not say how to obtain a build that is {' or '.join(sorted(missing))}"
+            )
+    if problems:
+        raise ScenarioError(f"{where}: " + "; ".join(problems))
+    return scenario
