@@ -111,6 +111,13 @@ async def replay(*, resumable: bool, retry_text: str = FIRST_TEXT, retry_delta: 
     await _deliver(runner, session.id, _user(retry_text), retry_id, retry_delta)
 
     session = await sessions.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    if not resumable and not any(e.invocation_id == TASK_ID for e in session.events):
+        # 1.x releases accept the parameter but give a non-resumable app's invocation a
+        # fresh id (google/adk/runners.py, run_async): path 2 does not exist there.
+        raise NotApplicable(
+            "Runner.run_async ignores the caller's invocation_id on a non-resumable app: "
+            f"{len({e.invocation_id for e in session.events})} invocations recorded, none with {TASK_ID!r}"
+        )
     ids = Placeholders()
     ids.keep(TASK_ID)
     user_turns = [

@@ -1,0 +1,94 @@
+"""``python -m harness``: list scenarios, run them here, or run the matrix across builds.
+
+Bad input (unknown id, framework or release, malformed spec, a path with no package, an
+unwritable reports/) ends with one line on stderr and exit status 2, before any report
+is touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import sys
+
+from harness import frameworks, matrix, registry
+from harness.builds import SpecError
+from harness.index import IndexError_
+from harness.reports import ReportsNotWritable
+from harness.runner import DEFAULT_TIMEOUT, run_case
+from harness.scenario import ScenarioError
+
+INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_)
+
+
+def cmd_list(args) -> int:
+    for scenario in registry.discover().values():
+        print(f"{scenario.id}  ({scenario.framework})")
+        for case in scenario.cases:
+            print(f"  {case.id}  {case.summary}")
+    return 0
+
+
+def cmd_run(args) -> int:
+    """Run cases in this environment, with whatever framework releases it has installed."""
+    scenarios = registry.discover()
+    status = 0
+    for scenario, case in registry.select(scenarios, args.ids):
+        try:
+            version = importlib.metadata.version(scenario.framework)
+        except importlib.metadata.PackageNotFoundError:
+            print(f"{scenario.id}:{case.id}: skipped, {scenario.framework} is not installed here", file=sys.stderr)
+            continue
+        result = run_case(scenario, case, timeout=args.timeout)
+        print(f"{scenario.id}:{case.id} on {scenario.framework} {version}: {result.outcome}: {result.detail}")
+        if args.timeline:
+            print("".join("    " + line for line in result.timeline.splitlines(keepends=True)), end="")
+        status |= result.outcome == "error"
+    return status
+
+
+def cmd_matrix(args) -> int:
+    options = matrix.Options(
+        specs=args.specs, only=args.only, update_snapshots=args.update_snapshots,
+        today_deps=args.today_deps, timeout=args.timeout,
+    )
+    if args.jobs:
+        options.jobs = args.jobs
+    return matrix.run(options)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m harness", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("list", help="list scenarios and their cases")
+    s.set_defaults(func=cmd_list)
+
+    s = sub.add_parser("run", help="run cases in this environment (the framework must be installed)")
+    s.add_argument("ids", nargs="*", help="scenario or scenario:case (default: all)")
+    s.add_argument("--timeline", action="store_true", help="print each case's timeline")
+    s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds")
+    s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("matrix", help="run every scenario across framework builds (what `nox -s matrix` runs)")
+    s.add_argument("specs", nargs="*", metavar="SPEC",
+                   help="google-adk==2.13.0, openai-agents==0.24.0, a path to a checkout/wheel/sdist, or NAME @ URL "
+                        "(default: the default release set)")
+    s.add_argument("--only", nargs="+", default=[], metavar="ID", help="only these scenario or scenario:case ids")
+    s.add_argument("--update-snapshots", action="store_true",
+                   help="accept new and changed results of releases into snapshots/matrix")
+    s.add_argument("--today-deps", action="store_true",
+                   help="resolve dependencies as of today instead of each release's upload time")
+    s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (default 60)")
+    s.add_argument("--jobs", type=int, default=0, help="builds run in parallel (default: CPU count)")
+    s.set_defaults(func=cmd_matrix)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except INPUT_ERRORS as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

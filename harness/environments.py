@@ -1,0 +1,115 @@
+"""One isolated environment per framework build, made with uv and reused where safe.
+
+A release's environment lives in ``.nox/builds/<framework>-<version>[-today]`` and is
+reused when its marker says it holds exactly that build (same spec, same dependency
+date, same Python). Local builds are reinstalled every run: their source may have
+changed. The harness itself is not installed: the worker runs with the project on
+``PYTHONPATH``, so editing a scenario never invalidates an environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from harness import index
+from harness.builds import Build
+
+MARKER = "harness-build.json"
+
+
+class BuildFailed(RuntimeError):
+    """uv could not create the environment; the message holds the installer's last lines."""
+
+
+@dataclass(frozen=True)
+class Environment:
+    build: Build
+    path: Path
+    python: Path
+    exclude_newer: str | None  # dependency date, or None for today's dependencies
+    reused: bool
+
+
+def uv_command() -> list[str]:
+    found = shutil.which("uv")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "uv"]
+
+
+def dependency_date(build: Build, cache_dir: Path) -> str | None:
+    """The upload time of a release, rounded up to the second, for uv's --exclude-newer."""
+    if not build.release:
+        return None
+    release = index.releases(build.framework, cache_dir)[build.version]
+    stamp = datetime.fromisoformat(release.upload_time.replace("Z", "+00:00"))
+    stamp = stamp.replace(microsecond=0) + timedelta(seconds=1)
+    return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _tail(text: str, lines: int = 4) -> str:
+    kept = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return " | ".join(kept[-lines:])
+
+
+def _run(cmd: list[str]) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildFailed(_tail(proc.stderr or proc.stdout))
+
+
+def env_name(build: Build, today: bool) -> str:
+    if build.release:
+        return f"{build.framework}-{build.version}" + ("-today" if today else "")
+    return "local-" + "".join(c if c.isalnum() or c in ".-_" else "_" for c in build.source.split(":", 1)[-1])
+
+
+def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False) -> Environment:
+    """Create (or reuse) the environment for ``build``; raise BuildFailed on install errors."""
+    path = root / env_name(build, today)
+    python = path / "bin" / "python"
+    date = None if today else dependency_date(build, cache_dir)
+    wanted = {
+        "requirement": build.requirement if build.release else build.source,
+        "exclude_newer": date,
+        "python": f"{sys.version_info.major}.{sys.version_info.minor}",
+    }
+    marker = path / MARKER
+    if build.release and marker.exists() and python.exists():
+        try:
+            if json.loads(marker.read_text()) == wanted:
+                return Environment(build, path, python, date, reused=True)
+        except ValueError:
+            pass
+    if path.exists():
+        shutil.rmtree(path)
+    uv = uv_command()
+    _run([*uv, "venv", "--quiet", "--python", sys.executable, str(path)])
+    cmd = [*uv, "pip", "install", "--quiet", "--python", str(python)]
+    if date:
+        cmd += ["--exclude-newer", date]
+    cmd.append(build.requirement)
+    try:
+        _run(cmd)
+    except BuildFailed:
+        shutil.rmtree(path, ignore_errors=True)
+        raise
+    marker.write_text(json.dumps(wanted, sort_keys=True))
+    return Environment(build, path, python, date, reused=False)
+
+
+def worker_environment(project_root: Path) -> dict[str, str]:
+    """Process environment for a worker: the project importable, no provider keys."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env["PYTHONPATH"] = str(project_root)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    env.pop("VIRTUAL_ENV", None)
+    return env

@@ -1,0 +1,93 @@
+"""The package index: a framework's releases and their upload times (PEP 691 JSON).
+
+Responses are cached under ``.nox/.harness-cache`` for an hour, so repeated runs and
+bisects do not ask the index again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import versions
+
+CACHE_TTL = 3600.0
+
+
+def index_url() -> str:
+    """The simple index uv would use (UV_DEFAULT_INDEX / UV_INDEX_URL), else PyPI."""
+    for var in ("UV_DEFAULT_INDEX", "UV_INDEX_URL", "PIP_INDEX_URL"):
+        if os.environ.get(var):
+            return os.environ[var].rstrip("/")
+    return "https://pypi.org/simple"
+
+
+class IndexError_(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Release:
+    version: str
+    upload_time: str  # RFC 3339, the newest of the release's files
+    yanked: bool
+
+
+def _fetch(name: str, cache_dir: Path) -> dict:
+    cache = cache_dir / f"{name}.json"
+    if cache.exists() and time.time() - cache.stat().st_mtime < CACHE_TTL:
+        return json.loads(cache.read_text())
+    req = urllib.request.Request(
+        f"{index_url()}/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            data = json.load(resp)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        if cache.exists():
+            return json.loads(cache.read_text())
+        raise IndexError_(f"cannot read the package index for {name} at {index_url()}: {exc}") from exc
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    tmp = cache.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data))
+    tmp.replace(cache)
+    return data
+
+
+def _version_of(filename: str, name: str) -> str | None:
+    stem = name.replace("-", "_")
+    for sep in ("-",):
+        prefix = stem + sep
+        if filename.lower().startswith(prefix.lower()):
+            rest = filename[len(prefix):]
+            if filename.endswith(".whl"):
+                return rest.split("-")[0]
+            for ext in (".tar.gz", ".zip"):
+                if rest.endswith(ext):
+                    return rest[: -len(ext)]
+    return None
+
+
+def releases(name: str, cache_dir: Path) -> dict[str, Release]:
+    """Every release of ``name`` on the index, by version, sorted oldest first."""
+    data = _fetch(name, cache_dir)
+    found: dict[str, list] = {}
+    for f in data.get("files", []):
+        v = _version_of(f["filename"], name)
+        if v is None:
+            continue
+        found.setdefault(v, []).append(f)
+    out = {}
+    for v in sorted(found, key=versions.key):
+        files = found[v]
+        out[v] = Release(
+            version=v,
+            upload_time=max(f.get("upload-time", "") for f in files),
+            yanked=all(bool(f.get("yanked")) for f in files),
+        )
+    return out

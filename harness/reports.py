@@ -1,0 +1,97 @@
+"""reports/matrix.json (the record) and reports/matrix.md (a view of it), written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from harness import versions
+
+SCHEMA_VERSION = 1
+# Keys of each result in matrix.json, contract first (see CONTRACT.md); more may be added.
+RESULT_KEYS = ("scenario", "case", "framework", "version", "source", "outcome", "detail", "snapshot")
+EXTRA_KEYS = ("snapshot_base", "timeline")
+
+
+class ReportsNotWritable(OSError):
+    pass
+
+
+def check_writable(reports_dir: Path) -> None:
+    """Fail before any work when reports/ cannot be written (bad input leaves it untouched)."""
+    try:
+        reports_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=reports_dir, prefix=".tmp-probe-"):
+            pass
+    except OSError as exc:
+        raise ReportsNotWritable(f"reports directory {reports_dir.name}/ is not writable: {exc.strerror}") from None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def sort_key(order: dict[tuple[str, str], int]):
+    def key(r: dict):
+        return (order.get((r["scenario"], r["case"]), 1 << 30), r["scenario"], r["case"], r["framework"],
+                versions.key(r["version"] or "0"), r["source"])
+    return key
+
+
+def matrix_document(results: list[dict], environments: list[dict]) -> dict:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "results": [{k: r.get(k) for k in RESULT_KEYS + EXTRA_KEYS} for r in results],
+        "environments": environments,
+    }
+
+
+def dumps(document: dict) -> str:
+    return json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def _cell(r: dict) -> str:
+    mark = "" if r["snapshot"] in ("match", "updated") else f" ({r['snapshot']})"
+    return f"{r['outcome']}{mark}"
+
+
+def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = None) -> str:
+    """One table per framework: scenario and case by build, outcome in each cell."""
+    results = document["results"]
+    lines = ["# Matrix", ""]
+    lines.append("Outcome per (scenario, case) and build. `(changed)`/`(new)`: differs from, or has no, stored snapshot.")
+    lines.append("")
+    for framework in sorted({r["framework"] for r in results}):
+        rows = [r for r in results if r["framework"] == framework]
+        builds: list[str] = []
+        for r in rows:
+            if r["source"] not in builds:
+                builds.append(r["source"])
+        builds.sort(key=lambda s: next((versions.key(r["version"] or "0"), s.startswith("local:"), s) for r in rows if r["source"] == s))
+        lines.append(f"## {framework}")
+        lines.append("")
+        lines.append("| scenario | case | " + " | ".join(b.replace(f"{framework}==", "") for b in builds) + " |")
+        lines.append("|---|---|" + "---|" * len(builds))
+        pairs: list[tuple[str, str]] = []
+        for r in rows:
+            if (r["scenario"], r["case"]) not in pairs:
+                pairs.append((r["scenario"], r["case"]))
+        for scenario, case in pairs:
+            by_build = {r["source"]: r for r in rows if (r["scenario"], r["case"]) == (scenario, case)}
+            cells = [_cell(by_build[b]) if b in by_build else "" for b in builds]
+            link = f"[{scenario}]({scenario}.md)" if scenario_titles is not None else scenario
+            lines.append(f"| {link} | {case} | " + " | ".join(cells) + " |")
+        lines.append("")
+    problems = [r for r in results if r["outcome"] in ("error", "unexpected")]
+    if problems:
+        lines.append("## Needs a look")
+        lines.append("")
+        for r in problems:
+            lines.append(f"- `{r['scenario']}:{r['case']}` on `{r['source']}`: **{r['outcome']}**: {r['detail']}")
+        lines.append("")
+    return "\n".join(lines)

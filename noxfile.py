@@ -1,0 +1,36 @@
+"""Sessions of the harness. `nox -s tests` is the test command; `nox -s matrix` the main job."""
+
+from __future__ import annotations
+
+import nox
+
+nox.needs_version = ">=2024.3.2"
+nox.options.default_venv_backend = "uv"
+nox.options.sessions = ["tests"]
+
+# The releases `nox -s tests` runs the scenarios on: pinned, so a new upstream release
+# never breaks the test command (`nox -s matrix` is what follows new releases).
+TEST_PINS = ["google-adk==2.13.0", "openai-agents==0.24.0"]
+# Resolve the test environment's dependencies as of this date, for the same reason.
+TEST_DEPENDENCY_DATE = "2026-11-29T00:00:00Z"
+
+
+def install_test_dependencies(session: nox.Session) -> None:
+    group = nox.project.dependency_groups(nox.project.load_toml("pyproject.toml"), "test")
+    session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *TEST_PINS, *group, "uv")
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Run the harness's own tests and every scenario on the pinned releases."""
+    install_test_dependencies(session)
+    session.run("pytest", *session.posargs)
+
+
+@nox.session(default=False)
+def matrix(session: nox.Session) -> None:
+    """Run every scenario across framework releases (or the SPECs given after --)."""
+    # The harness core is stdlib-only; each build gets its own environment, made by
+    # the harness with uv (harness/environments.py), so only uv is installed here.
+    session.install("uv")
+    session.run("python", "-m", "harness", "matrix", *session.posargs)
