@@ -91,3 +91,14 @@ def releases(name: str, cache_dir: Path) -> dict[str, Release]:
             yanked=all(bool(f.get("yanked")) for f in files),
         )
     return out
+
+
+def download_sdist(name: str, version: str, dest: Path, cache_dir: Path) -> Path:
+    """Fetch a release's source distribution into ``dest`` (to build a candidate fix from it)."""
+    for f in _fetch(name, cache_dir).get("files", []):
+        if _version_of(f["filename"], name) == version and f["filename"].endswith(".tar.gz"):
+            target = dest / f["filename"]
+            with urllib.request.urlopen(f["url"], timeout=120) as resp:
+                target.write_bytes(resp.read())
+            return target
+    raise IndexError_(f"{name} {version} has no sdist on the index")
