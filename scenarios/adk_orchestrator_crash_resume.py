@@ -129,7 +129,8 @@ def _describe_event(event, ids: Placeholders) -> str | None:
     if output is not None:
         return f"[{ids('inv', event.invocation_id)}] event {where} output={output!r}"
     if getattr(event, "error_code", None) or getattr(event, "error_message", None):
-        return f"[{ids('inv', event.invocation_id)}] event {where} error {event.error_code}: {quote(event.error_message)}"
+        message = ids.scrub(str(event.error_message))
+        return f"[{ids('inv', event.invocation_id)}] event {where} error {event.error_code}: {quote(message)}"
     return None
 
 
@@ -237,6 +238,8 @@ async def crash_and_resume() -> Observation:
         log.addHandler(h)
     crash = resume_error = None
     resumed_outputs: list[str] = []
+    resumed_invocations: list[str] = []
+    orchestrator_output = False
     invocation_id = None
     try:
         timeline.append("first run")
@@ -248,13 +251,14 @@ async def crash_and_resume() -> Observation:
                 line = _describe_event(event, ids)
                 if line:
                     timeline.append(line)
-                    if " error " in line:
-                        crash = crash or f"error event {event.error_code}"
+                if getattr(event, "error_code", None):
+                    crash = crash or f"error event {event.error_code}"
         except Exception as exc:  # the seed's crash propagates out of run_async on 2.13.0
             crash = f"raised {type(exc).__name__}"
-            timeline.append(f"first run raised {type(exc).__name__}: {quote(exc)}")
+            timeline.append(f"first run raised {type(exc).__name__}: {quote(ids.scrub(str(exc)))}")
         if invocation_id is None:
-            raise AssertionError("the first run yielded no event, so there is no invocation to resume")
+            timeline.append("first run yielded no event: no invocation to resume")
+            return Observation(timeline=timeline, facts={"first_invocation": None})
 
         timeline.append(f"resume [{ids('inv', invocation_id)}] new_message=None")
         resume_boundary = len(raw.records)
@@ -262,14 +266,21 @@ async def crash_and_resume() -> Observation:
             async for event in runner.run_async(
                 user_id=USER, session_id=session.id, invocation_id=invocation_id, new_message=None
             ):
+                inv = ids("inv", event.invocation_id)
+                if inv not in resumed_invocations:
+                    resumed_invocations.append(inv)
                 line = _describe_event(event, ids)
                 if line:
                     timeline.append(line)
-                    if getattr(event, "output", None) is not None:
-                        resumed_outputs.append(repr(event.output))
+                    output = getattr(event, "output", None)
+                    if output is not None:
+                        path = getattr(getattr(event, "node_info", None), "path", None) or event.author
+                        last = path.rsplit("/", 1)[-1]
+                        resumed_outputs.append(f"{last}={output!r}")
+                        orchestrator_output |= last.startswith("orchestrator@") and output == OUTPUT
         except Exception as exc:
-            resume_error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-            timeline.append(f"resume raised {type(exc).__name__}: {quote(exc)}")
+            resume_error = f"{type(exc).__name__}: {ids.scrub(str(exc)).splitlines()[0] if str(exc) else ''}"
+            timeline.append(f"resume raised {type(exc).__name__}: {quote(ids.scrub(str(exc)))}")
     finally:
         for h in handlers:
             log.removeHandler(h)
@@ -303,7 +314,9 @@ async def crash_and_resume() -> Observation:
             "crash": crash,
             "resume_error": resume_error,
             "resumed_outputs": resumed_outputs,
-            "output_delivered": repr(OUTPUT) in resumed_outputs,
+            "output_delivered": orchestrator_output,
+            "first_invocation": ids("inv", invocation_id),
+            "resumed_invocations": resumed_invocations,
             "indicator": f"Context.{flag} + {accessor[0]}" if (flag and accessor) else None,
             "indicator_probe": " + ".join(
                 (f"Context.{flag}" if flag else "no Context flag", accessor[0] if accessor else "no current-context accessor")
@@ -315,14 +328,24 @@ async def crash_and_resume() -> Observation:
 
 def judge(obs: Observation):
     f = obs.facts
+    if f["first_invocation"] is None:
+        return unexpected("crash not resumable: the first run yielded no event, so no invocation id to resume")
     runs = ", ".join(f"{c} ran {n}x" for c, n in f["child_runs"].items())
     fired = ", ".join(f"{e} {n}x" for e, n in f["emissions"].items())
     outputs = ", ".join(f["resumed_outputs"]) or "none"
     figures = f"{runs}; orchestrator emissions {fired}; resumed outputs: {outputs}"
+    first, resumed = f["first_invocation"], f["resumed_invocations"]
     if f["crash"] is None:
         return unexpected(f"the first run did not crash (the orchestrator's crash was absorbed); {figures}")
     if f["resume_error"] is not None:
         return unexpected(f"crash not resumable: the resume raised {f['resume_error']}; {figures}")
+    if not resumed:
+        return unexpected(f"the resume of {first} produced nothing (no event, orchestrator not re-run); {figures}")
+    if resumed != [first]:
+        how = f"the resume of {first} ran as {', '.join(resumed)}"
+        if any(n != 1 for n in f["child_runs"].values()):
+            how += " and re-executed the children"
+        return unexpected(f"{how}; {figures}")
     if any(n != 1 for n in f["child_runs"].values()):
         return unexpected(f"children re-executed on resume instead of answered from the session; {figures}")
     if not f["output_delivered"]:
@@ -421,7 +444,7 @@ EMULATED_INDICATOR = InProcess(
     "google.adk.agents.current_context() over _SYNC_CALLABLE_CONTEXT",
     _emulated_replay_indicator,
 )
-NO_INDICATOR = AsInstalled("the pinned release (2.13.0), unpatched: no replay indicator")
+NO_INDICATOR = AsInstalled("the pinned release, unpatched (2.13.0 has no replay indicator)")
 
 SCENARIO = Scenario(
     id="adk-orchestrator-crash-resume",
