@@ -57,6 +57,21 @@ def cmd_matrix(args) -> int:
     return matrix.run(options)
 
 
+def cmd_report(args) -> int:
+    """Re-render every markdown report from reports/matrix.json."""
+    import json
+
+    from harness import reports
+
+    path = matrix.PROJECT_ROOT / "reports" / "matrix.json"
+    if not path.exists():
+        raise SpecError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
+    document = json.loads(path.read_text())
+    for written in reports.write_all(document, registry.discover(), path.parent):
+        print(f"wrote reports/{written.name}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m harness", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -82,6 +97,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (default 60)")
     s.add_argument("--jobs", type=int, default=0, help="builds run in parallel (default: CPU count)")
     s.set_defaults(func=cmd_matrix)
+
+    s = sub.add_parser("report", help="re-render reports/*.md from reports/matrix.json")
+    s.set_defaults(func=cmd_report)
     return p
 
 

@@ -80,6 +80,7 @@ def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False) -> En
         "requirement": build.requirement if build.release else build.source,
         "exclude_newer": date,
         "python": f"{sys.version_info.major}.{sys.version_info.minor}",
+        "format": 2,  # bump when the way environments are made changes (2: bytecode compiled)
     }
     marker = path / MARKER
     if build.release and marker.exists() and python.exists():
@@ -92,7 +93,8 @@ def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False) -> En
         shutil.rmtree(path)
     uv = uv_command()
     _run([*uv, "venv", "--quiet", "--python", sys.executable, str(path)])
-    cmd = [*uv, "pip", "install", "--quiet", "--python", str(python)]
+    # Compile at install: every later worker start then imports from bytecode.
+    cmd = [*uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", str(python)]
     if date:
         cmd += ["--exclude-newer", date]
     cmd.append(build.requirement)
@@ -109,7 +111,6 @@ def worker_environment(project_root: Path) -> dict[str, str]:
     """Process environment for a worker: the project importable, no provider keys."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env["PYTHONPATH"] = str(project_root)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
     env.pop("VIRTUAL_ENV", None)
     return env

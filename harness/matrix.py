@@ -141,9 +141,8 @@ def run(options: Options) -> int:
     store = SnapshotStore(options.root / "snapshots" / "matrix")
     check_snapshots(results, store, options.update_snapshots)
 
-    document = reports.matrix_document(results, environments_records)
-    reports.write_atomic(reports_dir / "matrix.json", reports.dumps(document))
-    reports.write_atomic(reports_dir / "matrix.md", reports.matrix_markdown(document, {s: s for s in scenarios}))
+    document = reports.matrix_document(results, environments_records, reports.harness_info(options.root))
+    reports.write_all(document, scenarios, reports_dir)
     return summarise(results, time.monotonic() - started)
 
 

@@ -43,9 +43,10 @@ def sort_key(order: dict[tuple[str, str], int]):
     return key
 
 
-def matrix_document(results: list[dict], environments: list[dict]) -> dict:
+def matrix_document(results: list[dict], environments: list[dict], harness: dict | None = None) -> dict:
     return {
         "schema_version": SCHEMA_VERSION,
+        "harness": harness or {},
         "results": [{k: r.get(k) for k in RESULT_KEYS + EXTRA_KEYS} for r in results],
         "environments": environments,
     }
@@ -95,3 +96,50 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
             lines.append(f"- `{r['scenario']}:{r['case']}` on `{r['source']}`: **{r['outcome']}**: {r['detail']}")
         lines.append("")
     return "\n".join(lines)
+
+
+def harness_info(root: Path) -> dict:
+    """Python, platform and harness version for the record; the code tree hash when in git.
+
+    The tree hashes of harness/ and scenarios/ (not the commit) identify the code, so
+    committing a regenerated report does not make it stale.
+    """
+    import platform
+    import subprocess
+
+    from harness import __version__
+
+    info = {"python": platform.python_version(), "platform": f"{platform.system().lower()}-{platform.machine()}",
+            "version": __version__}
+    try:
+        trees = subprocess.run(["git", "rev-parse", "--short", "HEAD:harness", "HEAD:scenarios"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.split()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "harness", "scenarios"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+        info["code"] = f"harness@{trees[0]} scenarios@{trees[1]}" + (" (uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError, IndexError):
+        pass
+    return info
+
+
+def scenario_metadata(scenario) -> dict:
+    return {
+        "id": scenario.id, "framework": scenario.framework, "links": list(scenario.links),
+        "description": scenario.description, "expected": scenario.expected,
+        "cases": [{"id": c.id, "summary": c.summary} for c in scenario.cases],
+    }
+
+
+def write_all(document: dict, scenarios: dict, reports_dir: Path) -> list[Path]:
+    """matrix.json, matrix.md and one report per scenario in the results, each atomically."""
+    from harness import evidence
+
+    write_atomic(reports_dir / "matrix.json", dumps(document))
+    present = [s for s in scenarios.values() if any(r["scenario"] == s.id for r in document["results"])]
+    write_atomic(reports_dir / "matrix.md", matrix_markdown(document, {s.id: s.id for s in present}))
+    written = [reports_dir / "matrix.json", reports_dir / "matrix.md"]
+    for s in present:
+        path = reports_dir / f"{s.id}.md"
+        write_atomic(path, evidence.render(scenario_metadata(s), document))
+        written.append(path)
+    return written

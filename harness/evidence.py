@@ -1,0 +1,158 @@
+"""reports/<scenario-id>.md: the evidence a contributor attaches to an upstream PR or issue.
+
+Rendered from reports/matrix.json only (JSON is the record), byte-identical for the same
+results, and kept under GitHub's comment limit by cutting long blocks with a visible note.
+"""
+
+from __future__ import annotations
+
+import difflib
+from itertools import groupby
+
+from harness import versions
+from harness.outcomes import FIXED, REPRODUCED, UNEXPECTED
+
+GITHUB_LIMIT = 65536
+TIMELINE_LINES = 60  # longer timelines are cut, with a note saying so
+DIFF_LINES = 80
+
+
+def _esc(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _label(r: dict) -> str:
+    return r["source"] if r["source"].startswith("local:") else f"{r['framework']} {r['version']}"
+
+
+def _release_order(r: dict):
+    return (versions.key(r["version"] or "0"), r["source"].startswith("local:"), r["source"])
+
+
+def _cut(text: str, limit: int, what: str) -> str:
+    lines = text.splitlines()
+    if len(lines) <= limit:
+        return text.rstrip("\n")
+    return "\n".join(lines[:limit] + [f"… {len(lines) - limit} more {what} lines cut to fit GitHub's comment limit; "
+                                      "the full text is in reports/matrix.json"])
+
+
+def _fence(text: str, lang: str = "text") -> list[str]:
+    return [f"```{lang}", text.replace("```", "ʼʼʼ"), "```"]
+
+
+def _summary_line(rows: list[dict]) -> str:
+    releases = [r for r in rows if not r["source"].startswith("local:")]
+    repro = [r for r in releases if r["outcome"] == REPRODUCED]
+    fixed_ = [r for r in releases if r["outcome"] == FIXED]
+    unexpected = [r for r in releases if r["outcome"] == UNEXPECTED]
+    parts = [f"last release where it reproduces: **{repro[-1]['version']}**" if repro else "reproduces on no release tried"]
+    later_fixed = [r for r in fixed_ if not repro or _release_order(r) > _release_order(repro[-1])]
+    if later_fixed:
+        parts.append(f"first release where it is fixed: **{later_fixed[0]['version']}**")
+    elif fixed_:
+        parts.append(f"fixed on {', '.join(r['version'] for r in fixed_)}, but it reproduces again later")
+    else:
+        parts.append("fixed on no release tried")
+    changes = [f"{a['version']} → {b['version']}: {a['outcome']} → {b['outcome']}"
+               for a, b in zip(releases, releases[1:]) if a["outcome"] != b["outcome"]]
+    if changes:
+        parts.append("changes: " + "; ".join(changes))
+    parts.append(f"unexpected on: {', '.join(r['version'] for r in unexpected) if unexpected else 'none'}")
+    return "; ".join(parts) + "."
+
+
+def _before_after(rows: list[dict]) -> list[str]:
+    candidates = [r for r in rows if r["source"].startswith("local:")]
+    releases = [r for r in rows if not r["source"].startswith("local:")]
+    lines = []
+    for cand in candidates:
+        for base in releases:
+            if base["outcome"] == cand["outcome"]:
+                lines.append(f"unchanged: {cand['outcome']} on {_label(base)} and on the candidate build `{cand['source']}`")
+            else:
+                lines.append(f"{base['outcome']} on {_label(base)}, {cand['outcome']} on the candidate build `{cand['source']}`")
+    return lines
+
+
+def _range(group: list[dict]) -> str:
+    first, last = _label(group[0]), _label(group[-1])
+    return first if len(group) == 1 else f"{first} – {group[-1]['version']}"
+
+
+def render(scenario: dict, document: dict) -> str:
+    """The report of one scenario. ``scenario``: id, framework, links, description, expected, cases."""
+    results = [r for r in document["results"] if r["scenario"] == scenario["id"]]
+    results.sort(key=_release_order)
+    out = [f"# {scenario['id']}", ""]
+    out += [f"**Bug** ({scenario['framework']}): {scenario['description']}", ""]
+    out += [f"**Expected**: {scenario['expected']}", ""]
+    out += ["Upstream: " + ", ".join(f"<{u}>" for u in scenario["links"]), ""]
+    specs = []
+    for r in results:
+        spec = r["source"] if not r["source"].startswith("local:") else f"/path/to/{r['source'][6:]}"
+        if spec not in specs:
+            specs.append(spec)
+    out += ["Reproduce:", "", *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"), ""]
+    if not results:
+        return "\n".join(out + ["No results for this scenario in reports/matrix.json.", ""])
+
+    shapes: dict[str, str] = {}
+    for r in results:
+        if r["timeline"] and r["timeline"] not in shapes:
+            shapes[r["timeline"]] = chr(ord("A") + len(shapes)) if len(shapes) < 26 else f"S{len(shapes)}"
+
+    for case in scenario["cases"]:
+        rows = [r for r in results if r["case"] == case["id"]]
+        if not rows:
+            continue
+        out += [f"## {case['id']}", "", case.get("summary", ""), "", _summary_line(rows), ""]
+        ba = _before_after(rows)
+        if ba:
+            out += ["**What the candidate changed:**", ""] + [f"- {line}" for line in ba] + [""]
+        out += ["| build | outcome | detail | timeline |", "|---|---|---|---|"]
+        keyed = [(r, (r["outcome"], r["detail"], shapes.get(r["timeline"], "–"), r["source"].startswith("local:"))) for r in rows]
+        for key, grp in groupby(keyed, key=lambda x: x[1]):
+            group = [r for r, _ in grp]
+            out.append(f"| {_esc(_range(group))} | {key[0]} | {_esc(key[1])} | {key[2]} |")
+        out.append("")
+        case_shapes = []
+        for r in rows:
+            if r["timeline"] and r["timeline"] not in case_shapes:
+                case_shapes.append(r["timeline"])
+        for tl in case_shapes:
+            producing = [r for r in rows if r["timeline"] == tl]
+            who = ", ".join(_label(r) for r in producing)
+            out += ["<details>", f"<summary>timeline {shapes[tl]} ({producing[0]['outcome']}): {_esc(who)}</summary>", ""]
+            out += _fence(_cut(tl, TIMELINE_LINES, "timeline")) + ["", "</details>", ""]
+        repro = [r for r in rows if r["outcome"] == REPRODUCED and r["timeline"]]
+        fixed_ = [r for r in rows if r["outcome"] == FIXED and r["timeline"]]
+        if repro and fixed_ and repro[-1]["timeline"] != fixed_[0]["timeline"]:
+            a, b = repro[-1], fixed_[0]
+            diff = "".join(difflib.unified_diff(a["timeline"].splitlines(keepends=True), b["timeline"].splitlines(keepends=True),
+                                                fromfile=f"{_label(a)} (reproduced)", tofile=f"{_label(b)} (fixed)"))
+            out += ["<details>", f"<summary>diff: reproduced ({_esc(_label(a))}) → fixed ({_esc(_label(b))})</summary>", ""]
+            out += _fence(_cut(diff, DIFF_LINES, "diff"), "diff") + ["", "</details>", ""]
+
+    out += _environment(document, {r["source"] for r in results})
+    text = "\n".join(out)
+    if len(text) > GITHUB_LIMIT:
+        text = text[: GITHUB_LIMIT - 200].rsplit("\n", 1)[0]
+        text += "\n\n… report cut at GitHub's 65,536-character limit; the full record is reports/matrix.json\n"
+    return text
+
+
+def _environment(document: dict, sources: set[str]) -> list[str]:
+    info = document.get("harness", {})
+    out = ["## Environment", ""]
+    out.append(f"Python {info.get('python', '?')} on {info.get('platform', '?')}; harness {info.get('version', '?')}"
+               + (f" (code tree {info['code']})" if info.get("code") else ""))
+    out.append("")
+    for env in document.get("environments", []):
+        if env["source"] not in sources:
+            continue
+        date = f", dependencies as of {env['exclude_newer']}" if env.get("exclude_newer") else ", today's dependencies"
+        packages = env.get("packages") or []
+        out += ["<details>", f"<summary>{_esc(env['source'])}: {len(packages)} packages{date}</summary>", ""]
+        out += _fence("\n".join(packages) if packages else env.get("error", "no environment")) + ["", "</details>", ""]
+    return out
