@@ -137,3 +137,8 @@ def test_local_checkout_of_a_candidate_fix_and_an_install_failure(project, tmp_p
     assert failed["outcome"] == "error" and "install failed" in failed["detail"]
     assert "harness-test-no-such-dependency-xyz" in failed["detail"]
     assert out.returncode == 1
+    # The evidence a PR author attaches: what the candidate changed, case by case.
+    report = (project / "reports" / f"{RETRY}.md").read_text()
+    assert "reproduced on google-adk 2.13.0, fixed on the candidate build `local:google_adk-2.13.0`" in report
+    assert "unchanged: fixed on google-adk 2.13.0 and on the candidate build `local:google_adk-2.13.0`" in report
+    assert not re.search(r"/(tmp|work|root|home)/", report)
