@@ -17,8 +17,10 @@ from harness.index import IndexError_
 from harness.reports import ReportsNotWritable
 from harness.runner import DEFAULT_TIMEOUT, run_case
 from harness.scenario import ScenarioError
+from harness.snapshots import SnapshotCorrupt
 
-INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_)
+INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_,
+                SnapshotCorrupt)
 
 
 def cmd_list(args) -> int:

@@ -40,6 +40,7 @@ def run_worker(
     env: dict[str, str],
     cwd: Path,
     timeout: float,
+    grace: float = IMPORT_GRACE,
 ) -> tuple[dict | None, list[dict]]:
     """Run the selected cases; return (environment record, one result dict per case)."""
     done: list[dict] = []
@@ -57,7 +58,7 @@ def run_worker(
                 q: queue.Queue = queue.Queue()
                 threading.Thread(target=_reader, args=(proc.stdout, q), daemon=True).start()
                 current = None
-                deadline = timeout + IMPORT_GRACE
+                deadline = timeout + grace
                 restart = False
                 while True:
                     try:
@@ -82,10 +83,10 @@ def run_worker(
                     kind = record.pop("kind")
                     if kind == "env":
                         env_record = record
-                        deadline = timeout + IMPORT_GRACE
+                        deadline = timeout + grace
                     elif kind == "start":
                         current = record
-                        deadline = timeout + IMPORT_GRACE
+                        deadline = timeout + grace
                     elif kind == "result":
                         done.append(record)
                         current = None

@@ -110,6 +110,8 @@ def run(options: Options) -> int:
     selected = registry.select(scenarios, options.only)
     reports_dir = options.root / "reports"
     reports.check_writable(reports_dir)
+    store = SnapshotStore(options.root / "snapshots" / "matrix")
+    store.validate()
     needed = sorted({s.framework for s, _ in selected})
     build_list = resolve_builds(options, needed, cache_dir)
     plan = [(b, [(s, c) for s, c in selected if s.framework == b.framework]) for b in build_list]
@@ -138,8 +140,10 @@ def run(options: Options) -> int:
     results = [r for _, rs in outcomes for r in rs]
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=reports.sort_key(order))
-    store = SnapshotStore(options.root / "snapshots" / "matrix")
     check_snapshots(results, store, options.update_snapshots)
+    all_pairs = {(s.id, c.id) for s, c in registry.select(scenarios, [])}
+    for orphan in store.orphans(all_pairs):
+        log(f"warning: snapshots/matrix/{orphan}/ belongs to no scenario case any more; delete it")
 
     document = reports.matrix_document(results, environments_records, reports.harness_info(options.root))
     reports.write_all(document, scenarios, reports_dir)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import versions
-from harness.outcomes import ERROR
+from harness.outcomes import ERROR, OUTCOMES
 
 MATCH, NEW, CHANGED, UPDATED = "match", "new", "changed", "updated"
 
@@ -29,6 +29,10 @@ class Check:
     status: str  # match | new | changed | updated
     base: str | None  # the release whose snapshot it was compared with
     diff: str  # unified diff when changed
+
+
+class SnapshotCorrupt(ValueError):
+    """A stored snapshot file that is not one (hand-edited into another shape, or damaged)."""
 
 
 class SnapshotStore:
@@ -92,3 +96,27 @@ class SnapshotStore:
         if not self.root.exists():
             return set()
         return {(p.parent.parent.name, p.parent.name) for p in self.root.glob("*/*/*.txt")}
+
+    def validate(self) -> None:
+        """Refuse a damaged store before any run: every file must be a snapshot this store wrote."""
+        if not self.root.exists():
+            return
+        for path in sorted(self.root.rglob("*")):
+            if path.is_dir():
+                continue
+            rel = path.relative_to(self.root.parent.parent).as_posix()
+            hint = "restore it with `git checkout -- {0}` or delete it and re-run with --update-snapshots".format(rel)
+            if path.suffix != ".txt" or len(path.relative_to(self.root).parts) != 3 or not versions.is_final(path.stem):
+                raise SnapshotCorrupt(f"{rel} is not where a snapshot belongs (snapshots/matrix/<scenario>/<case>/<version>.txt); {hint}")
+            try:
+                text = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                raise SnapshotCorrupt(f"{rel} is not UTF-8 text; {hint}") from None
+            lines = text.split("\n", 3)
+            if len(lines) < 3 or not lines[0].startswith("outcome: ") or lines[0][9:] not in OUTCOMES \
+                    or not lines[1].startswith("detail: ") or lines[2] != "":
+                raise SnapshotCorrupt(f"{rel} does not start with 'outcome: <one of {', '.join(OUTCOMES)}>' and 'detail: ...'; {hint}")
+
+    def orphans(self, known: set[tuple[str, str]]) -> list[str]:
+        """Stored (scenario/case) directories that no scenario defines any more: nobody checks them."""
+        return sorted(f"{s}/{c}" for s, c in self.known_pairs() - known)

@@ -1,0 +1,59 @@
+"""Every case renders byte-identical timelines and verdicts, run after run, in any order.
+
+20 runs per case in this process in a shuffled order, then 2 more processes that each run
+every case 3 times in their own shuffled order. A case that flickers fails here, naming
+the variants it produced; it is never retried until green.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from conftest import case_params
+from harness.runner import run_case
+
+ROOT = Path(__file__).resolve().parent.parent
+IN_PROCESS_RUNS = 20
+PROCESSES, RUNS_PER_PROCESS = 2, 3
+
+CHILD = """
+import json, random, sys
+from harness import registry
+from harness.runner import run_case
+seed, runs, selectors = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+pairs = registry.select(registry.discover(), selectors) * runs
+random.Random(seed).shuffle(pairs)
+seen = {}
+for s, c in pairs:
+    r = run_case(s, c)
+    seen.setdefault(f"{s.id}:{c.id}", []).append([r.outcome, r.detail, r.timeline])
+print(json.dumps(seen))
+"""
+
+
+def runnable_pairs():
+    return [p.values for p in case_params() if not p.marks]
+
+
+def test_every_case_is_deterministic_in_and_across_processes():
+    pairs = runnable_pairs()
+    seen: dict[str, list] = defaultdict(list)
+    order = pairs * IN_PROCESS_RUNS
+    random.Random(2026).shuffle(order)
+    for scenario, case in order:
+        r = run_case(scenario, case)
+        seen[f"{scenario.id}:{case.id}"].append((r.outcome, r.detail, r.timeline))
+    selectors = sorted(seen)
+    for seed in range(PROCESSES):
+        out = subprocess.run([sys.executable, "-c", CHILD, str(seed), str(RUNS_PER_PROCESS), *selectors],
+                             capture_output=True, text=True, cwd=ROOT, check=True)
+        for key, runs in json.loads(out.stdout.strip().splitlines()[-1]).items():
+            seen[key].extend(tuple(r) for r in runs)
+    flickering = {key: len(set(runs)) for key, runs in seen.items() if len(set(runs)) > 1}
+    assert not flickering, f"cases with more than one variant across runs: {flickering}"
+    assert all(len(runs) == IN_PROCESS_RUNS + PROCESSES * RUNS_PER_PROCESS for runs in seen.values())

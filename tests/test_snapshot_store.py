@@ -1,0 +1,94 @@
+"""The matrix snapshot store: nearest-earlier comparison, no duplicates, corruption and orphans."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness import registry
+from harness.snapshots import SnapshotCorrupt, SnapshotStore, render
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def result(version, outcome="reproduced", timeline="a\n", release=True):
+    return {"scenario": "adk-x", "case": "c", "version": version, "source": f"google-adk=={version}",
+            "outcome": outcome, "detail": "d", "timeline": timeline, "release": release}
+
+
+@pytest.fixture
+def store(tmp_path):
+    return SnapshotStore(tmp_path / "snapshots" / "matrix")
+
+
+def test_identical_results_are_stored_once_and_later_releases_compare_with_it(store):
+    assert store.check(result("2.0.0")).status == "new"
+    assert store.accept(result("2.0.0"))
+    assert store.accept(result("2.1.0"))  # identical: covered by 2.0.0's file
+    assert store.stored_versions("adk-x", "c") == ["2.0.0"]
+    check = store.check(result("2.5.0"))
+    assert (check.status, check.base) == ("match", "2.0.0")
+    changed = store.check(result("2.5.0", outcome="fixed"))
+    assert changed.status == "changed" and "-outcome: reproduced" in changed.diff and "+outcome: fixed" in changed.diff
+    store.accept(result("2.5.0", outcome="fixed"))
+    assert store.stored_versions("adk-x", "c") == ["2.0.0", "2.5.0"]
+    assert store.check(result("2.1.0")).base == "2.0.0"
+
+
+def test_local_builds_and_errors_are_never_stored(store):
+    assert not store.accept(result("2.0.0", release=False))
+    assert not store.accept(result("2.0.0", outcome="error"))
+    assert store.stored_versions("adk-x", "c") == []
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("2.0.0.txt", b"\xff\xfe garbage", "is not UTF-8 text"),
+        ("2.0.0.txt", b"hand edited\n", "does not start with 'outcome:"),
+        ("2.0.0.txt", b"outcome: maybe\ndetail: x\n\n", "does not start with 'outcome:"),
+        ("notes.md", b"x", "is not where a snapshot belongs"),
+    ],
+)
+def test_a_corrupted_or_hand_edited_file_is_refused_in_one_line(store, name, content, message):
+    store.accept(result("1.0.0"))
+    (store.root / "adk-x" / "c" / name).write_bytes(content)
+    with pytest.raises(SnapshotCorrupt) as err:
+        store.validate()
+    assert message in str(err.value) and "\n" not in str(err.value)
+    assert "snapshots/matrix/adk-x/c/" in str(err.value)
+
+
+def test_matrix_refuses_a_corrupted_store_before_running(tmp_path):
+    import shutil
+
+    for name in ("harness", "scenarios"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    bad = tmp_path / "snapshots" / "matrix" / "adk-retry-same-invocation-id" / "resumable-resume" / "2.0.0.txt"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("not a snapshot")
+    out = subprocess.run([sys.executable, "-m", "harness", "matrix", "google-adk==2.13.0"], capture_output=True,
+                         text=True, cwd=tmp_path)
+    assert out.returncode == 2 and "2.0.0.txt does not start with" in out.stderr
+    assert not (tmp_path / "reports" / "matrix.json").exists()
+    assert bad.read_text() == "not a snapshot"
+
+
+def test_orphans_are_found(store):
+    store.accept(result("1.0.0"))
+    assert store.orphans({("adk-x", "c")}) == []
+    assert store.orphans(set()) == ["adk-x/c"]
+
+
+def test_the_committed_store_is_valid_and_has_no_orphans():
+    committed = SnapshotStore(ROOT / "snapshots" / "matrix")
+    committed.validate()
+    pairs = {(s.id, c.id) for s, c in registry.select(registry.discover(), [])}
+    assert committed.orphans(pairs) == [], "stale snapshots of deleted cases: delete them"
+
+
+def test_render_is_outcome_detail_then_timeline():
+    assert render(result("1.0.0")) == "outcome: reproduced\ndetail: d\n\na\n"
