@@ -74,7 +74,7 @@ def _weather_tool(executions: list[tuple[str | None, dict]]):
         return {"city": city, "unit": unit, "forecast": "sunny"}
 
     # Real types, not the strings `from __future__ import annotations` leaves: ADK builds the
-    # function declaration from them and finds the context parameter by its annotation.
+    # function declaration from them, and 2.x finds the context parameter by its annotation.
     get_weather.__annotations__ = {"city": str, "unit": str, "tool_context": ToolContext, "return": dict}
     return get_weather
 
@@ -96,7 +96,7 @@ def _run_config():
 
 # The proof builds install a reference dedupe through the agent's public tool callbacks; a
 # context variable (copied into the case's event loop by asyncio.run) tells replay to.
-_REFERENCE_KEY: contextvars.ContextVar[Callable | None] = contextvars.ContextVar("reference_key", default=None)
+_REFERENCE_KEY: contextvars.ContextVar[Callable | None] = contextvars.ContextVar("_REFERENCE_KEY", default=None)
 
 
 async def replay(*, turns) -> Observation:
@@ -144,14 +144,16 @@ async def replay(*, turns) -> Observation:
         responses = event.get_function_responses()
         answered.update(ids("call", fr.id) for fr in responses)
         if (getattr(event, "custom_metadata", None) or {}).get(CACHE_HIT_KEY):
-            cache_hits += len(responses)
+            cache_hits += 1
             line += " [cache-hit]"
         lines.append(line)
     # In same-step the two calls run as concurrent tasks (the flow gathers one task per call,
     # flows/llm_flows/tools/_batch_executor.py), so the order in which they start is the event
     # loop's, not the bug's: list executions in the order of the calls they ran for.
     order = {call: i for i, (call, _) in enumerate(calls)}
-    runs = sorted(((ids("call", cid), _canonical(a)) for cid, a in executions), key=lambda r: order.get(r[0], len(order)))
+    runs = sorted(
+        ((ids("call", cid), _canonical(a)) for cid, a in executions), key=lambda run: order.get(run[0], len(order))
+    )
     lines += [f"executed {TOOL}({args}) for {call}" for call, args in runs]
     lines.append(f"model calls: {len(llm.requests)}")
     return Observation(
@@ -171,12 +173,14 @@ def judge_shared(obs: Observation):
     """The documented bug: an identical call runs the tool again instead of sharing its run."""
     n, k, unanswered, figures = _figures(obs, "identical")
     if k != 2 or len({a for _, a in obs.facts["calls"]}) != 1:
-        return unexpected(f"the session holds {k} {TOOL} calls with arguments {[a for _, a in obs.facts['calls']]}, expected 2 identical calls")
+        args = [a for _, a in obs.facts["calls"]]
+        return unexpected(f"the session holds {k} {TOOL} calls with arguments {args}, expected 2 identical calls")
     if n == 2:
         return reproduced(figures + ", expected 1")
     if n == 1 and not unanswered:
         hits = obs.facts["cache_hits"]
-        return fixed(figures + f"; both calls answered, {hits} response{'s' if hits != 1 else ''} marked as cache hit")
+        marked = f"{hits} response event{'s' if hits != 1 else ''} marked as cache hit"
+        return fixed(f"{figures}; both calls answered, {marked}")
     if n == 1:
         return unexpected(figures + f", but {', '.join(unanswered)} got no function response")
     return unexpected(figures + ", expected 1 shared execution")
@@ -193,8 +197,8 @@ def judge_distinct(obs: Observation):
     if n == 2 and not dropped and not unanswered:
         return fixed(figures + "; both calls answered")
     if n == 1 and len(dropped) == 1:
-        fate = "got no function response" if dropped[0] in unanswered else "was answered without a run of its own"
-        return reproduced(figures + f", expected 2: {dropped[0]} never ran and {fate}")
+        fate = "got no function response" if dropped[0] in unanswered else "was answered from the other call's run"
+        return reproduced(figures + f", expected 2: {dropped[0]} did not run and {fate}")
     return unexpected(figures + f"; calls that never ran: {dropped or 'none'}; unanswered: {unanswered or 'none'}")
 
 
