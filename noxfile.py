@@ -34,3 +34,16 @@ def matrix(session: nox.Session) -> None:
     # the harness with uv (harness/environments.py), so only uv is installed here.
     session.install("uv")
     session.run("python", "-m", "harness", "matrix", *session.posargs)
+
+
+@nox.session(default=False)
+def new(session: nox.Session) -> None:
+    """Write a new scenario module from the template: nox -s new -- <id> --framework NAME."""
+    session.run("python", "-m", "harness", "new", *session.posargs)
+
+
+@nox.session(default=False)
+def bisect(session: nox.Session) -> None:
+    """Find the releases where a case's outcome changes: nox -s bisect -- <scenario>[:<case>]."""
+    session.install("uv")
+    session.run("python", "-m", "harness", "bisect", *session.posargs)

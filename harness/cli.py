@@ -74,6 +74,20 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_new(args) -> int:
+    from harness import new_scenario
+
+    path = new_scenario.create(args.scenario_id, args.framework)
+    print(f"wrote scenarios/{path.name}; it reports `error` until every TODO in it is done (see CONTRIBUTING.md)")
+    return 0
+
+
+def cmd_bisect(args) -> int:
+    from harness import bisect
+
+    return bisect.main(args.rest)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m harness", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -99,6 +113,15 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (default 60)")
     s.add_argument("--jobs", type=int, default=0, help="builds run in parallel (default: CPU count)")
     s.set_defaults(func=cmd_matrix)
+
+    s = sub.add_parser("new", help="write a new scenario module from the template")
+    s.add_argument("scenario_id", help="lower-case, hyphenated, framework prefix first (adk-..., agents-...)")
+    s.add_argument("--framework", required=True, choices=sorted(frameworks.FRAMEWORKS))
+    s.set_defaults(func=cmd_new)
+
+    s = sub.add_parser("bisect", help="find the releases where a case's outcome changes", add_help=False)
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=cmd_bisect)
 
     s = sub.add_parser("report", help="re-render reports/*.md from reports/matrix.json")
     s.set_defaults(func=cmd_report)
