@@ -56,7 +56,19 @@ def cmd_matrix(args) -> int:
     )
     if args.jobs:
         options.jobs = args.jobs
+    options.rerun = args.rerun
+    if args.shard:
+        k, _, n = args.shard.partition("/")
+        if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+            raise SpecError(f"malformed --shard {args.shard!r}; valid: K/N with 1 <= K <= N, e.g. 1/2")
+        options.shard = (int(k), int(n))
     return matrix.run(options)
+
+
+def cmd_merge(args) -> int:
+    from pathlib import Path
+
+    return matrix.merge([Path(p) for p in args.shards])
 
 
 def cmd_report(args) -> int:
@@ -112,7 +124,13 @@ def parser() -> argparse.ArgumentParser:
                    help="resolve dependencies as of today instead of each release's upload time")
     s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (default 60)")
     s.add_argument("--jobs", type=int, default=0, help="builds run in parallel (default: CPU count)")
+    s.add_argument("--rerun", action="store_true", help="run every case, even those whose inputs are unchanged")
+    s.add_argument("--shard", metavar="K/N", help="run only the K-th of N deterministic slices of the builds")
     s.set_defaults(func=cmd_matrix)
+
+    s = sub.add_parser("merge", help="build reports from shard results (reports/shards/*.json)")
+    s.add_argument("shards", nargs="+", metavar="SHARD_JSON")
+    s.set_defaults(func=cmd_merge)
 
     s = sub.add_parser("new", help="write a new scenario module from the template")
     s.add_argument("scenario_id", help="lower-case, hyphenated, framework prefix first (adk-..., agents-...)")

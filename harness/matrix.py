@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import builds as builds_mod
-from harness import environments, registry, releases, reports
+from harness import environments, registry, releases, reports, result_cache, versions
 from harness.driver import run_worker
 from harness.outcomes import ERROR, OUTCOMES
 from harness.scenario import Case, Scenario
@@ -31,6 +31,8 @@ class Options:
     today_deps: bool = False
     timeout: float = 60.0
     jobs: int = max(1, os.cpu_count() or 1)
+    rerun: bool = False  # run every case even when its inputs are unchanged
+    shard: tuple[int, int] | None = None  # (K, N): only the K-th of N slices of the builds
     root: Path = PROJECT_ROOT
 
 
@@ -71,11 +73,20 @@ def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, li
         return ({"source": build.source, "framework": build.framework, "version": build.version, "error": detail},
                 [_result(s, c, build, build.version, outcome=ERROR, detail=detail) for s, c in cases])
     built = time.monotonic()
-    selectors = [f"{s.id}:{c.id}" for s, c in cases]
-    env_record, raw = run_worker(env.python, build.framework, selectors,
-                                 environments.worker_environment(options.root), options.root, options.timeout)
+    cached = result_cache.load(env.path) if build.release and not options.rerun else {}
+    keys = {(s.id, c.id): result_cache.inputs_key(options.root, env.path, s.module) for s, c in cases}
+    entries = cached.get("cases", {})
+    to_run = [(s, c) for s, c in cases if not result_cache.reusable(entries.get(f"{s.id}:{c.id}"), keys[(s.id, c.id)])]
+    env_record = cached.get("env")
+    raw: list[dict] = []
+    if to_run:
+        env_record, raw = run_worker(env.python, build.framework, [f"{s.id}:{c.id}" for s, c in to_run],
+                                     environments.worker_environment(options.root), options.root, options.timeout)
     version = (env_record or {}).get("version") or build.version
     by_pair = {(r["scenario"], r["case"]): r for r in raw if "scenario" in r}
+    for s, c in cases:
+        if (s, c) not in to_run:
+            by_pair[(s.id, c.id)] = entries[f"{s.id}:{c.id}"]["result"]
     failure = next((r["error"] for r in raw if "error" in r), "the worker reported nothing for this case")
     results = []
     for s, c in cases:
@@ -84,6 +95,12 @@ def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, li
             results.append(_result(s, c, build, version, outcome=ERROR, detail=failure))
         else:
             results.append(_result(s, c, build, version, outcome=r["outcome"], detail=r["detail"], timeline=r["timeline"]))
+    if build.release and env_record:
+        for s, c in to_run:
+            r = by_pair.get((s.id, c.id))
+            if r is not None:
+                entries[f"{s.id}:{c.id}"] = {"inputs": keys[(s.id, c.id)], "result": r}
+        result_cache.save(env.path, env_record, entries)
     record = {
         "source": build.source, "framework": build.framework, "version": version,
         "python": (env_record or {}).get("python"), "exclude_newer": env.exclude_newer,
@@ -91,7 +108,8 @@ def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, li
     }
     counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
     log(f"  {build.source}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
-        f" (env {'reused' if env.reused else 'built'} in {built - started:.1f}s, cases {time.monotonic() - built:.1f}s)")
+        f" (env {'reused' if env.reused else 'built'} in {built - started:.1f}s, {len(to_run)} cases run"
+        f" in {time.monotonic() - built:.1f}s, {len(cases) - len(to_run)} unchanged and skipped)")
     return record, results
 
 
@@ -119,7 +137,13 @@ def run(options: Options) -> int:
         if not cases:
             log(f"note: no selected scenario uses {b.framework}; skipping {b.source}")
     plan = [(b, cases) for b, cases in plan if cases]
-    if not plan:
+    if options.shard:
+        k, n = options.shard
+        # Deterministic slice: builds in a fixed order, every N-th from the K-th.
+        plan.sort(key=lambda item: (item[0].framework, versions.key(item[0].version or "0"), item[0].source))
+        plan = plan[k - 1::n]
+        log(f"shard {k}/{n}: {', '.join(b.source for b, _ in plan) or 'no builds'}")
+    if not plan and not options.shard:
         raise builds_mod.SpecError("nothing to run: no selected scenario uses the given builds' frameworks")
     total_cases = sum(len(c) for _, c in plan)
     log(f"matrix: {len(plan)} builds, {total_cases} case runs, {options.jobs} in parallel")
@@ -146,7 +170,14 @@ def run(options: Options) -> int:
         log(f"warning: snapshots/matrix/{orphan}/ belongs to no scenario case any more; delete it")
 
     document = reports.matrix_document(results, environments_records, reports.harness_info(options.root))
-    reports.write_all(document, scenarios, reports_dir)
+    if options.shard:
+        k, n = options.shard
+        shard_path = reports_dir / "shards" / f"shard-{k}-of-{n}.json"
+        shard_path.parent.mkdir(exist_ok=True)
+        reports.write_atomic(shard_path, reports.dumps(document))
+        log(f"wrote reports/shards/{shard_path.name}; merge the shards with `python -m harness merge reports/shards/*.json`")
+    else:
+        reports.write_all(document, scenarios, reports_dir)
     return summarise(results, time.monotonic() - started)
 
 
@@ -163,8 +194,34 @@ def summarise(results: list[dict], elapsed: float) -> int:
     log("snapshots: " + ", ".join(
         f"{sum(r['snapshot'] == s for r in results)} {s}" for s in (MATCH, UPDATED, NEW, CHANGED)
         if any(r["snapshot"] == s for r in results)))
-    log("wrote reports/matrix.json and reports/matrix.md")
     if bad:
         log(f"{len(bad)} results differ from their snapshots; if the change is right, re-run with --update-snapshots")
         return 1
     return 0
+
+
+def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:
+    """Build reports from shard results: byte-identical to a single run over the same builds."""
+    import json
+
+    scenarios = registry.discover()
+    documents = []
+    for path in paths:
+        try:
+            documents.append(json.loads(path.read_text()))
+        except (OSError, ValueError) as exc:
+            raise builds_mod.SpecError(f"{path.name}: not a shard result ({exc})") from None
+    infos = {json.dumps(d.get("harness", {}), sort_keys=True) for d in documents}
+    if len(infos) > 1:
+        raise builds_mod.SpecError("the shards were run by different harness code or Pythons; re-run them from one commit")
+    results = [r for d in documents for r in d["results"]]
+    envs = sorted((e for d in documents for e in d.get("environments", [])), key=lambda e: (e["framework"], e["source"]))
+    order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
+    results.sort(key=reports.sort_key(order))
+    document = reports.matrix_document(results, envs, documents[0].get("harness") if documents else {})
+    reports_dir = root / "reports"
+    reports.check_writable(reports_dir)
+    reports.write_all(document, scenarios, reports_dir)
+    bad = [r for r in results if r["snapshot"] not in (MATCH, UPDATED)]
+    log(f"merged {len(paths)} shards: {len(results)} results, {len(bad)} differ from their snapshots")
+    return 1 if bad else 0

@@ -142,3 +142,29 @@ def test_local_checkout_of_a_candidate_fix_and_an_install_failure(project, tmp_p
     assert "reproduced on google-adk 2.13.0, fixed on the candidate build `local:google_adk-2.13.0`" in report
     assert "unchanged: fixed on google-adk 2.13.0 and on the candidate build `local:google_adk-2.13.0`" in report
     assert not re.search(r"/(tmp|work|root|home)/", report)
+
+
+def test_two_shards_merged_equal_a_single_run(project):
+    builds = ["google-adk==2.12.0", "google-adk==2.13.0"]
+    single = matrix(project, *builds, "--only", RETRY)
+    assert single.returncode == 1, single.stderr
+    expected = {p.name: p.read_bytes() for p in (project / "reports").glob("*.*")}
+    shutil.rmtree(project / "reports")
+    for k in ("1/2", "2/2"):
+        out = matrix(project, *builds, "--only", RETRY, "--shard", k)
+        assert out.returncode == 1 and "shard" in out.stderr, out.stderr
+    shards = sorted((project / "reports" / "shards").glob("*.json"))
+    assert [p.name for p in shards] == ["shard-1-of-2.json", "shard-2-of-2.json"]
+    merged = subprocess.run([sys.executable, "-m", "harness", "merge", *map(str, shards)], capture_output=True,
+                            text=True, cwd=project)
+    assert merged.returncode == 1, merged.stderr
+    got = {p.name: p.read_bytes() for p in (project / "reports").glob("*.*")}
+    assert got == expected
+
+
+def test_a_rerun_with_nothing_changed_skips_every_case(project):
+    matrix(project, "google-adk==2.13.0", "--only", RETRY)
+    again = matrix(project, "google-adk==2.13.0", "--only", RETRY)
+    assert "0 cases run" in again.stderr and "4 unchanged and skipped" in again.stderr
+    forced = matrix(project, "google-adk==2.13.0", "--only", RETRY, "--rerun")
+    assert "4 cases run" in forced.stderr

@@ -1,0 +1,49 @@
+"""Skip a (case, environment) whose inputs did not change since its last recorded result.
+
+Inputs: the scenario module's source, the harness's own code, and the environment (its
+marker: requirement, dependency date, Python). The record lives inside the environment's
+directory, so rebuilding the environment forgets it. Only ``reproduced``, ``fixed``,
+``unexpected`` and ``not-applicable`` results are reused; an ``error`` is always re-run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from harness.outcomes import ERROR
+
+FILE = "harness-results.json"
+
+
+def _digest(paths: list[Path]) -> str:
+    h = hashlib.sha256()
+    for p in sorted(paths):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def inputs_key(root: Path, env_path: Path, scenario_module: str) -> str:
+    harness_code = [p for p in (root / "harness").glob("*.py")]
+    scenario = [root / "scenarios" / f"{scenario_module}.py"]
+    marker = [env_path / "harness-build.json"]
+    return _digest(harness_code) + _digest(scenario) + _digest(marker)
+
+
+def load(env_path: Path) -> dict:
+    try:
+        return json.loads((env_path / FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def save(env_path: Path, env_record: dict, entries: dict) -> None:
+    tmp = env_path / (FILE + ".tmp")
+    tmp.write_text(json.dumps({"env": env_record, "cases": entries}, sort_keys=True))
+    tmp.replace(env_path / FILE)
+
+
+def reusable(entry: dict | None, key: str) -> bool:
+    return bool(entry) and entry.get("inputs") == key and entry["result"].get("outcome") != ERROR
