@@ -47,3 +47,10 @@ def bisect(session: nox.Session) -> None:
     """Find the releases where a case's outcome changes: nox -s bisect -- <scenario>[:<case>]."""
     session.install("uv")
     session.run("python", "-m", "harness", "bisect", *session.posargs)
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Time the matrix against a hand-rolled baseline and the import floor."""
+    session.install("uv")
+    session.run("python", "-m", "harness.bench", *session.posargs)

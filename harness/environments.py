@@ -80,7 +80,7 @@ def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False) -> En
         "requirement": build.requirement if build.release else build.source,
         "exclude_newer": date,
         "python": f"{sys.version_info.major}.{sys.version_info.minor}",
-        "format": 2,  # bump when the way environments are made changes (2: bytecode compiled)
+        "format": 3,  # bump when the way environments are made changes
     }
     marker = path / MARKER
     if build.release and marker.exists() and python.exists():
@@ -93,8 +93,9 @@ def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False) -> En
         shutil.rmtree(path)
     uv = uv_command()
     _run([*uv, "venv", "--quiet", "--python", sys.executable, str(path)])
-    # Compile at install: every later worker start then imports from bytecode.
-    cmd = [*uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", str(python)]
+    # No --compile-bytecode: compiling every module costs more than the first worker's
+    # import, which writes the bytecode of just the modules the scenarios use.
+    cmd = [*uv, "pip", "install", "--quiet", "--python", str(python)]
     if date:
         cmd += ["--exclude-newer", date]
     cmd.append(build.requirement)

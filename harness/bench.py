@@ -1,0 +1,128 @@
+"""``nox -s bench``: the matrix's wall time beside a hand-rolled baseline and the import floor.
+
+Measured in one run, on the same release set, in a scratch copy of the project (so the
+real environments and reports are untouched), with whatever package cache uv has:
+
+- harness, from scratch: ``python -m harness matrix --rerun`` with no environments;
+- harness, environments kept: the same again (every case re-run, nothing rebuilt);
+- harness, nothing changed: a plain re-run (unchanged cases are skipped);
+- baseline: per release, ``uv venv`` + ``uv pip install`` + one ``python -m harness run``;
+- floor: per release, one Python process that only imports the framework;
+- per case: median run time of each case in one process, imports excluded.
+
+Figures are printed and appended to ``bench/history.jsonl`` (one JSON object per run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from harness import builds, environments, frameworks, registry, releases
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CASE_TIMER = """
+import json, statistics, sys, time
+from harness import registry
+from harness.runner import run_case
+framework, reps = sys.argv[1], int(sys.argv[2])
+out = {}
+for s, c in registry.select(registry.discover(), []):
+    if s.framework != framework:
+        continue
+    run_case(s, c)  # warm-up: imports
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter(); run_case(s, c); times.append(time.perf_counter() - t)
+    out[f"{s.id}:{c.id}"] = round(statistics.median(times) * 1000, 1)
+print(json.dumps(out))
+"""
+
+
+def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> float:
+    started = time.monotonic()
+    subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    return time.monotonic() - started
+
+
+def scratch_copy(dest: Path) -> Path:
+    for name in ("harness", "scenarios", "snapshots"):
+        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m harness.bench")
+    p.add_argument("specs", nargs="*", help="builds to measure (default: the default release set)")
+    p.add_argument("--reps", type=int, default=5, help="runs per case for the per-case medians")
+    args = p.parse_args(argv)
+    cache_dir = ROOT / ".nox" / ".harness-cache"
+    fw_names = sorted({s.framework for s in registry.discover().values()})
+    build_list = ([builds.parse(s, cache_dir) for s in args.specs] if args.specs else
+                  [builds.parse(f"{fw}=={v}", cache_dir) for fw in fw_names for v in releases.default_versions(fw, cache_dir)])
+    specs = [b.source for b in build_list]
+    figures: dict = {"builds": len(build_list), "python": platform.python_version(), "cores": __import__("os").cpu_count()}
+    with tempfile.TemporaryDirectory(prefix="harness-bench-") as tmp:
+        work = scratch_copy(Path(tmp) / "project")
+        matrix = [sys.executable, "-m", "harness", "matrix", *specs]
+        print(f"bench: {len(build_list)} builds", file=sys.stderr)
+        figures["harness_from_scratch_s"] = round(timed([*matrix, "--rerun"], work), 1)
+        print(f"  harness, from scratch: {figures['harness_from_scratch_s']}s", file=sys.stderr)
+        figures["harness_envs_kept_s"] = round(timed([*matrix, "--rerun"], work), 1)
+        print(f"  harness, environments kept: {figures['harness_envs_kept_s']}s", file=sys.stderr)
+        figures["harness_nothing_changed_s"] = round(timed(matrix, work), 1)
+        print(f"  harness, nothing changed: {figures['harness_nothing_changed_s']}s", file=sys.stderr)
+
+        uv = environments.uv_command()
+        baseline = floor = 0.0
+        for b in build_list:
+            venv = Path(tmp) / "baseline" / environments.env_name(b, False)
+            date = environments.dependency_date(b, cache_dir)
+            started = time.monotonic()
+            subprocess.run([*uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True)
+            subprocess.run([*uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"),
+                            *(["--exclude-newer", date] if date else []), b.requirement], check=True)
+            subprocess.run([str(venv / "bin" / "python"), "-m", "harness", "run"], cwd=work, capture_output=True,
+                           env=environments.worker_environment(work))
+            baseline += time.monotonic() - started
+            module = frameworks.get(b.framework).entry_module
+            floor += timed([str(venv / "bin" / "python"), "-c", f"import {module}"], work)
+        figures["baseline_s"], figures["floor_s"] = round(baseline, 1), round(floor, 1)
+        print(f"  baseline (uv venv + install + one process per release): {figures['baseline_s']}s", file=sys.stderr)
+        print(f"  floor (import the framework once per release): {figures['floor_s']}s", file=sys.stderr)
+
+        per_case = {}
+        for fw in fw_names:
+            newest = [b for b in build_list if b.framework == fw][-1:]
+            if newest:
+                py = Path(tmp) / "baseline" / environments.env_name(newest[0], False) / "bin" / "python"
+                out = subprocess.run([str(py), "-c", CASE_TIMER, fw, str(args.reps)], cwd=work, capture_output=True,
+                                     text=True, env=environments.worker_environment(work))
+                if out.returncode == 0:
+                    per_case.update(json.loads(out.stdout.strip().splitlines()[-1]))
+        figures["per_case_ms"] = per_case
+    figures["ratio_harness_to_baseline"] = round(figures["harness_from_scratch_s"] / max(figures["baseline_s"], 1e-9), 2)
+    figures["ratio_harness_to_floor"] = round(figures["harness_from_scratch_s"] / max(figures["floor_s"], 1e-9), 2)
+    print(f"  harness/baseline {figures['ratio_harness_to_baseline']}x, harness/floor {figures['ratio_harness_to_floor']}x",
+          file=sys.stderr)
+    for case, ms in per_case.items():
+        print(f"  {case}: {ms} ms", file=sys.stderr)
+    history = ROOT / "bench" / "history.jsonl"
+    history.parent.mkdir(exist_ok=True)
+    with history.open("a") as f:
+        f.write(json.dumps(figures, sort_keys=True) + "\n")
+    print(json.dumps(figures, indent=2, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
