@@ -88,8 +88,13 @@ def handoff_tool_name(target: Any) -> str:
     return Handoff.default_tool_name(target)
 
 
-def handoff_call(target: Any, call_id: str = "call-1", id: str | None = None, arguments: str = "{}") -> ResponseFunctionToolCall:
-    """A function call output item that hands off to ``target`` (``transfer_to_<name>``)."""
+def handoff_call(
+    target: Any, call_id: str = "call-1", id: str | None = None, arguments: str = "{}"
+) -> ResponseFunctionToolCall:
+    """A function call output item that hands off to ``target`` (``transfer_to_<name>``).
+
+    Give each call of a run its own ``call_id``: recent releases treat a reused one as a replay.
+    """
     return ResponseFunctionToolCall(
         id=id if id is not None else f"fc-{call_id}",
         call_id=call_id,
@@ -100,8 +105,13 @@ def handoff_call(target: Any, call_id: str = "call-1", id: str | None = None, ar
     )
 
 
-def function_call(name: str, arguments: dict[str, Any] | None = None, call_id: str = "call-1") -> ResponseFunctionToolCall:
-    """A function call output item for a plain function tool."""
+def function_call(
+    name: str, arguments: dict[str, Any] | None = None, call_id: str = "call-1"
+) -> ResponseFunctionToolCall:
+    """A function call output item for a plain function tool.
+
+    Give each call of a run its own ``call_id``: recent releases treat a reused one as a replay.
+    """
     return ResponseFunctionToolCall(
         id=f"fc-{call_id}",
         call_id=call_id,
@@ -119,9 +129,8 @@ _MODEL_RESPONSE_FIELDS = {f.name for f in dataclasses.fields(ModelResponse)}
 
 
 def _model_response(output: list[Any], response_id: str) -> ModelResponse:
+    # request_id (0.10+) and raw_usage (0.20+) keep their defaults where they exist.
     kwargs: dict[str, Any] = {"output": output, "usage": Usage(), "response_id": response_id}
-    if "request_id" in _MODEL_RESPONSE_FIELDS:
-        kwargs["request_id"] = None
     return ModelResponse(**{k: v for k, v in kwargs.items() if k in _MODEL_RESPONSE_FIELDS})
 
 
@@ -218,7 +227,9 @@ class ScriptedModel(Model):
     async def _stream(self, turn: int, output: list[Any]) -> AsyncIterator[Any]:
         response_id = self._response_id(turn)
         seq = 0
-        yield _event(ResponseCreatedEvent, seq, type="response.created", response=_response([], response_id, "in_progress"))
+        yield _event(
+            ResponseCreatedEvent, seq, type="response.created", response=_response([], response_id, "in_progress")
+        )
         for index, item in enumerate(output):
             seq += 1
             yield _event(

@@ -1,0 +1,445 @@
+"""openai-agents: a 4-hop nested handoff repeats earlier agents' messages in the history summary.
+
+With ``RunConfig(nest_handoff_history=True)``, each handoff folds the transcript so far into
+one ``<CONVERSATION HISTORY>`` summary message for the next agent, and forwards the previous
+agent's own message verbatim as well (the single-hop behaviour of upstream issue 2171). On the
+next handoff that verbatim copy came back as a ``pre_handoff_item`` and ``nest_handoff_history``
+(``agents/handoffs/history.py``) summarised it again, next to the flattened earlier summary
+that already recorded it. In a chain A -> B -> C -> D, D's summary lists A's message twice
+(records #2 and #5) and B's twice (#6 and #9): 12 records instead of 10, one more duplicate
+per extra hop. The seed PR (#3791) dedupes forwarded ``pre_handoff_items`` against the flattened
+history; its review adds the over-deletion probe of the last case: two agents that
+legitimately say byte-identical text (same message id) must both still reach D.
+
+Timeline: what D's model received, one line per item in order: each summary block as a
+header (``summary N (formats): K records``) followed by its numbered records, and each item
+forwarded verbatim. Records are decoded from every summary format the releases write (the
+``role: content`` lines of 0.6-0.16, the JSON records of 0.17 on) into one normalised form,
+so timelines of different releases compare line by line; ids are the scenario's own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import inspect
+import json
+import re
+import sys
+from collections import Counter
+from functools import partial
+from typing import Any
+
+from harness.outcomes import fixed, reproduced, unexpected
+from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Scenario
+from harness.timeline import Placeholders, quote
+
+AGENTS = ("A", "B", "C", "D")
+USER_TEXT = "USERQ"
+SHARED_TEXT = "same text"  # identical-messages-kept: what A and B both say
+SHARED_ID = "msg-same"  # ... under one message id, like upstream's FakeModel reusing id "1"
+FINAL_TEXT = "D: final"
+
+# Markers of upstream's summary message (agents/handoffs/history.py); a release that exposes
+# get_conversation_history_wrappers() is asked for its own.
+DEFAULT_MARKERS = ("<CONVERSATION HISTORY>", "</CONVERSATION HISTORY>")
+ROLES = {"user", "assistant", "system", "developer"}
+NUMBERED_RE = re.compile(r"^(\d+)\.\s?(.*)$", re.DOTALL)
+ROLE_LINE_RE = re.compile(r"^([A-Za-z_][\w-]*)(?: \(([^()]*)\))?:(?: (.*))?$", re.DOTALL)
+BARE_ROLE_RE = re.compile(r"^([A-Za-z_]+)(?: \(([^()]*)\))?$")
+
+
+def _said(agent: str, identical: bool) -> tuple[str, str]:
+    """(text, message id) of an agent's message before it hands off."""
+    if identical and agent in ("A", "B"):
+        return SHARED_TEXT, SHARED_ID
+    return f"{agent}: msg", f"msg-{agent}"
+
+
+def _require_nest_handoff_history() -> None:
+    from agents import RunConfig
+
+    if dataclasses.is_dataclass(RunConfig):
+        names = {f.name for f in dataclasses.fields(RunConfig)}
+    else:
+        names = set(inspect.signature(RunConfig).parameters)
+    if "nest_handoff_history" not in names:
+        raise NotApplicable("agents.RunConfig has no nest_handoff_history field")
+
+
+# --- reading D's input ---------------------------------------------------------------------
+
+
+def _text(content: Any) -> str:
+    from harness.openai_agents import content_text
+
+    return content_text(content)
+
+
+def _key(item: dict) -> tuple:
+    """What identifies an item whatever the format it was written in (message ids aside)."""
+    kind, role = item.get("type"), item.get("role")
+    if kind == "function_call":
+        return ("function_call", item.get("call_id"), item.get("name"), item.get("arguments"))
+    if kind == "function_call_output":
+        return ("function_call_output", item.get("call_id"), _text(item.get("output")))
+    if role is not None and kind in (None, "message"):
+        return ("message", role, _text(item.get("content")))
+    rest = {k: v for k, v in item.items() if k not in ("id", "status", "provider_data")}
+    return ("item", json.dumps(rest, sort_keys=True, default=str))
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _label(key: tuple) -> str:
+    """How a record is named in a verdict's detail: a message by its text."""
+    if key[0] == "message":
+        return quote(key[2], 40)
+    if key[0] in ("function_call", "function_call_output"):
+        return f"{key[0]} {key[1]}"
+    return quote(key[1], 40)
+
+
+def _parse_record(body: str) -> tuple[dict, str] | None:
+    """One summary record (number stripped) as (item, format), or None if unreadable."""
+    if body.startswith("{"):  # 0.17 on: the item as JSON
+        try:
+            item = json.loads(body)
+        except json.JSONDecodeError:
+            return None
+        return (item, "json") if isinstance(item, dict) else None
+    m = ROLE_LINE_RE.match(body)
+    if m:
+        head, name, rest = m.group(1), m.group(2), m.group(3) or ""
+        if head in ROLES:  # "role: content", content a string or a JSON list of parts
+            content: Any = rest
+            if rest.startswith("["):
+                try:
+                    parts = json.loads(rest)
+                except json.JSONDecodeError:
+                    parts = None
+                if isinstance(parts, list) and all(isinstance(p, dict) for p in parts):
+                    content = parts
+            item = {"role": head, "content": content}
+            if name:
+                item["name"] = name
+            return item, "role-text"
+        try:  # "function_call: {...}": an item type and the rest of the item as JSON (0.6-0.16)
+            rest_item = json.loads(rest)
+        except json.JSONDecodeError:
+            return None
+        if not isinstance(rest_item, dict):
+            return None
+        return {"type": head, **rest_item}, "typed"
+    m = BARE_ROLE_RE.match(body)
+    if m and m.group(1) in ROLES:  # a role whose content was empty (0.6-0.16)
+        return {"role": m.group(1), "content": ""}, "role-text"
+    return None
+
+
+def _summary_block(item: Any, markers: tuple[str, str]) -> dict | None:
+    """A summary message's records, or None if ``item`` is not a summary message."""
+    if not isinstance(item, dict):
+        return None
+    content = item.get("content")
+    if item.get("role") != "assistant" or not isinstance(content, str) or markers[0] not in content:
+        return None
+    block: dict[str, Any] = {"records": [], "formats": set(), "unreadable": []}
+    start = content.index(markers[0]) + len(markers[0])
+    end = content.find(markers[1], start)
+    if end == -1:
+        block["unreadable"].append(f"no {markers[1]} after {markers[0]}")
+        return block
+    bodies: list[str] = []
+    for line in content[start:end].splitlines():
+        if not line.strip():
+            continue
+        m = NUMBERED_RE.match(line.strip())
+        if m and int(m.group(1)) == len(bodies) + 1:
+            bodies.append(m.group(2))
+        elif bodies:  # a record spread over several lines
+            bodies[-1] += "\n" + line.rstrip()
+        elif line.strip() != "(no previous turns recorded)":
+            block["unreadable"].append(line.strip())
+    for number, body in enumerate(bodies, 1):
+        parsed = _parse_record(body.strip())
+        if parsed is None:
+            block["unreadable"].append(f"{number}. {body.strip()}")
+            block["records"].append((number, None, body.strip()))
+            continue
+        record, fmt = parsed
+        block["formats"].add(fmt)
+        block["records"].append((number, record, None))
+    return block
+
+
+def read_model_input(model_input: Any) -> tuple[list[str], dict[str, Any]]:
+    """D's input as timeline lines and facts: summary blocks, verbatim items, unreadable bits."""
+    from harness import openai_agents as oa
+
+    try:
+        from agents.handoffs.history import get_conversation_history_wrappers
+
+        markers = tuple(get_conversation_history_wrappers())
+    except ImportError:
+        markers = DEFAULT_MARKERS
+    ids = Placeholders()
+    ids.keep(*(f"msg-{a}" for a in AGENTS), *(f"call-{a}" for a in AGENTS), SHARED_ID)
+    lines: list[str] = []
+    blocks: list[list[tuple]] = []
+    verbatim: list[tuple] = []
+    unreadable: list[str] = []
+    for item in oa.as_input_list(model_input):
+        if hasattr(item, "model_dump"):  # an SDK object rather than an input dict
+            item = item.model_dump(exclude_unset=True)
+        block = _summary_block(item, markers)
+        if block is None:
+            verbatim.append(_key(item) if isinstance(item, dict) else ("item", repr(item)))
+            lines.append(f"verbatim: {oa.describe_item(item, ids)}")
+            continue
+        n = len(blocks) + 1
+        formats = ", ".join(sorted(block["formats"])) or "empty"
+        lines.append(f"summary {n} ({formats}): {len(block['records'])} records")
+        keys = []
+        for number, record, raw in block["records"]:
+            if record is None:
+                lines.append(f"  {number}. <unreadable> {quote(raw)}")
+                continue
+            keys.append(_key(record))
+            lines.append(f"  {number}. {oa.describe_item(record, ids)}")
+        unreadable += [f"summary {n}: {quote(u, 60)}" for u in block["unreadable"]]
+        blocks.append(keys)
+    return lines, {"blocks": blocks, "verbatim": verbatim, "unreadable": unreadable}
+
+
+# --- the replay ------------------------------------------------------------------------------
+
+
+async def replay(*, streamed: bool, identical: bool = False) -> Observation:
+    """Run A -> B -> C -> D with nested handoff history and read what D's model received."""
+    from harness import openai_agents as oa
+
+    _require_nest_handoff_history()
+    from agents import Agent, RunConfig, Runner
+
+    models = {name: oa.ScriptedModel(name) for name in AGENTS}
+    agents = {name: Agent(name=name, model=models[name]) for name in AGENTS}
+    for name, nxt in zip(AGENTS, AGENTS[1:], strict=False):  # A -> B -> C -> D
+        agents[name].handoffs = [agents[nxt]]
+        text, msg_id = _said(name, identical)
+        models[name].add_turn(oa.text_message(text, msg_id), oa.handoff_call(agents[nxt], call_id=f"call-{name}"))
+    models["D"].add_turn(oa.text_message(FINAL_TEXT, "msg-D"))
+
+    run_config = RunConfig(nest_handoff_history=True)
+    if streamed:
+        result = Runner.run_streamed(agents["A"], input=USER_TEXT, run_config=run_config)
+        async for _ in result.stream_events():
+            pass
+    else:
+        result = await Runner.run(agents["A"], input=USER_TEXT, run_config=run_config)
+
+    calls = {name: len(m.inputs) for name, m in models.items()}
+    if not models["D"].inputs:
+        last = getattr(getattr(result, "last_agent", None), "name", "?")
+        return Observation(
+            timeline=[f"D's model was never called; the run ended with agent {last}, model calls {calls}"],
+            facts={"d_called": False, "calls": calls},
+        )
+    lines, facts = read_model_input(models["D"].inputs[0])
+    facts.update(
+        d_called=True,
+        calls=calls,
+        expected={name: ("message", "assistant", _said(name, identical)[0]) for name in AGENTS[:3]},
+    )
+    return Observation(timeline=lines, facts=facts)
+
+
+# --- oracles --------------------------------------------------------------------------------
+
+
+def _unjudgeable(obs: Observation):
+    """A verdict when D's input cannot be read, else None: never a silent pass."""
+    f = obs.facts
+    if not f.get("d_called"):
+        return unexpected(f"D's model was never called (model calls {f.get('calls')}); the chain did not reach D")
+    if f["unreadable"]:
+        return unexpected(
+            f"D's history has {_n(len(f['unreadable']), 'part')} this oracle cannot read, first: {f['unreadable'][0]}"
+        )
+    if not f["blocks"]:
+        return unexpected(
+            f"D received no {DEFAULT_MARKERS[0]} summary block ({len(f['verbatim'])} items, all verbatim); "
+            "history was not nested"
+        )
+    return None
+
+
+def judge_no_repeats(obs: Observation):
+    """Seed check (a): no summary block repeats a record; plus none of A/B/C's messages lost."""
+    verdict = _unjudgeable(obs)
+    if verdict:
+        return verdict
+    blocks, verbatim = obs.facts["blocks"], obs.facts["verbatim"]
+    repeats = []
+    for n, keys in enumerate(blocks, 1):
+        counts = Counter(keys)
+        dups = [f"{_label(k)} x{c}" for k, c in counts.items() if c > 1]
+        if dups:
+            where = "D's history block" if len(blocks) == 1 else f"D's history block {n}"
+            repeats.append(f"{where} repeats {_n(len(dups), 'record')}: {', '.join(dups)}")
+    if repeats:
+        total = _n(sum(map(len, blocks)), "record")
+        return reproduced("; ".join(repeats) + f" ({total} in {_n(len(blocks), 'block')})")
+    problems, reached = [], []
+    for agent, key in obs.facts["expected"].items():
+        in_blocks = sum(1 for keys in blocks if key in keys)
+        forwarded = verbatim.count(key)
+        if in_blocks + forwarded == 0:
+            problems.append(f"{agent}'s message {_label(key)} never reaches D (0 summary records, 0 verbatim)")
+        elif in_blocks > 1:
+            problems.append(f"{agent}'s message {_label(key)} is recorded in {in_blocks} summary blocks")
+        how = [_n(in_blocks, "summary record")] if in_blocks else []
+        how += ["verbatim" if forwarded == 1 else f"{forwarded}x verbatim"] if forwarded else []
+        reached.append(f"{_label(key)} {' + '.join(how) or 'missing'}")
+    if problems:
+        return unexpected("no block repeats a record, but " + "; ".join(problems))
+    total = _n(sum(map(len, blocks)), "record")
+    return fixed(f"no history block repeats a record ({total} in {_n(len(blocks), 'block')}); " + ", ".join(reached))
+
+
+def judge_identical_kept(obs: Observation):
+    """Over-deletion probe: A's and B's byte-identical message reaches D exactly twice."""
+    verdict = _unjudgeable(obs)
+    if verdict:
+        return verdict
+    key = obs.facts["expected"]["A"]
+    in_blocks = sum(keys.count(key) for keys in obs.facts["blocks"])
+    fwd = obs.facts["verbatim"].count(key)
+    total = in_blocks + fwd
+    figures = (
+        f"{_label(key)} (A's and B's identical message) reaches D {_n(total, 'time')} "
+        f"({_n(in_blocks, 'summary record')}, {fwd} verbatim), expected 2"
+    )
+    if total == 2:
+        return fixed(figures)
+    if total > 2:
+        return reproduced(figures)
+    return unexpected(figures + ": a legitimate message was deleted")
+
+
+# --- builds used to prove the oracles (tests only) --------------------------------------------
+# 0.24.0 is fixed (since 0.19, agents/handoffs/history.py forwards the verbatim items inside
+# the nested input_history, so no forwarded copy comes back as a pre_handoff_item). The
+# reproduced build reverts that in process: it replaces 0.24.0's
+# agents/handoffs/history.py `_nest_handoff_history_with_provenance` (and the name
+# agents/run_internal/turn_resolution.py imported from it) with the pre-0.19 algorithm of
+# `nest_handoff_history`: one summary of flattened history + pre_handoff_items + new_items,
+# and the forwardable items passed on as pre_handoff_items / input_items.
+
+
+def _pre_fix_nest_handoff_history(handoff_input_data, *, history_mapper=None):
+    """``nest_handoff_history`` as of 0.18.3, on 0.24.0's helpers (no provenance)."""
+    from copy import deepcopy
+
+    from agents.handoffs import history as h
+    from agents.items import ToolApprovalItem
+
+    flattened = [
+        h._strip_transcript_item_metadata(item)
+        for item in h._flatten_nested_history_messages(h._normalize_input_history(handoff_input_data.input_history))
+    ]
+    pre_inputs, forwarded_pre = [], []
+    for run_item in handoff_input_data.pre_handoff_items:
+        if isinstance(run_item, ToolApprovalItem):
+            continue
+        plain = h._run_item_to_plain_input(run_item)
+        pre_inputs.append(plain)  # the bug: a forwarded copy is summarised again here
+        if h._should_forward_pre_item(plain):
+            forwarded_pre.append(run_item)
+    new_inputs, forwarded_new = [], []
+    for run_item in handoff_input_data.new_items:
+        if isinstance(run_item, ToolApprovalItem):
+            continue
+        plain = h._run_item_to_plain_input(run_item)
+        new_inputs.append(plain)
+        if h._should_forward_new_item(plain):
+            forwarded_new.append(run_item)
+    mapper = history_mapper or h.default_handoff_history_mapper
+    history_items = mapper(flattened + pre_inputs + new_inputs)
+    nested = handoff_input_data.clone(
+        input_history=tuple(deepcopy(item) for item in history_items),
+        pre_handoff_items=tuple(forwarded_pre),
+        input_items=tuple(forwarded_new),
+    )
+    return nested, ()
+
+
+@contextlib.contextmanager
+def _pre_fix_history():
+    from agents.handoffs import history
+
+    name = "_nest_handoff_history_with_provenance"
+    original = getattr(history, name, None)
+    if original is None:
+        raise RuntimeError(f"agents.handoffs.history has no {name}: this build is written for 0.24.0")
+    # Every module that imported the function by name (turn_resolution does) gets the revert.
+    holders = [m for k, m in list(sys.modules.items()) if k.startswith("agents") and getattr(m, name, None) is original]
+    for module in holders:
+        setattr(module, name, _pre_fix_nest_handoff_history)
+    try:
+        yield
+    finally:
+        for module in holders:
+            setattr(module, name, original)
+
+
+PRE_FIX = InProcess(
+    "0.24.0 with nested handoff history reverted to the pre-0.19 algorithm "
+    "(agents/handoffs/history.py `_nest_handoff_history_with_provenance`)",
+    _pre_fix_history,
+)
+AS_INSTALLED = AsInstalled("the pinned release (0.24.0) nests without repeating forwarded messages")
+
+SCENARIO = Scenario(
+    id="agents-nested-handoff-4hop",
+    framework="openai-agents",
+    links=(
+        "https://github.com/openai/openai-agents-python/pull/3791",
+        "https://github.com/openai/openai-agents-python/issues/2171",
+    ),
+    description=(
+        "With nest_handoff_history=True, a chain of handoffs A -> B -> C -> D gives D a "
+        "<CONVERSATION HISTORY> summary that lists each earlier agent's message twice: the "
+        "verbatim-forwarded copy is summarised again at the next hop, compounding per hop."
+    ),
+    expected=(
+        "No summary block repeats a record, and each earlier agent's message reaches the last "
+        "agent (in the summary, or forwarded verbatim) and at most once across the summaries; "
+        "two agents that say identical text are both kept."
+    ),
+    cases=(
+        Case(
+            "nested-4hop",
+            partial(replay, streamed=False),
+            judge_no_repeats,
+            {"reproduced": PRE_FIX, "fixed": AS_INSTALLED},
+            "Runner.run, RunConfig(nest_handoff_history=True), A -> B -> C -> D as in the seed",
+        ),
+        Case(
+            "nested-4hop-streamed",
+            partial(replay, streamed=True),
+            judge_no_repeats,
+            {"reproduced": PRE_FIX, "fixed": AS_INSTALLED},
+            "the same chain through Runner.run_streamed, consuming stream_events()",
+        ),
+        Case(
+            "identical-messages-kept",
+            partial(replay, streamed=False, identical=True),
+            judge_identical_kept,
+            {"reproduced": PRE_FIX, "fixed": AS_INSTALLED},
+            "A and B say byte-identical text with one message id: D must see it exactly twice",
+        ),
+    ),
+)
