@@ -1,0 +1,458 @@
+"""``nox -s bisect``: find the releases where a case's outcome changes.
+
+``python -m harness bisect <scenario-id>[:<case>] [--framework NAME] [--from A] [--to B]
+[--today-deps] [--timeout S] [--rerun]`` searches the framework's final releases on the
+package index (every non-pre-release, non-yanked one between A and B, by default the first
+and the latest; not only the matrix's default set) for each *boundary*: a pair of adjacent tested releases whose outcomes differ,
+such as ``reproduced`` on 2.8.0 then ``fixed`` on 2.9.0 ("first fixed in 2.9.0").
+
+Search (interval splitting): evaluate both ends of the range; whenever an interval's two
+ends have different outcomes, evaluate the release in its middle and split it in two, until
+each differing interval has no untested release inside. A single boundary among n releases
+costs about 2 + log2(n) evaluations. Every boundary whose sides are visible at probed
+releases is found (the releases probed for one case are evidence for the others), so
+not-applicable -> reproduced -> fixed -> reproduced yields three boundaries once a probe
+lands in each stretch. What cannot be seen: an interval whose two ends agree is not searched,
+so an outcome that flips and flips back entirely inside it (fixed in 2.3, broken again in
+2.5, both ends reproduced, no probe in between) goes unnoticed; bisect a narrower range
+(--from/--to) to look there.
+
+Every release is evaluated once for all selected cases of the scenario (one worker run in
+its environment) and its outcomes are cached, so each environment is built at most once per
+bisect. Environments are the matrix's (``environments.ensure`` under ``.nox/builds``), so
+bisect and ``nox -s matrix`` reuse each other's, and so are the results recorded in them
+(``harness.result_cache``: a case whose inputs did not change is not re-run; --rerun
+forces). A release whose install fails or whose outcome is ``error`` tells nothing: it is
+skipped (the nearest untested neighbour is tried instead) and reported as skipped, never
+taken for a boundary. ``not-applicable`` is a real outcome: not-applicable -> reproduced is
+where the bug was "introduced in".
+
+Progress goes to stderr, the result to stdout, and the record to ``reports/bisect.json``
+(merged with what is there, keyed by scenario, case and framework; no wall-clock times, so
+a re-run writes the same bytes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import builds as builds_mod
+from harness import environments, frameworks, index, registry, reports, result_cache, versions
+from harness.builds import SpecError
+from harness.driver import run_worker
+from harness.index import IndexError_
+from harness.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
+from harness.reports import ReportsNotWritable
+from harness.runner import DEFAULT_TIMEOUT, strip_paths
+from harness.scenario import ScenarioError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SCHEMA_VERSION = 1
+REPORT_NAME = "bisect.json"
+
+# The exceptions `python -m harness` reports as bad input (one line, exit 2).
+INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_)
+
+# What an evaluator returns for one release: case id -> outcome, or (outcome, detail).
+Evaluation = Mapping[str, "str | tuple[str, str]"]
+Evaluate = Callable[[str], Evaluation]
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# --- the search (no environments: the evaluator is injected) -------------------------
+
+
+@dataclass(frozen=True)
+class Side:
+    version: str
+    outcome: str
+
+
+@dataclass(frozen=True)
+class Boundary:
+    before: Side
+    after: Side
+    summary: str  # "first fixed in 2.9.0", "introduced in 2.4.0", ...
+    skipped_between: tuple[str, ...] = ()  # releases between the two sides that gave no answer
+
+
+@dataclass
+class CaseBisection:
+    case: str
+    boundaries: list[Boundary] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (version, reason), oldest first
+    probed: dict[str, str] = field(default_factory=dict)  # version -> outcome, every release this case consulted
+
+    @property
+    def answered(self) -> bool:
+        """At least one release in the range gave this case an outcome."""
+        return any(o != ERROR for o in self.probed.values())
+
+
+def summary(before: str, after: str, version: str, earlier: Sequence[str]) -> str:
+    """Words for a boundary: ``earlier`` are this case's outcomes on tested releases before it."""
+    if after == REPRODUCED:
+        return f"came back in {version}" if REPRODUCED in earlier else f"introduced in {version}"
+    if after == FIXED:
+        if before == REPRODUCED:
+            return f"fixed again in {version}" if FIXED in earlier else f"first fixed in {version}"
+        if before == NOT_APPLICABLE:
+            return f"first applicable in {version}, already fixed"
+        return f"fixed in {version} (was {before})"
+    if after == NOT_APPLICABLE:
+        return f"not applicable from {version}"
+    if after == UNEXPECTED:
+        return f"unexpected from {version}"
+    return f"{after} from {version}"
+
+
+def _untested(between: Sequence[str]) -> str:
+    """How a boundary's version is qualified when releases between its sides gave no answer."""
+    if not between:
+        return ""
+    if len(between) <= 3:
+        return f" or untested {', '.join(between)}"
+    return f" or one of {len(between)} untested releases {between[0]} .. {between[-1]}"
+
+
+class Search:
+    """Interval-splitting bisection over ``releases`` (oldest first), one evaluation per release.
+
+    ``evaluate(version)`` returns every selected case's outcome on that release; results
+    are cached, so bisecting several cases shares their probes.
+    """
+
+    def __init__(self, releases: Sequence[str], evaluate: Evaluate, label: Callable[[str], str] = str,
+                 progress: Callable[[str], None] = log):
+        self.releases = list(releases)
+        self.evaluate = evaluate
+        self.label = label
+        self.progress = progress
+        self.cache: dict[str, dict[str, tuple[str, str]]] = {}
+        self.order: list[str] = []  # versions in the order they were evaluated
+
+    def results(self, i: int) -> dict[str, tuple[str, str]]:
+        version = self.releases[i]
+        if version not in self.cache:
+            raw = self.evaluate(version)
+            found = {case: (r, "") if isinstance(r, str) else (r[0], r[1]) for case, r in raw.items()}
+            self.cache[version] = found
+            self.order.append(version)
+            shown = [f"{case} {o}" if len(found) > 1 else o for case, (o, _) in found.items()]
+            self.progress(f"[probe {len(self.order)}] {self.label(version)}: {', '.join(shown) or 'no results'}")
+        return self.cache[version]
+
+    def case(self, case_id: str) -> CaseBisection:
+        """Every visible boundary of one case over the whole range."""
+        out = CaseBisection(case_id)
+        skipped: dict[int, str] = {}
+
+        def outcome(i: int) -> str | None:
+            o, detail = self.results(i).get(case_id, (ERROR, "the evaluation reported nothing for this case"))
+            out.probed[self.releases[i]] = o
+            if o == ERROR:
+                skipped[i] = detail or "error"
+                return None
+            return o
+
+        n = len(self.releases)
+        lo = next((i for i in range(n) if outcome(i) is not None), None)
+        if lo is not None:
+            hi = next((i for i in range(n - 1, lo, -1) if outcome(i) is not None), lo)
+            # Releases already evaluated for other cases are free evidence for this one.
+            known = sorted({lo, hi} | {i for i in range(lo + 1, hi) if self.releases[i] in self.cache
+                                       and outcome(i) is not None})
+            found: list[tuple[int, int]] = []
+            self._split(list(zip(known, known[1:])), outcome, found)
+            for a, b in sorted(found):
+                before, after = outcome(a), outcome(b)
+                earlier = [o for v, o in out.probed.items()
+                           if versions.key(v) < versions.key(self.releases[b])]
+                between = tuple(self.releases[a + 1:b])
+                words = summary(before, after, self.releases[b] + _untested(between), earlier)
+                out.boundaries.append(Boundary(Side(self.releases[a], before), Side(self.releases[b], after), words, between))
+        out.skipped = [(self.releases[i], skipped[i]) for i in sorted(skipped)]
+        out.probed = dict(sorted(out.probed.items(), key=lambda kv: versions.key(kv[0])))
+        return out
+
+    def _split(self, intervals: list[tuple[int, int]], outcome, found: list[tuple[int, int]]) -> None:
+        """Record the boundaries inside each interval; every interval's ends have an outcome."""
+        stack = list(reversed(intervals))
+        while stack:
+            a, b = stack.pop()
+            if outcome(a) == outcome(b):
+                continue
+            mid = (a + b) // 2
+            # The middle, else its nearest neighbours: a skipped release is not a boundary.
+            m = next((i for i in sorted(range(a + 1, b), key=lambda i: (abs(i - mid), i))
+                      if outcome(i) is not None), None)
+            if m is None:
+                found.append((a, b))
+                continue
+            stack.append((m, b))
+            stack.append((a, m))
+
+
+def bisect(releases: Sequence[str], case_ids: Sequence[str], evaluate: Evaluate, **kwargs) -> tuple[Search, list[CaseBisection]]:
+    """Bisect every case over ``releases``, sharing one evaluation per release."""
+    search = Search(releases, evaluate, **kwargs)
+    return search, [search.case(c) for c in case_ids]
+
+
+# --- evaluating a release in its environment ---------------------------------------------
+
+
+@dataclass
+class EnvironmentEvaluator:
+    """Evaluates a release the way the matrix does: environments.ensure, then one worker run.
+
+    Like the matrix, it reuses a case's recorded result in that environment when the case's
+    inputs (scenario module, harness code, environment) are unchanged, and records the
+    results it gets, so bisect and ``nox -s matrix`` share both environments and results.
+    """
+
+    framework: str
+    module: str  # the scenario's module in scenarios/
+    selectors: list[str]  # scenario:case
+    root: Path
+    cache_dir: Path
+    today_deps: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    rerun: bool = False  # run every case even when its recorded result is still valid
+    built: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    def __call__(self, version: str) -> dict[str, tuple[str, str]]:
+        cases = {s: s.partition(":")[2] for s in self.selectors}
+        build = builds_mod.parse(f"{self.framework}=={version}", self.cache_dir)
+        started = time.monotonic()
+        try:
+            env = environments.ensure(build, self.root / ".nox" / "builds", self.cache_dir, today=self.today_deps)
+        except (environments.BuildFailed, OSError) as exc:
+            self.failed.append(version)
+            detail = f"install failed: {strip_paths(str(exc))}"
+            log(f"  {build.source}: {detail}")
+            return {c: (ERROR, detail) for c in cases.values()}
+        (self.reused if env.reused else self.built).append(version)
+        built = time.monotonic()
+        cached = result_cache.load(env.path)  # other scenarios' entries are kept when saving
+        entries = cached.get("cases", {})
+        key = result_cache.inputs_key(self.root, env.path, self.module)
+        to_run = [s for s in self.selectors if self.rerun or not result_cache.reusable(entries.get(s), key)]
+        env_record, raw = cached.get("env"), []
+        if to_run:
+            env_record, raw = run_worker(env.python, self.framework, to_run,
+                                         environments.worker_environment(self.root), self.root, self.timeout)
+        by_selector = {f"{r['scenario']}:{r['case']}": r for r in raw if "case" in r}
+        if env_record:
+            for s in to_run:
+                if s in by_selector:
+                    entries[s] = {"inputs": key, "result": by_selector[s]}
+            try:
+                result_cache.save(env.path, env_record, entries)
+            except OSError as exc:  # only a shortcut for the next run; the results stand
+                log(f"  {build.source}: results not recorded in the environment: {exc}")
+        for s in self.selectors:
+            if s not in to_run:
+                by_selector[s] = entries[s]["result"]
+        failure = next((r["error"] for r in raw if "error" in r), "the worker reported nothing for this case")
+        log(f"  {build.source}: env {'reused' if env.reused else 'built'} in {built - started:.1f}s, "
+            f"{len(to_run)} cases run in {time.monotonic() - built:.1f}s, "
+            f"{len(self.selectors) - len(to_run)} unchanged and taken from the environment's record")
+        return {c: (by_selector[s]["outcome"], by_selector[s]["detail"]) if s in by_selector else (ERROR, failure)
+                for s, c in cases.items()}
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+@dataclass
+class Options:
+    selector: str
+    framework: str | None = None
+    start: str | None = None  # --from
+    end: str | None = None  # --to
+    today_deps: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    rerun: bool = False
+    root: Path = PROJECT_ROOT
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, like every other bad input
+        raise SpecError(f"{message}; usage: {' '.join(self.format_usage().split()).removeprefix('usage: ')}")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m harness bisect",
+                description="Find the releases where a scenario's outcome changes (binary search over the index).")
+    p.add_argument("selector", metavar="SCENARIO[:CASE]", help="a scenario id, or scenario:case")
+    p.add_argument("--framework", help="framework to bisect (default: the scenario's)")
+    p.add_argument("--from", dest="start", metavar="A", help="oldest release to test (default: the first final release)")
+    p.add_argument("--to", dest="end", metavar="B", help="newest release to test (default: the latest final release)")
+    p.add_argument("--today-deps", action="store_true",
+                   help="resolve dependencies as of today instead of each release's upload time")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (default 60)")
+    p.add_argument("--rerun", action="store_true",
+                   help="run every case, even those with a still-valid recorded result in the environment")
+    return p
+
+
+def select_releases(framework: str, start: str | None, end: str | None, cache_dir: Path) -> tuple[list[str], list[str]]:
+    """(final releases from start to end inclusive, the pre-releases and yanked ones left out in that span)."""
+    known = index.releases(framework, cache_dir)
+    finals = [v for v, r in known.items() if versions.is_final(v) and not r.yanked]
+    if not finals:
+        raise SpecError(f"{framework} has no final release on the package index")
+
+    def check(version: str | None, flag: str, default: str) -> str:
+        if version is None:
+            return default
+        version = version.strip()
+        if version not in known:
+            raise SpecError(f"{flag} {version}: {framework} {version} is not on the package index; "
+                            f"latest releases: {', '.join(finals[-6:])}")
+        if version not in finals:
+            why = "yanked" if known[version].yanked else "a pre-release"
+            raise SpecError(f"{flag} {version}: {framework} {version} is {why}; bisect runs over final releases, "
+                            f"e.g. {', '.join(finals[-6:])}")
+        return version
+
+    a, b = check(start, "--from", finals[0]), check(end, "--to", finals[-1])
+    if versions.key(a) > versions.key(b):
+        raise SpecError(f"--from {a} is newer than --to {b}")
+    inside = lambda v: versions.key(a) <= versions.key(v) <= versions.key(b)  # noqa: E731
+    left_out = [v for v in known if inside(v) and v not in finals]
+    return [v for v in finals if inside(v)], left_out
+
+
+def reproduce_command(scenario_id: str, case_id: str, framework: str, version: str, today_deps: bool) -> str:
+    return (f"nox -s matrix -- --only {scenario_id}:{case_id} {framework}=={version}"
+            + (" --today-deps" if today_deps else ""))
+
+
+def _load_record(path: Path) -> list[dict]:
+    """The bisects already recorded; refuse (before any work) a file this code cannot merge with."""
+    if not path.exists():
+        return []
+    try:
+        document = json.loads(path.read_text())
+        if document.get("schema_version") != SCHEMA_VERSION or not isinstance(document.get("bisects"), list):
+            raise ValueError(f"schema_version {document.get('schema_version')!r}, expected {SCHEMA_VERSION}")
+    except (ValueError, AttributeError) as exc:
+        raise SpecError(f"reports/{path.name} cannot be merged with ({exc}); move it away and re-run") from None
+    return document["bisects"]
+
+
+def record_entry(scenario_id: str, framework: str, start: str, end: str, result: CaseBisection) -> dict:
+    return {
+        "scenario": scenario_id, "case": result.case, "framework": framework, "from": start, "to": end,
+        "boundaries": [
+            {"before": {"version": b.before.version, "outcome": b.before.outcome},
+             "after": {"version": b.after.version, "outcome": b.after.outcome},
+             "summary": b.summary}
+            for b in result.boundaries
+        ],
+        "skipped": [{"version": v, "reason": reason} for v, reason in result.skipped],
+    }
+
+
+def merge_record(existing: list[dict], new: list[dict]) -> dict:
+    key = lambda e: (e["scenario"], e["case"], e["framework"])  # noqa: E731
+    replaced = {key(e) for e in new}
+    merged = [e for e in existing if key(e) not in replaced] + new
+    return {"schema_version": SCHEMA_VERSION, "bisects": sorted(merged, key=key)}
+
+
+def dumps(document: dict) -> str:
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
+    """Bisect; print the result; record it. 0 when every case got an answer, 1 otherwise."""
+    out = out or sys.stdout
+    started = time.monotonic()
+    root = options.root
+    cache_dir = root / ".nox" / ".harness-cache"
+    scenarios = registry.discover()
+    selected = registry.select(scenarios, [options.selector])
+    scenario = selected[0][0]
+    framework = frameworks.get(options.framework).name if options.framework else scenario.framework
+    if framework != scenario.framework:
+        raise SpecError(f"scenario {scenario.id} runs on {scenario.framework}, not {framework}")
+    releases, left_out = select_releases(framework, options.start, options.end, cache_dir)
+    reports_dir = root / "reports"
+    reports.check_writable(reports_dir)
+    record_path = reports_dir / REPORT_NAME
+    _load_record(record_path)
+    cases = [c.id for _, c in selected]
+
+    older = [v for v, r in index.releases(framework, cache_dir).items()
+             if versions.is_final(v) and not r.yanked and versions.key(v) < versions.key(releases[0])]
+    log(f"bisect {scenario.id} ({len(cases)} case{'s' if len(cases) != 1 else ''}) over {len(releases)} final releases "
+        f"of {framework}: {releases[0]} .. {releases[-1]}")
+    if older:
+        log(f"  not in the range: {len(older)} older final releases ({older[0]} .. {older[-1]}); use --from to include them")
+    if left_out:
+        log(f"  not tested (pre-releases and yanked): {', '.join(left_out)}")
+
+    evaluator = None
+    if evaluate is None:
+        evaluator = EnvironmentEvaluator(framework, scenario.module, [f"{scenario.id}:{c}" for c in cases], root,
+                                         cache_dir, options.today_deps, options.timeout, options.rerun)
+        evaluate = evaluator
+    search, results = bisect(releases, cases, evaluate, label=lambda v: f"{framework}=={v}")
+
+    status = 0
+    for result in results:
+        name = f"{scenario.id}:{result.case}"
+        for b in result.boundaries:
+            print(f"{name}: {b.before.outcome} on {framework} {b.before.version} -> "
+                  f"{b.after.outcome} on {framework} {b.after.version} ({b.summary})", file=out)
+            for side in (b.before, b.after):
+                print(f"  {side.outcome} on {side.version}: "
+                      f"{reproduce_command(scenario.id, result.case, framework, side.version, options.today_deps)}", file=out)
+        if not result.answered:
+            status = 1
+            print(f"{name}: no answer on any release from {releases[0]} to {releases[-1]}", file=out)
+        elif not result.boundaries:
+            seen = sorted({o for o in result.probed.values() if o != ERROR})
+            tested = [v for v, o in result.probed.items() if o != ERROR]
+            print(f"{name}: no boundary: {seen[0]} on every tested release ({', '.join(tested)}) "
+                  f"from {framework} {releases[0]} to {releases[-1]}", file=out)
+        for version, reason in result.skipped:
+            print(f"{name}: skipped {framework} {version}: {reason}", file=out)
+
+    elapsed = time.monotonic() - started
+    if evaluator is not None:
+        envs = (f"{len(evaluator.built)} environments built, {len(evaluator.reused)} reused"
+                + (f", {len(evaluator.failed)} failed to install" if evaluator.failed else ""))
+    else:
+        envs = f"{len(search.order)} releases evaluated"
+    print(f"bisect: {len(search.order)} probes ({', '.join(search.order)}); {envs}; wall time {elapsed:.1f}s", file=out)
+
+    entries = [record_entry(scenario.id, framework, releases[0], releases[-1], r) for r in results]
+    reports.write_atomic(record_path, dumps(merge_record(_load_record(record_path), entries)))
+    log(f"wrote reports/{REPORT_NAME}")
+    return status
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = parser().parse_args(argv)
+        options = Options(selector=args.selector, framework=args.framework, start=args.start, end=args.end,
+                          today_deps=args.today_deps, timeout=args.timeout, rerun=args.rerun)
+        return run(options)
+    except INPUT_ERRORS as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,302 @@
+"""Bisect: the search with a fake evaluator (fast), the command's input errors and record, and
+one real bisect over google-adk releases (slow: builds environments with uv)."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness import bisect, index
+from harness.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
+
+ROOT = Path(__file__).resolve().parent.parent
+RETRY = "adk-retry-same-invocation-id"
+
+
+def releases(n: int) -> list[str]:
+    return [f"1.{i}.0" for i in range(n)]
+
+
+class Fake:
+    """An evaluator from a table: version -> {case: outcome or (outcome, detail)}; counts calls."""
+
+    def __init__(self, table: dict[str, dict]):
+        self.table = table
+        self.calls: list[str] = []
+
+    def __call__(self, version: str):
+        self.calls.append(version)
+        return self.table[version]
+
+
+def one_case(vs: list[str], outcome_of, case: str = "c") -> Fake:
+    return Fake({v: {case: outcome_of(i)} for i, v in enumerate(vs)})
+
+
+def run_search(vs, fake, cases=("c",)):
+    lines: list[str] = []
+    search, results = bisect.bisect(vs, list(cases), fake, progress=lines.append)
+    return search, results, lines
+
+
+def sides(boundary) -> tuple:
+    return (boundary.before.version, boundary.before.outcome, boundary.after.version, boundary.after.outcome)
+
+
+# --- the search -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n,first_fixed", [(2, 1), (7, 3), (64, 37), (91, 1), (91, 90), (100, 50)])
+def test_a_single_boundary_is_found_with_about_log2_probes(n, first_fixed):
+    vs = releases(n)
+    fake = one_case(vs, lambda i: REPRODUCED if i < first_fixed else FIXED)
+    search, [result], lines = run_search(vs, fake)
+    [b] = result.boundaries
+    assert sides(b) == (vs[first_fixed - 1], REPRODUCED, vs[first_fixed], FIXED)
+    assert b.summary == f"first fixed in {vs[first_fixed]}"
+    assert len(fake.calls) == len(set(fake.calls)) <= 2 + math.ceil(math.log2(n - 1))
+    assert lines[0].startswith("[probe 1] 1.0.0: reproduced")
+    assert result.skipped == []
+
+
+def test_reproduced_fixed_reproduced_gives_every_boundary_visible_at_probed_releases():
+    vs = releases(32)
+    fake = one_case(vs, lambda i: NOT_APPLICABLE if i < 4 else REPRODUCED if i < 12 else FIXED if i < 24 else REPRODUCED)
+    _, [result], _ = run_search(vs, fake)
+    assert [sides(b) for b in result.boundaries] == [
+        ("1.3.0", NOT_APPLICABLE, "1.4.0", REPRODUCED),
+        ("1.11.0", REPRODUCED, "1.12.0", FIXED),
+        ("1.23.0", FIXED, "1.24.0", REPRODUCED),
+    ]
+    assert [b.summary for b in result.boundaries] == ["introduced in 1.4.0", "first fixed in 1.12.0", "came back in 1.24.0"]
+    assert len(fake.calls) <= 2 + 3 * math.ceil(math.log2(31))
+
+
+def test_probes_made_for_one_case_reveal_a_flip_back_in_another():
+    # Case b's ends agree (reproduced); case a's probes land in b's fixed stretch.
+    vs = releases(40)
+    fake = Fake({v: {"a": REPRODUCED if i < 12 else FIXED,
+                     "b": FIXED if 12 <= i < 30 else REPRODUCED} for i, v in enumerate(vs)})
+    _, [a, b], _ = run_search(vs, fake, cases=("a", "b"))
+    assert [x.summary for x in a.boundaries] == ["first fixed in 1.12.0"]
+    assert [sides(x) for x in b.boundaries] == [
+        ("1.11.0", REPRODUCED, "1.12.0", FIXED),
+        ("1.29.0", FIXED, "1.30.0", REPRODUCED),
+    ]
+    assert [x.summary for x in b.boundaries] == ["first fixed in 1.12.0", "came back in 1.30.0"]
+    assert len(fake.calls) == len(set(fake.calls))
+
+
+def test_not_applicable_then_reproduced_is_where_the_bug_was_introduced():
+    vs = releases(20)
+    fake = one_case(vs, lambda i: NOT_APPLICABLE if i < 5 else REPRODUCED if i < 14 else FIXED)
+    _, [result], _ = run_search(vs, fake)
+    assert [b.summary for b in result.boundaries] == ["introduced in 1.5.0", "first fixed in 1.14.0"]
+    # A non-regression case: correct when its API arrives, the guard breaks it later.
+    fake = one_case(vs, lambda i: NOT_APPLICABLE if i < 5 else FIXED if i < 14 else REPRODUCED)
+    _, [result], _ = run_search(vs, fake)
+    assert [b.summary for b in result.boundaries] == ["first applicable in 1.5.0, already fixed", "introduced in 1.14.0"]
+
+
+def test_a_flip_and_flip_back_inside_an_interval_with_equal_ends_is_not_seen():
+    # Documented limitation: ends agree (reproduced), so the interval is never split.
+    vs = releases(16)
+    fake = one_case(vs, lambda i: FIXED if i in (3, 4) else REPRODUCED)
+    _, [result], _ = run_search(vs, fake)
+    assert result.boundaries == [] and fake.calls == ["1.0.0", "1.15.0"]
+
+
+def test_error_and_install_failure_are_skipped_and_reported_never_boundaries():
+    vs = releases(16)
+    install = (ERROR, "install failed: no matching distribution for pydantic<2")
+
+    def outcome(i):
+        if i == 7:  # the first midpoint
+            return install
+        if i == 11:
+            return (ERROR, "timed out after 60s (worker killed)")
+        return REPRODUCED if i < 12 else FIXED
+
+    fake = one_case(vs, outcome)
+    _, [result], lines = run_search(vs, fake)
+    [b] = result.boundaries
+    assert sides(b) == ("1.10.0", REPRODUCED, "1.12.0", FIXED)
+    assert b.skipped_between == ("1.11.0",)
+    assert b.summary == "first fixed in 1.12.0 or untested 1.11.0"
+    assert result.skipped == [("1.7.0", install[1]), ("1.11.0", "timed out after 60s (worker killed)")]
+    assert "[probe 3] 1.7.0: error" in lines
+    assert len(fake.calls) == len(set(fake.calls))  # each release evaluated once
+
+
+def test_skipped_ends_walk_inward_to_the_nearest_release_with_an_answer():
+    vs = releases(12)
+    fake = one_case(vs, lambda i: (ERROR, "worker died") if i in (0, 1, 11) else NOT_APPLICABLE if i < 6 else REPRODUCED)
+    _, [result], _ = run_search(vs, fake)
+    assert [sides(b) for b in result.boundaries] == [("1.5.0", NOT_APPLICABLE, "1.6.0", REPRODUCED)]
+    assert [v for v, _ in result.skipped] == ["1.0.0", "1.1.0", "1.11.0"]
+    assert fake.calls[:4] == ["1.0.0", "1.1.0", "1.2.0", "1.11.0"]
+
+
+def test_a_release_with_no_answer_at_all_gives_no_boundary():
+    vs = releases(5)
+    fake = one_case(vs, lambda i: (ERROR, "install failed: x"))
+    _, [result], _ = run_search(vs, fake)
+    assert result.boundaries == [] and not result.answered and len(result.skipped) == 5
+
+
+def test_all_cases_are_evaluated_per_release_and_each_release_once():
+    vs = releases(30)
+
+    def row(i):
+        return {
+            "a": REPRODUCED if i < 20 else FIXED,
+            "b": REPRODUCED if i < 20 else FIXED,  # same boundary: no extra probe
+            "c": NOT_APPLICABLE if i < 6 else FIXED if i < 20 else REPRODUCED,
+        }
+
+    fake = Fake({v: row(i) for i, v in enumerate(vs)})
+    search, results, lines = run_search(vs, fake, cases=("a", "b", "c"))
+    assert [[b.summary for b in r.boundaries] for r in results] == [
+        ["first fixed in 1.20.0"], ["first fixed in 1.20.0"],
+        ["first applicable in 1.6.0, already fixed", "introduced in 1.20.0"],
+    ]
+    assert len(fake.calls) == len(set(fake.calls)) == len(search.order)
+    after_a = len(search.order)
+    assert after_a <= 2 + math.ceil(math.log2(29)) + math.ceil(math.log2(29))
+    assert lines[0] == "[probe 1] 1.0.0: a reproduced, b reproduced, c not-applicable"
+
+
+# --- the command: input errors, the record -------------------------------------------------
+
+
+@pytest.fixture
+def fake_index(monkeypatch):
+    known = {v: index.Release(v, "2025-01-01T00:00:00Z", yanked=False)
+             for v in ("2.7.0", "2.7.1", "2.8.0", "2.9.0a1", "2.9.0", "2.9.1", "2.10.0")}
+    known["2.9.1"] = index.Release("2.9.1", "2025-01-01T00:00:00Z", yanked=True)
+    monkeypatch.setattr(index, "releases", lambda name, cache_dir: known)
+    return known
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["no-such-scenario"], "unknown scenario 'no-such-scenario'"),
+    ([f"{RETRY}:no-such-case"], "unknown case 'no-such-case'"),
+    ([RETRY, "--framework", "langchain"], "unknown framework 'langchain'"),
+    ([RETRY, "--framework", "openai-agents"], f"scenario {RETRY} runs on google-adk, not openai-agents"),
+    ([RETRY, "--from", "9.9.9"], "--from 9.9.9: google-adk 9.9.9 is not on the package index"),
+    ([RETRY, "--to", "2.9.0a1"], "--to 2.9.0a1: google-adk 2.9.0a1 is a pre-release"),
+    ([RETRY, "--to", "2.9.1"], "--to 2.9.1: google-adk 2.9.1 is yanked"),
+    ([RETRY, "--from", "2.10.0", "--to", "2.7.0"], "--from 2.10.0 is newer than --to 2.7.0"),
+    ([RETRY, "--timeout", "soon"], "argument --timeout: invalid float value"),
+    ([], "the following arguments are required"),
+])
+def test_bad_input_is_refused_in_one_line_with_exit_2(argv, message, fake_index, capsys):
+    assert bisect.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("error: ") and message in captured.err
+    assert captured.err.count("\n") == 1
+
+
+def test_the_record_is_merged_deterministic_and_says_each_side(fake_index, tmp_path, capsys):
+    (tmp_path / "reports").mkdir()
+    record = tmp_path / "reports" / "bisect.json"
+    other = {"scenario": "adk-other", "case": "x", "framework": "google-adk", "from": "1.0.0", "to": "2.0.0",
+             "boundaries": [], "skipped": []}
+    stale = {**other, "scenario": RETRY, "case": "resumable-resume"}
+    record.write_text(json.dumps({"schema_version": 1, "bisects": [stale, other]}))
+    table = {
+        "2.7.0": REPRODUCED, "2.7.1": REPRODUCED, "2.8.0": REPRODUCED,
+        "2.9.0": (ERROR, "install failed: nope"), "2.10.0": FIXED,
+    }
+    fake = Fake({v: {"resumable-resume": o} for v, o in table.items()})
+    out = io.StringIO()
+    options = bisect.Options(selector=f"{RETRY}:resumable-resume", root=tmp_path)
+    assert bisect.run(options, evaluate=fake, out=out) == 0
+    text = out.getvalue()
+    assert (f"{RETRY}:resumable-resume: reproduced on google-adk 2.8.0 -> fixed on google-adk 2.10.0 "
+            "(first fixed in 2.10.0 or untested 2.9.0)") in text
+    assert f"nox -s matrix -- --only {RETRY}:resumable-resume google-adk==2.8.0" in text
+    assert f"nox -s matrix -- --only {RETRY}:resumable-resume google-adk==2.10.0" in text
+    assert f"{RETRY}:resumable-resume: skipped google-adk 2.9.0: install failed: nope" in text
+    assert "wall time" in text
+    err = capsys.readouterr().err
+    assert "not tested (pre-releases and yanked): 2.9.0a1, 2.9.1" in err
+
+    first = record.read_bytes()
+    doc = json.loads(first)
+    assert doc == {"schema_version": 1, "bisects": [
+        {"scenario": "adk-other", "case": "x", "framework": "google-adk", "from": "1.0.0", "to": "2.0.0",
+         "boundaries": [], "skipped": []},
+        {"scenario": RETRY, "case": "resumable-resume", "framework": "google-adk", "from": "2.7.0", "to": "2.10.0",
+         "boundaries": [{"before": {"version": "2.8.0", "outcome": REPRODUCED},
+                         "after": {"version": "2.10.0", "outcome": FIXED},
+                         "summary": "first fixed in 2.10.0 or untested 2.9.0"}],
+         "skipped": [{"version": "2.9.0", "reason": "install failed: nope"}]},
+    ]}
+    assert first.decode() == json.dumps(doc, indent=2, sort_keys=True) + "\n"
+    bisect.run(options, evaluate=Fake(fake.table), out=io.StringIO())
+    assert record.read_bytes() == first  # a re-run writes the same bytes
+
+
+def test_an_unmergeable_record_is_refused_before_any_work(fake_index, tmp_path):
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "bisect.json").write_text("{not json")
+    fake = Fake({})
+    with pytest.raises(bisect.SpecError, match="bisect.json cannot be merged"):
+        bisect.run(bisect.Options(selector=RETRY, root=tmp_path), evaluate=fake)
+    assert fake.calls == []
+
+
+def test_an_install_failure_is_an_error_for_every_case_of_that_release(monkeypatch, tmp_path):
+    def fail(build, root, cache_dir, today=False):
+        raise bisect.environments.BuildFailed(f"No solution found: {tmp_path}/x/y.whl needs pydantic<1")
+
+    monkeypatch.setattr(bisect.builds_mod, "parse",
+                        lambda spec, cache_dir: bisect.builds_mod.Build("google-adk", spec, spec, "2.0.0", True))
+    monkeypatch.setattr(bisect.environments, "ensure", fail)
+    evaluator = bisect.EnvironmentEvaluator("google-adk", "m", [f"{RETRY}:a", f"{RETRY}:b"], tmp_path, tmp_path)
+    detail = "install failed: No solution found: y.whl needs pydantic<1"
+    assert evaluator("2.0.0") == {"a": (ERROR, detail), "b": (ERROR, detail)}
+    assert evaluator.failed == ["2.0.0"] and evaluator.built == evaluator.reused == []
+
+
+# --- end to end: real environments ----------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_bisect_finds_where_google_adk_fixed_the_duplicate_user_event_on_resume(tmp_path):
+    for name in ("harness", "scenarios"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    argv = [f"{RETRY}:resumable-resume", "--from", "2.7.0", "--to", "2.10.0"]
+    command = [sys.executable, "-c", "import sys; from harness import bisect; sys.exit(bisect.main(sys.argv[1:]))", *argv]
+    first = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    # 2.7.0 2.7.1 2.8.0 2.9.0 2.9.1 2.9.2 2.10.0: the duplicate check arrived in 2.9.0.
+    assert (f"{RETRY}:resumable-resume: reproduced on google-adk 2.8.0 -> fixed on google-adk 2.9.0 "
+            "(first fixed in 2.9.0)") in first.stdout
+    assert f"nox -s matrix -- --only {RETRY}:resumable-resume google-adk==2.9.0" in first.stdout
+    assert "[probe 1] google-adk==2.7.0: reproduced" in first.stderr
+    doc = json.loads((tmp_path / "reports" / "bisect.json").read_text())
+    [entry] = doc["bisects"]
+    assert entry["boundaries"] == [{"before": {"version": "2.8.0", "outcome": "reproduced"},
+                                    "after": {"version": "2.9.0", "outcome": "fixed"},
+                                    "summary": "first fixed in 2.9.0"}]
+    assert entry["skipped"] == [] and (entry["from"], entry["to"]) == ("2.7.0", "2.10.0")
+    # 2.7.0 and 2.10.0, then 2.9.0 (fixed), 2.7.1 and 2.8.0 (reproduced): 2 + log2(6) probes.
+    assert "bisect: 5 probes (2.7.0, 2.10.0, 2.9.0, 2.7.1, 2.8.0); 5 environments built, 0 reused" in first.stdout
+    # Environments live where the matrix keeps them, so a second bisect builds nothing.
+    assert sorted(p.name for p in (tmp_path / ".nox" / "builds").iterdir()) == [
+        f"google-adk-{v}" for v in ("2.10.0", "2.7.0", "2.7.1", "2.8.0", "2.9.0")]
+    again = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "0 environments built, 5 reused" in again.stdout
+    assert "0 cases run" in again.stderr and "1 unchanged and taken from the environment's record" in again.stderr
+    assert (tmp_path / "reports" / "bisect.json").read_text() == json.dumps(doc, indent=2, sort_keys=True) + "\n"
