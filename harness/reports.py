@@ -112,8 +112,8 @@ def harness_info(root: Path) -> dict:
     info = {"python": platform.python_version(), "platform": f"{platform.system().lower()}-{platform.machine()}",
             "version": __version__}
     try:
-        trees = subprocess.run(["git", "rev-parse", "--short", "HEAD:harness", "HEAD:scenarios"], cwd=root,
-                               capture_output=True, text=True, check=True).stdout.split()
+        trees = [subprocess.run(["git", "rev-parse", "--short=12", f"HEAD:{d}"], cwd=root, capture_output=True,
+                                text=True, check=True).stdout.strip() for d in ("harness", "scenarios")]
         dirty = subprocess.run(["git", "status", "--porcelain", "--", "harness", "scenarios"], cwd=root,
                                capture_output=True, text=True, check=True).stdout.strip()
         info["code"] = f"harness@{trees[0]} scenarios@{trees[1]}" + (" (uncommitted changes)" if dirty else "")

@@ -25,8 +25,14 @@ def _digest(paths: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
+# The harness modules a worker runs a case with; editing the CLI, reports or bench code
+# does not change a case's result, so it does not invalidate recorded results.
+CASE_MODULES = ("__init__", "worker", "runner", "registry", "scenario", "outcomes", "timeline", "netguard",
+                "frameworks", "adk", "openai_agents")
+
+
 def inputs_key(root: Path, env_path: Path, scenario_module: str) -> str:
-    harness_code = [p for p in (root / "harness").glob("*.py")]
+    harness_code = [root / "harness" / f"{m}.py" for m in CASE_MODULES if (root / "harness" / f"{m}.py").exists()]
     scenario = [root / "scenarios" / f"{scenario_module}.py"]
     marker = [env_path / "harness-build.json"]
     return _digest(harness_code) + _digest(scenario) + _digest(marker)
