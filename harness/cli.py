@@ -147,7 +147,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bisect"]:
+        # bisect parses its own arguments (harness/bisect.py), --help included.
+        args = argparse.Namespace(func=cmd_bisect, rest=argv[1:])
+    else:
+        args = parser().parse_args(argv)
     try:
         return args.func(args)
     except INPUT_ERRORS as exc:

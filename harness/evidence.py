@@ -80,8 +80,20 @@ def _range(group: list[dict]) -> str:
     return first if len(group) == 1 else f"{first} – {group[-1]['version']}"
 
 
-def render(scenario: dict, document: dict) -> str:
-    """The report of one scenario. ``scenario``: id, framework, links, description, expected, cases."""
+def _bisect_line(entries: list[dict]) -> str:
+    parts = []
+    for b in entries:
+        found = "; ".join(x["summary"] for x in b["boundaries"]) or "no outcome change"
+        skipped = f" (skipped: {', '.join(x['version'] for x in b['skipped'])})" if b.get("skipped") else ""
+        parts.append(f"bisect over every {b['framework']} release {b['from']} – {b['to']}: **{found}**{skipped}.")
+    return " ".join(parts)
+
+
+def render(scenario: dict, document: dict, bisects: list[dict] | None = None) -> str:
+    """The report of one scenario. ``scenario``: id, framework, links, description, expected, cases.
+
+    ``bisects``: the entries of reports/bisect.json, whose boundaries are quoted per case.
+    """
     results = [r for r in document["results"] if r["scenario"] == scenario["id"]]
     results.sort(key=_release_order)
     out = [f"# {scenario['id']}", ""]
@@ -107,6 +119,9 @@ def render(scenario: dict, document: dict) -> str:
         if not rows:
             continue
         out += [f"## {case['id']}", "", case.get("summary", ""), "", _summary_line(rows), ""]
+        found = [b for b in bisects or [] if b["scenario"] == scenario["id"] and b["case"] == case["id"]]
+        if found:
+            out += [_bisect_line(found), ""]
         ba = _before_after(rows)
         if ba:
             out += ["**What the candidate changed:**", ""] + [f"- {line}" for line in ba] + [""]

@@ -138,8 +138,10 @@ def write_all(document: dict, scenarios: dict, reports_dir: Path) -> list[Path]:
     present = [s for s in scenarios.values() if any(r["scenario"] == s.id for r in document["results"])]
     write_atomic(reports_dir / "matrix.md", matrix_markdown(document, {s.id: s.id for s in present}))
     written = [reports_dir / "matrix.json", reports_dir / "matrix.md"]
+    bisect_path = reports_dir / "bisect.json"
+    bisects = json.loads(bisect_path.read_text()).get("bisects", []) if bisect_path.exists() else []
     for s in present:
         path = reports_dir / f"{s.id}.md"
-        write_atomic(path, evidence.render(scenario_metadata(s), document))
+        write_atomic(path, evidence.render(scenario_metadata(s), document, bisects))
         written.append(path)
     return written

@@ -80,3 +80,13 @@ def test_matrix_md_links_each_scenario_report():
     text = reports.matrix_markdown(doc, {"adk-demo": "adk-demo"})
     assert "[adk-demo](adk-demo.md)" in text
     assert any(t.type == "table_open" for t in parse(text))
+
+
+def test_bisect_boundaries_are_quoted_per_case():
+    doc = document([result("2.8.0", "reproduced", "a\n"), result("2.10.0", "fixed", "b\n")])
+    bisects = [{"scenario": "adk-demo", "case": "one", "framework": "google-adk", "from": "1.0.0", "to": "2.10.0",
+                "boundaries": [{"before": {"version": "2.8.0", "outcome": "reproduced"},
+                                "after": {"version": "2.9.0", "outcome": "fixed"}, "summary": "first fixed in 2.9.0"}],
+                "skipped": [{"version": "2.8.5", "reason": "install failed"}]}]
+    text = evidence.render(SCENARIO, doc, bisects)
+    assert ("bisect over every google-adk release 1.0.0 – 2.10.0: **first fixed in 2.9.0** (skipped: 2.8.5)." in text)
