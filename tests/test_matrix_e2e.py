@@ -88,13 +88,14 @@ def test_a_later_release_is_compared_with_the_nearest_earlier_snapshot(project):
     snap = project / "snapshots" / "matrix" / RETRY / "resumable-resume" / "2.9.1.txt"
     later = matrix(project, "google-adk==2.9.2", "--only", f"{RETRY}:resumable-resume")
     r = json.loads((project / "reports" / "matrix.json").read_text())["results"][0]
-    if snap.read_text().splitlines()[0] == f"outcome: {r['outcome']}" and r["snapshot"] == "match":
-        assert later.returncode == 0 and r["snapshot_base"] == "2.9.1"
-    # Tamper with the stored snapshot: the run fails and shows the diff.
-    snap.write_text(snap.read_text().replace("outcome: ", "outcome: tampered-"))
+    # 2.9.2 has no snapshot of its own; it behaves as 2.9.1 did, so it matches that one.
+    assert (later.returncode, r["snapshot"], r["snapshot_base"]) == (0, "match", "2.9.1"), later.stderr
+    assert not (snap.parent / "2.9.2.txt").exists()
+    # Hand-edit the stored timeline: the run fails and shows the diff.
+    snap.write_text(snap.read_text().replace("[inv-1] root_agent 'ack'", "[inv-1] root_agent 'hand-edited'", 1))
     changed = matrix(project, "google-adk==2.9.2", "--only", f"{RETRY}:resumable-resume")
-    assert changed.returncode == 1
-    assert "snapshot changed" in changed.stderr and "-outcome: tampered-" in changed.stderr
+    assert changed.returncode == 1, changed.stderr
+    assert "snapshot changed" in changed.stderr and "-[inv-1] root_agent 'hand-edited'" in changed.stderr
 
 
 def test_local_checkout_of_a_candidate_fix_and_an_install_failure(project, tmp_path_factory):
