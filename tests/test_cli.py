@@ -36,6 +36,8 @@ def reports_state():
         (["matrix", "google-adk"], "pin a release, e.g. google-adk==<version>"),
         (["matrix", "./no/such/dir"], "'./no/such/dir': no such file or directory"),
         (["matrix", "tests"], "tests: no package here"),
+        (["matrix", "--shard", "3/2"], "malformed --shard '3/2'; valid: K/N"),
+        (["merge", "pyproject.toml"], "pyproject.toml: not a shard result"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, message, reports_state):
