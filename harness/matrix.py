@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -149,13 +150,15 @@ def run(options: Options) -> int:
     log(f"matrix: {len(plan)} builds, {total_cases} case runs, {options.jobs} in parallel")
     started = time.monotonic()
     done = 0
+    progress = threading.Lock()
 
     def one(item):
         nonlocal done
         build, cases = item
         out = run_build(build, cases, options, cache_dir)
-        done += 1
-        log(f"[{done}/{len(plan)}] {build.source} done; {len(plan) - done} left")
+        with progress:
+            done += 1
+            log(f"[{done}/{len(plan)}] {build.source} done; {len(plan) - done} left")
         return out
 
     with ThreadPoolExecutor(max_workers=options.jobs) as pool:
@@ -191,6 +194,9 @@ def summarise(results: list[dict], elapsed: float) -> int:
         if r.get("snapshot_diff"):
             log("".join("  " + line for line in r["snapshot_diff"].splitlines(keepends=True)).rstrip())
     log(f"\n{len(results)} results in {elapsed:.1f}s: " + ", ".join(f"{n} {o}" for o, n in counts.items() if n))
+    inherited = sum(r["snapshot"] == MATCH and r["snapshot_base"] != r["version"] for r in results)
+    if inherited:
+        log(f"{inherited} results have no snapshot of their own and are unchanged since an earlier release's")
     log("snapshots: " + ", ".join(
         f"{sum(r['snapshot'] == s for r in results)} {s}" for s in (MATCH, UPDATED, NEW, CHANGED)
         if any(r["snapshot"] == s for r in results)))

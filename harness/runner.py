@@ -93,7 +93,7 @@ def run_case(scenario: Scenario, case: Case, timeout: float = DEFAULT_TIMEOUT) -
     """Run ``case`` and judge it; exceptions, timeouts and network use become ``error``."""
     root = logging.getLogger()
     saved_handlers, saved_level = list(root.handlers), root.level
-    saved_env = {k: os.environ.get(k) for k in CASE_ENVIRONMENT}
+    saved_env = dict(os.environ)  # a case may set any variable; none may reach the next case
     os.environ.update(CASE_ENVIRONMENT)
     try:
         with netguard.blocked():
@@ -101,9 +101,7 @@ def run_case(scenario: Scenario, case: Case, timeout: float = DEFAULT_TIMEOUT) -
     finally:
         root.handlers[:] = saved_handlers
         root.setLevel(saved_level)
-        for key, value in saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        if dict(os.environ) != saved_env:
+            os.environ.clear()
+            os.environ.update(saved_env)
     return CaseResult(scenario.id, case.id, verdict.outcome, verdict.detail, timeline)

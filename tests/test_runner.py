@@ -91,3 +91,37 @@ def test_an_oracle_that_crashes_is_an_error_not_a_verdict():
 def test_machine_paths_are_stripped_from_details():
     text = 'File "/root/.venv/lib/python3.11/site-packages/google/adk/runners.py", line 3 /work/x/y.py'
     assert strip_paths(text) == 'File "google/adk/runners.py", line 3 y.py'
+
+
+def test_a_case_whose_framework_import_fails_is_an_error_and_the_next_case_is_unaffected():
+    async def broken_import():
+        import google.adk.no_such_module  # noqa: F401
+
+    async def ok():
+        return Observation(timeline=["ok"])
+
+    s, c = scenario_of(broken_import)
+    assert run_case(s, c).outcome == "error"
+    s, c = scenario_of(ok)
+    assert run_case(s, c).outcome == "fixed"
+
+
+def test_environment_and_event_loop_leaks_do_not_reach_the_next_case():
+    import os
+
+    async def leak():
+        os.environ["OPENAI_API_KEY"] = "sk-leaked"
+        asyncio.get_running_loop().create_task(asyncio.sleep(3600))  # a task left running
+        return Observation(timeline=[])
+
+    async def inspect():
+        assert os.environ.get("OPENAI_API_KEY") == ""  # the runner's blank key, not the leaked one
+        assert [t for t in asyncio.all_tasks() if "sleep" in repr(t.get_coro())] == []  # a fresh loop
+        return Observation(timeline=["clean"])
+
+    s, c = scenario_of(leak)
+    run_case(s, c)
+    s, c = scenario_of(inspect)
+    result = run_case(s, c)
+    assert result.outcome == "fixed", result.detail
+    assert "sk-leaked" not in os.environ.get("OPENAI_API_KEY", "")
