@@ -51,7 +51,7 @@ def cmd_run(args) -> int:
 
 def cmd_matrix(args) -> int:
     options = matrix.Options(
-        specs=args.specs, only=args.only, update_snapshots=args.update_snapshots,
+        specs=args.specs, only=[i for value in args.only for i in value.split(",") if i], update_snapshots=args.update_snapshots,
         today_deps=args.today_deps, timeout=args.timeout,
     )
     if args.jobs:
@@ -117,7 +117,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("specs", nargs="*", metavar="SPEC",
                    help="google-adk==2.13.0, openai-agents==0.24.0, a path to a checkout/wheel/sdist, or NAME @ URL "
                         "(default: the default release set)")
-    s.add_argument("--only", nargs="+", default=[], metavar="ID", help="only these scenario or scenario:case ids")
+    # One value per --only (repeat it, or separate ids with commas), so SPECs may follow it.
+    s.add_argument("--only", action="append", default=[], metavar="ID[,ID...]",
+                   help="only this scenario or scenario:case (repeatable, or comma-separated)")
     s.add_argument("--update-snapshots", action="store_true",
                    help="accept new and changed results of releases into snapshots/matrix")
     s.add_argument("--today-deps", action="store_true",

@@ -31,6 +31,8 @@ def reports_state():
         (["run", "adk-retry-same-invocation-id:nope"], "valid: resumable-resume, non-resumable-retry"),
         (["matrix", "--only", "nope"], "error: unknown scenario 'nope'; valid:"),
         (["matrix", "--only", "adk-retry-same-invocation-id:x"], "error: unknown case 'x'"),
+        (["matrix", "--only", "adk-retry-same-invocation-id", "langchain==1.0"], "error: unknown framework 'langchain'"),
+        (["matrix", "--only", "adk-retry-same-invocation-id,nope", "google-adk==2.13.0"], "unknown scenario 'nope'"),
         (["matrix", "langchain==1.0"], "error: unknown framework 'langchain'; valid: google-adk, openai-agents"),
         (["matrix", "google-adk=2.0"], "error: malformed spec 'google-adk=2.0'; valid: NAME==VERSION"),
         (["matrix", "google-adk"], "pin a release, e.g. google-adk==<version>"),
