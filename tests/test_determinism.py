@@ -14,10 +14,13 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 from conftest import case_params
 from harness.runner import run_case
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # ~40 s: 338 case runs
 IN_PROCESS_RUNS = 20
 PROCESSES, RUNS_PER_PROCESS = 2, 3
 
