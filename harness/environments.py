@@ -112,6 +112,8 @@ def worker_environment(project_root: Path) -> dict[str, str]:
     """Process environment for a worker: the project importable, no provider keys."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env["PYTHONPATH"] = str(project_root)
+    # Also set process-wide (not only per case, harness/runner.py): the worker imports the
+    # framework before the first case, and openai-agents reads it at import.
     env["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
     env.pop("VIRTUAL_ENV", None)
     return env

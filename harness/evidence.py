@@ -76,7 +76,7 @@ def _before_after(rows: list[dict]) -> list[str]:
 
 
 def _range(group: list[dict]) -> str:
-    first, last = _label(group[0]), _label(group[-1])
+    first = _label(group[0])
     return first if len(group) == 1 else f"{first} – {group[-1]['version']}"
 
 

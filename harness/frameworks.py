@@ -8,7 +8,6 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Framework:
     name: str  # the PyPI name, as in reports/matrix.json
-    import_name: str  # what a scenario imports
     id_prefix: str  # every scenario id of this framework starts with it
     entry_module: str  # what a scenario's first import pulls in (the bench's import floor)
 
@@ -16,8 +15,8 @@ class Framework:
 FRAMEWORKS: dict[str, Framework] = {
     f.name: f
     for f in (
-        Framework("google-adk", "google.adk", "adk-", "google.adk.runners"),
-        Framework("openai-agents", "agents", "agents-", "agents"),
+        Framework("google-adk", "adk-", "google.adk.runners"),
+        Framework("openai-agents", "agents-", "agents"),
     )
 }
 

@@ -60,16 +60,16 @@ def _fetch(name: str, cache_dir: Path) -> dict:
 
 
 def _version_of(filename: str, name: str) -> str | None:
-    stem = name.replace("-", "_")
-    for sep in ("-",):
-        prefix = stem + sep
-        if filename.lower().startswith(prefix.lower()):
-            rest = filename[len(prefix):]
-            if filename.endswith(".whl"):
-                return rest.split("-")[0]
-            for ext in (".tar.gz", ".zip"):
-                if rest.endswith(ext):
-                    return rest[: -len(ext)]
+    """The version in a wheel or sdist file name of ``name`` (``-``/``_`` spellings alike)."""
+    for prefix in (name.replace("-", "_") + "-", name + "-"):
+        if not filename.lower().startswith(prefix.lower()):
+            continue
+        rest = filename[len(prefix):]
+        if filename.endswith(".whl"):
+            return rest.split("-")[0]
+        for ext in (".tar.gz", ".zip"):
+            if rest.endswith(ext):
+                return rest[: -len(ext)]
     return None
 
 
