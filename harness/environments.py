@@ -9,6 +9,8 @@ changed. The harness itself is not installed: the worker runs with the project o
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -71,9 +73,27 @@ def env_name(build: Build, today: bool) -> str:
     return "local-" + "".join(c if c.isalnum() or c in ".-_" else "_" for c in build.source.split(":", 1)[-1])
 
 
+@contextlib.contextmanager
+def _locked(path: Path):
+    """Hold an exclusive lock on ``path``'s environment: two runs (a matrix and a bisect, or
+    two worktrees sharing one ``.nox``) must not build or delete the same environment at once."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / f".{path.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False) -> Environment:
     """Create (or reuse) the environment for ``build``; raise BuildFailed on install errors."""
     path = root / env_name(build, today)
+    with _locked(path):
+        return _ensure(build, path, cache_dir, today)
+
+
+def _ensure(build: Build, path: Path, cache_dir: Path, today: bool) -> Environment:
     python = path / "bin" / "python"
     date = None if today else dependency_date(build, cache_dir)
     wanted = {
