@@ -326,7 +326,7 @@ def test_bisect_finds_where_google_adk_fixed_the_duplicate_user_event_on_resume(
     # 2.7.0 and 2.10.0, then 2.9.0 (fixed), 2.7.1 and 2.8.0 (reproduced): 2 + log2(6) probes.
     assert "bisect: 5 probes (2.7.0, 2.10.0, 2.9.0, 2.7.1, 2.8.0); 5 environments built, 0 reused" in first.stdout
     # Environments live where the matrix keeps them, so a second bisect builds nothing.
-    assert sorted(p.name for p in (tmp_path / ".nox" / "builds").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / ".nox" / "builds").iterdir() if p.is_dir()) == [
         f"google-adk-{v}" for v in ("2.10.0", "2.7.0", "2.7.1", "2.8.0", "2.9.0")]
     # A second bisect starts from the probes: nothing to evaluate.
     known = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
