@@ -11,7 +11,7 @@ import argparse
 import importlib.metadata
 import sys
 
-from harness import frameworks, matrix, registry
+from harness import boundaries, frameworks, matrix, record, registry
 from harness.builds import SpecError
 from harness.index import IndexError_
 from harness.reports import ReportsNotWritable
@@ -20,7 +20,7 @@ from harness.scenario import ScenarioError
 from harness.snapshots import SnapshotCorrupt
 
 INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_,
-                SnapshotCorrupt)
+                SnapshotCorrupt, record.RecordError, boundaries.RecordError)
 
 
 def cmd_list(args) -> int:
@@ -79,6 +79,10 @@ def cmd_matrix(args) -> int:
     if args.jobs:
         options.jobs = args.jobs
     options.rerun = args.rerun
+    if args.out:
+        from pathlib import Path
+
+        options.out = Path(args.out)
     if args.shard:
         k, _, n = args.shard.partition("/")
         if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
@@ -94,16 +98,11 @@ def cmd_merge(args) -> int:
 
 
 def cmd_report(args) -> int:
-    """Re-render every markdown report from reports/matrix.json."""
-    import json
-
-    from harness import reports
-
-    path = matrix.PROJECT_ROOT / "reports" / "matrix.json"
-    if not path.exists():
+    """Re-render every markdown report from the record (reports/matrix.json and reports/bisect.json)."""
+    root = matrix.PROJECT_ROOT
+    if record.load(root / "reports") is None:
         raise SpecError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
-    document = json.loads(path.read_text())
-    for written in reports.write_all(document, registry.discover(), path.parent):
+    for written in record.render(root, registry.discover()):
         print(f"wrote reports/{written.name}")
     return 0
 
@@ -175,6 +174,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=int, default=0, help="builds run in parallel (default: CPU count)")
     s.add_argument("--rerun", action="store_true", help="run every case, even those whose inputs are unchanged")
     s.add_argument("--shard", metavar="K/N", help="run only the K-th of N deterministic slices of the builds")
+    s.add_argument("--out", metavar="DIR",
+                   help="write this run's reports to DIR and leave the record (reports/matrix.json) alone; "
+                        "runs with a local build or a release outside the matrix go to reports/runs/<name>/ by default")
     s.set_defaults(func=cmd_matrix)
 
     s = sub.add_parser("merge", help="build reports from shard results (reports/shards/*.json)")

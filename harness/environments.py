@@ -86,14 +86,43 @@ def _locked(path: Path):
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False) -> Environment:
-    """Create (or reuse) the environment for ``build``; raise BuildFailed on install errors."""
+def scenario_requirements(framework: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(framework extras, other packages) every environment of ``framework`` gets: the union
+    over its scenarios, so one environment per release serves every scenario and --only choice."""
+    from harness import registry
+
+    return registry.requirements(registry.discover(), framework)
+
+
+def requirement_with_extras(build: Build, extras: tuple[str, ...]) -> str:
+    """What uv installs for ``build``, with the framework's extras (``google-adk[db]==2.13.0``)."""
+    if not extras:
+        return build.requirement
+    tag = f"[{','.join(extras)}]"
+    if build.local_path is not None:
+        return f"{build.framework}{tag} @ {build.local_path.resolve().as_uri()}"
+    name, at, url = build.requirement.partition("@")
+    if at:  # a direct reference, NAME @ URL
+        return f"{name.strip()}{tag} @ {url.strip()}"
+    name, _, version = build.requirement.partition("==")
+    return f"{name.strip()}{tag}=={version.strip()}"
+
+
+def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False,
+           requires: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> Environment:
+    """Create (or reuse) the environment for ``build``; raise BuildFailed on install errors.
+
+    ``requires``: (framework extras, other packages); by default what the framework's
+    scenarios declare (``Scenario.requires``).
+    """
     path = root / env_name(build, today)
+    extras, packages = requires if requires is not None else scenario_requirements(build.framework)
     with _locked(path):
-        return _ensure(build, path, cache_dir, today)
+        return _ensure(build, path, cache_dir, today, extras, packages)
 
 
-def _ensure(build: Build, path: Path, cache_dir: Path, today: bool) -> Environment:
+def _ensure(build: Build, path: Path, cache_dir: Path, today: bool, extras: tuple[str, ...],
+            packages: tuple[str, ...]) -> Environment:
     python = path / "bin" / "python"
     date = None if today else dependency_date(build, cache_dir)
     wanted = {
@@ -102,6 +131,8 @@ def _ensure(build: Build, path: Path, cache_dir: Path, today: bool) -> Environme
         "python": f"{sys.version_info.major}.{sys.version_info.minor}",
         "format": 3,  # bump when the way environments are made changes
     }
+    if extras or packages:  # absent otherwise, so existing environments stay valid
+        wanted["requires"] = {"extras": list(extras), "packages": list(packages)}
     marker = path / MARKER
     if build.release and marker.exists() and python.exists():
         try:
@@ -118,7 +149,9 @@ def _ensure(build: Build, path: Path, cache_dir: Path, today: bool) -> Environme
     cmd = [*uv, "pip", "install", "--quiet", "--python", str(python)]
     if date:
         cmd += ["--exclude-newer", date]
-    cmd.append(build.requirement)
+    # The scenarios' extra packages are resolved with the framework in one install, under
+    # the same dependency date, so they are as of the release too.
+    cmd += [requirement_with_extras(build, extras), *packages]
     try:
         _run(cmd)
     except BuildFailed:

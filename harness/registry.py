@@ -71,3 +71,25 @@ def select(scenarios: dict[str, Scenario], selectors: list[str]) -> list[tuple[S
             cases = list(scenario.cases)
         chosen.extend((scenario, c) for c in cases if (scenario, c) not in chosen)
     return chosen
+
+
+def requirements(scenarios: dict[str, Scenario], framework: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(extras of the framework itself, other packages) that ``framework``'s scenarios require.
+
+    ``google-adk[db]`` contributes the extra ``db``; ``aiosqlite`` is another package.
+    """
+    import re
+
+    extras: set[str] = set()
+    packages: set[str] = set()
+    norm = lambda name: re.sub(r"[-_.]+", "-", name).lower()  # noqa: E731 (PEP 503 names)
+    for scenario in scenarios.values():
+        if scenario.framework != framework:
+            continue
+        for req in scenario.requires:
+            m = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[([^\]]*)\])?\s*$", req)
+            if m and norm(m.group(1)) == norm(framework):
+                extras.update(e.strip() for e in (m.group(2) or "").split(",") if e.strip())
+            else:
+                packages.add(req.strip())
+    return tuple(sorted(extras)), tuple(sorted(packages))

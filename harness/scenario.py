@@ -17,6 +17,8 @@ from harness import frameworks
 from harness.outcomes import FIXED, REPRODUCED, Verdict
 
 ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+# A plain requirement: name, optional extras, optional version specifiers (no URLs, no markers).
+REQUIREMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?\s*([<>=!~]=?\s*[0-9][0-9A-Za-z.*+!-]*\s*,?\s*)*$")
 
 
 class ScenarioError(ValueError):
@@ -116,6 +118,11 @@ class Scenario:
     expected: str  # the behaviour the bug report expects
     cases: tuple[Case, ...]
     module: str = ""
+    # Extra packages the scenario's environments need: a framework extra such as
+    # "google-adk[db]", or a distribution such as "aiosqlite". Every environment of the
+    # framework gets the union of its scenarios' requirements, resolved as of the release's
+    # date like the framework itself (harness/environments.py).
+    requires: tuple[str, ...] = ()
 
     def case(self, case_id: str) -> Case:
         for c in self.cases:
@@ -149,6 +156,9 @@ def validate(scenario: object, module: str) -> Scenario:
         problems.append("expected behaviour is empty")
     if not scenario.cases:
         problems.append("it has no cases")
+    for req in scenario.requires:
+        if not isinstance(req, str) or not REQUIREMENT_RE.match(req):
+            problems.append(f"requires entry {req!r} is not a requirement (NAME, NAME[extra] or NAME>=1.0)")
     seen: set[str] = set()
     for case in scenario.cases:
         if not ID_RE.match(case.id):
