@@ -99,10 +99,10 @@ def test_a_later_release_is_compared_with_the_nearest_earlier_snapshot(project):
     assert (later.returncode, r["snapshot"], r["snapshot_base"]) == (0, "match", "2.9.1"), later.stderr
     assert not (snap.parent / "2.9.2.txt").exists()
     # Hand-edit the stored timeline: the run fails and shows the diff.
-    snap.write_text(snap.read_text().replace("[inv-1] root_agent 'ack'", "[inv-1] root_agent 'hand-edited'", 1))
+    snap.write_text(snap.read_text().replace("[inv-1] root_agent (model) 'ack'", "[inv-1] root_agent (model) 'hand-edited'", 1))
     changed = matrix(project, "google-adk==2.9.2", "--only", f"{RETRY}:resumable-resume")
     assert changed.returncode == 1, changed.stderr
-    assert "snapshot changed" in changed.stderr and "-[inv-1] root_agent 'hand-edited'" in changed.stderr
+    assert "snapshot changed" in changed.stderr and "-[inv-1] root_agent (model) 'hand-edited'" in changed.stderr
 
 
 def test_local_checkout_of_a_candidate_fix_and_an_install_failure(project, tmp_path_factory):
