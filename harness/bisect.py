@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import builds as builds_mod
-from harness import boundaries, environments, frameworks, index, registry, reports, result_cache, versions
+from harness import boundaries, environments, flags, frameworks, index, registry, reports, result_cache, versions
 from harness.boundaries import Boundary
 from harness.builds import SpecError
 from harness.driver import run_worker
@@ -271,7 +271,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--to", dest="end", metavar="B", help="newest release to test (default: the latest final release)")
     p.add_argument("--today-deps", action="store_true",
                    help="resolve dependencies as of today instead of each release's upload time")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (default 60)")
+    p.add_argument("--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT,
+                   help="per-case timeout in seconds, > 0 (default 60)")
     p.add_argument("--rerun", action="store_true",
                    help="run every case, even those with a still-valid recorded result in the environment")
     return p

@@ -11,7 +11,7 @@ import argparse
 import importlib.metadata
 import sys
 
-from harness import boundaries, frameworks, matrix, record, registry
+from harness import boundaries, flags, frameworks, matrix, record, registry
 from harness.builds import SpecError
 from harness.index import IndexError_
 from harness.reports import ReportsNotWritable
@@ -20,7 +20,7 @@ from harness.scenario import ScenarioError
 from harness.snapshots import SnapshotCorrupt
 
 INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_,
-                SnapshotCorrupt, record.RecordError, boundaries.RecordError)
+                SnapshotCorrupt, record.RecordError, boundaries.RecordError, flags.FlagError)
 
 
 def cmd_list(args) -> int:
@@ -137,7 +137,7 @@ def cmd_bisect(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m harness", description=__doc__.splitlines()[0])
+    p = flags.OneLineParser(prog="python -m harness", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("list", help="list scenarios and their cases")
@@ -146,7 +146,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("run", help="run cases in this environment (the framework must be installed)")
     s.add_argument("ids", nargs="*", help="scenario or scenario:case (default: all)")
     s.add_argument("--timeline", action="store_true", help="print each case's timeline")
-    s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds")
+    s.add_argument("--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (> 0)")
     s.add_argument("--proof", choices=("reproduced", "fixed"),
                    help="run each case under the build its proof for this outcome names: an InProcess patch applied "
                         "here, the installed release as is, or a Release in its matrix environment (built if missing); "
@@ -170,8 +170,9 @@ def parser() -> argparse.ArgumentParser:
                    help="accept new and changed results of releases into snapshots/matrix")
     s.add_argument("--today-deps", action="store_true",
                    help="resolve dependencies as of today instead of each release's upload time")
-    s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (default 60)")
-    s.add_argument("--jobs", type=int, default=0, help="builds run in parallel (default: CPU count)")
+    s.add_argument("--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT,
+                   help="per-case timeout in seconds, > 0 (default 60)")
+    s.add_argument("--jobs", type=flags.jobs, default=None, help="builds run in parallel, >= 1 (default: CPU count)")
     s.add_argument("--rerun", action="store_true", help="run every case, even those whose inputs are unchanged")
     s.add_argument("--shard", metavar="K/N", help="run only the K-th of N deterministic slices of the builds")
     s.add_argument("--out", metavar="DIR",
@@ -203,8 +204,10 @@ def main(argv: list[str] | None = None) -> int:
         # bisect parses its own arguments (harness/bisect.py), --help included.
         args = argparse.Namespace(func=cmd_bisect, rest=argv[1:])
     else:
-        args = parser().parse_args(argv)
+        args = None
     try:
+        if argv[:1] != ["bisect"]:
+            args = parser().parse_args(argv)
         return args.func(args)
     except INPUT_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)

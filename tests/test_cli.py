@@ -114,3 +114,30 @@ def test_run_under_a_proof_build_applies_it_and_says_where():
     assert first.startswith("adk-repeated-tool-call:different-args under its reproduced proof (an over-eager")
     assert "(patched in process): reproduced: get_weather executed 1 time" in first
     assert "    tool callbacks: reference single-flight dedupe" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["matrix", "google-adk==2.13.0", "--timeout", "0", "--rerun"],
+         "argument --timeout: 0 is out of range; valid: a number of seconds > 0 and <= 86400"),
+        (["matrix", "--timeout", "-3"], "argument --timeout: -3 is out of range; valid: a number of seconds > 0"),
+        (["matrix", "--timeout", "nan"], "argument --timeout: nan is out of range"),
+        (["matrix", "--timeout", "soon"], "argument --timeout: 'soon' is not a number"),
+        (["matrix", "--jobs", "0"], "argument --jobs: 0 is out of range; valid: a whole number of builds >= 1 and <= 256"),
+        (["matrix", "--jobs", "1.5"], "argument --jobs: '1.5' is not a number"),
+        (["run", "adk-retry-same-invocation-id", "--timeout", "0"], "argument --timeout: 0 is out of range"),
+        (["bisect", "adk-retry-same-invocation-id", "--timeout", "-1"], "argument --timeout: -1 is out of range"),
+        (["matrix", "--bogus"], "unrecognized arguments: --bogus; usage: python -m harness"),
+    ],
+)
+def test_numeric_flags_are_range_checked_in_one_line(args, message, reports_state):
+    out = harness(*args)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.startswith("error: ") and message in out.stderr, out.stderr
+    assert out.stderr.count("\n") == 1, out.stderr
+
+
+def test_bench_reps_are_range_checked():
+    out = subprocess.run([sys.executable, "-m", "harness.bench", "--reps", "0"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 2 and "argument --reps: 0 is out of range" in out.stderr and out.stderr.count("\n") == 1
