@@ -52,3 +52,38 @@ def test_hang_and_crash_are_errors_and_the_other_cases_still_run(tmp_path):
     assert by_case["before"]["outcome"] == by_case["after"]["outcome"] == "fixed"
     assert by_case["hang"]["outcome"] == "error" and "timed out" in by_case["hang"]["detail"]
     assert by_case["die"]["outcome"] == "error" and "worker died (exit 3)" in by_case["die"]["detail"]
+
+
+SECRETS_MODULE = '''
+import os
+from harness.outcomes import fixed, reproduced
+from harness.scenario import AsInstalled, Case, Observation, Scenario, InProcess
+
+P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+LOOKED_FOR = ("GOOGLE_APPLICATION_CREDENTIALS", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_BASE_URL",
+              "HTTPS_PROXY", "https_proxy", "ANTHROPIC_API_KEY", "AZURE_OPENAI_ENDPOINT", "SOME_SERVICE_PASSWORD")
+
+async def look():
+    return Observation(timeline=[], facts={"seen": sorted(k for k in LOOKED_FOR if k in os.environ)})
+
+def judge(o):
+    return reproduced("sees " + ", ".join(o.facts["seen"])) if o.facts["seen"] else fixed("sees none of them")
+
+SCENARIO = Scenario(id="adk-secrets", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("look", look, judge, P),))
+'''
+
+
+def test_a_worker_sees_no_credentials_from_the_users_environment(tmp_path, monkeypatch):
+    from harness import environments
+
+    shutil.copytree(ROOT / "harness", tmp_path / "harness", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "__init__.py").write_text("")
+    (tmp_path / "scenarios" / "adk_secrets.py").write_text(textwrap.dedent(SECRETS_MODULE))
+    for name in ("GOOGLE_APPLICATION_CREDENTIALS", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_BASE_URL",
+                 "HTTPS_PROXY", "https_proxy", "ANTHROPIC_API_KEY", "AZURE_OPENAI_ENDPOINT", "SOME_SERVICE_PASSWORD"):
+        monkeypatch.setenv(name, "secret")
+    env = environments.worker_environment(tmp_path)
+    _, [result] = run_worker(Path(sys.executable), "google-adk", ["adk-secrets"], env, tmp_path, timeout=30.0)
+    assert (result["outcome"], result["detail"]) == ("fixed", "sees none of them")
