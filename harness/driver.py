@@ -15,6 +15,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from harness import isolation
 from harness.outcomes import ERROR
 from harness.runner import strip_paths
 
@@ -55,8 +56,8 @@ def run_worker(
             stderr_path = Path(tmp) / "stderr"
             with open(stderr_path, "w") as stderr:
                 proc = subprocess.Popen(
-                    [str(python), "-m", "harness.worker", "--framework", framework, "--timeout", str(timeout),
-                     "--only", *selectors, "--skip", *skip],
+                    isolation.wrap([str(python), "-m", "harness.worker", "--framework", framework, "--timeout", str(timeout),
+                     "--only", *selectors, "--skip", *skip]),
                     stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=cwd, env=env,
                 )
                 q: queue.Queue = queue.Queue()
@@ -86,7 +87,7 @@ def run_worker(
                     record = json.loads(line)
                     kind = record.pop("kind")
                     if kind == "env":
-                        env_record = record
+                        env_record = {**record, "isolation": isolation.kind()}
                         deadline = timeout + grace
                     elif kind == "start":
                         current = record

@@ -220,6 +220,8 @@ def _environment(document: dict, sources: set[str]) -> list[str]:
         if env["source"] not in sources:
             continue
         date = f", dependencies as of {env['exclude_newer']}" if env.get("exclude_newer") else ", today's dependencies"
+        if env.get("isolation"):
+            date += f", isolation: {env['isolation']}"
         packages = env.get("packages") or []
         out += ["<details>", f"<summary>{_esc(env['source'])}: {len(packages)} packages{date}</summary>", ""]
         out += _fence("\n".join(packages) if packages else env.get("error", "no environment")) + ["", "</details>", ""]

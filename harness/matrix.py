@@ -125,6 +125,7 @@ def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, li
         "source": build.source, "framework": build.framework, "version": version,
         "python": (env_record or {}).get("python"), "exclude_newer": env.exclude_newer,
         "packages": (env_record or {}).get("packages", []),
+        "isolation": (env_record or {}).get("isolation"),
     }
     counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
     log(f"  {build.source}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
