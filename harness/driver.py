@@ -19,6 +19,9 @@ from harness.outcomes import ERROR
 from harness.runner import strip_paths
 
 IMPORT_GRACE = 120.0  # first import of a framework in a cold environment can be slow
+# Once a case has started, the framework is imported (the worker imports it first), so a
+# case that overruns its own timeout by this much is hung in sync code and is killed.
+CASE_SLACK = 10.0
 
 
 def _reader(stream, q: queue.Queue) -> None:
@@ -41,6 +44,7 @@ def run_worker(
     cwd: Path,
     timeout: float,
     grace: float = IMPORT_GRACE,
+    case_slack: float = CASE_SLACK,
 ) -> tuple[dict | None, list[dict]]:
     """Run the selected cases; return (environment record, one result dict per case)."""
     done: list[dict] = []
@@ -86,9 +90,10 @@ def run_worker(
                         deadline = timeout + grace
                     elif kind == "start":
                         current = record
-                        deadline = timeout + grace
+                        deadline = timeout + case_slack
                     elif kind == "result":
                         done.append(record)
                         current = None
+                        deadline = timeout + case_slack
         if not restart:
             return env_record, done

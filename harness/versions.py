@@ -24,3 +24,11 @@ def is_final(version: str) -> bool:
 def minor(version: str) -> tuple[int, int]:
     major, _, rest = version.partition(".")
     return int(major), int(rest.partition(".")[0] or 0)
+
+
+def line(version: str) -> str:
+    """The release line of a version: its major version, as ``2.x``.
+
+    Lines are kept apart in reports: a maintained 1.x can publish after 2.x fixed a bug.
+    """
+    return f"{version.partition('.')[0]}.x"

@@ -46,7 +46,7 @@ def test_hang_and_crash_are_errors_and_the_other_cases_still_run(tmp_path):
     (tmp_path / "scenarios" / "__init__.py").write_text("")
     (tmp_path / "scenarios" / "adk_isolation.py").write_text(textwrap.dedent(MODULE))
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    _, results = run_worker(Path(sys.executable), "google-adk", ["adk-isolation"], env, tmp_path, timeout=1.0, grace=2.0)
+    _, results = run_worker(Path(sys.executable), "google-adk", ["adk-isolation"], env, tmp_path, timeout=1.0, grace=120.0, case_slack=2.0)
     by_case = {r["case"]: r for r in results}
     assert list(by_case) == ["before", "hang", "die", "after"]
     assert by_case["before"]["outcome"] == by_case["after"]["outcome"] == "fixed"
