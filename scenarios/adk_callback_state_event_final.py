@@ -16,7 +16,7 @@ the consumer breaks at the first final response and must find the model's text t
 ``after-agent-state`` is the after-callback path PR #7095 also covers (the turn's only final
 response must be the model's answer); ``plugin-before-agent-state`` is the same write made by a
 plugin's ``before_agent_callback`` (``Runner(plugins=[...])``, not-applicable on releases
-without plugins). ``callback-answer-with-state`` is a non-regression variant: a
+without plugins). ``callback-answer-with-state`` is a control (a non-regression variant): a
 ``before_agent_callback`` that writes state *and* returns the answer makes one event with both,
 which must stay a final response (a fix that took every event with a ``state_delta`` out of the
 final responses would lose it; ``reproduced`` there means the answer is not final).
@@ -87,28 +87,31 @@ async def replay(*, before: bool = False, after: bool = False, plugin: bool = Fa
     from google.adk.agents import LlmAgent
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
-    from google.genai import types
 
-    llm = adk.ScriptedLlm(model="scripted", script=[adk.text(ANSWER)])
+    if answer:  # the callback answers: the model must not be called
+        llm = adk.UncalledLlm(model="must-not-be-called")
+    else:
+        llm = adk.ScriptedLlm(model="scripted", script=[adk.text(ANSWER)])
     callbacks = {}
     if before:
         callbacks["before_agent_callback"] = _callback(answer)
     if after:
         callbacks["after_agent_callback"] = _callback()
     agent = LlmAgent(name=AGENT, model=llm, instruction="Answer the user.", **callbacks)
-    sessions = InMemorySessionService()
-    runner_kwargs = {}
     if plugin:
+        # adk.start builds a Runner without plugins; this one needs Runner(plugins=[...]).
         if "plugins" not in inspect.signature(Runner.__init__).parameters:
             raise NotApplicable("Runner() takes no plugins in this release")
-        runner_kwargs["plugins"] = [_state_plugin()]
-    runner = Runner(app_name=APP, agent=agent, session_service=sessions, **runner_kwargs)
-    session = await sessions.create_session(app_name=APP, user_id=USER)
-    message = types.Content(role="user", parts=[types.Part(text=QUESTION)])
+        sessions = InMemorySessionService()
+        runner = Runner(app_name=APP, agent=agent, session_service=sessions, plugins=[_state_plugin()])
+        session = await sessions.create_session(app_name=APP, user_id=USER)
+        conversation = adk.Conversation(runner, sessions, APP, USER, session.id)
+    else:
+        conversation = await adk.start(agent, app_name=APP, user_id=USER)
 
     ids = Placeholders()
     lines, yielded = [], []
-    async for event in runner.run_async(user_id=USER, session_id=session.id, new_message=message):
+    async for event in conversation.stream(QUESTION):
         final = event.is_final_response()
         text = "".join(p.text or "" for p in event.content.parts) if event.content and event.content.parts else None
         delta = dict(event.actions.state_delta or {}) if event.actions else {}
@@ -117,11 +120,11 @@ async def replay(*, before: bool = False, after: bool = False, plugin: bool = Fa
     # The loop of #2992 and of ADK's quickstarts: the first final response ends the turn.
     first_final = next((e for e in yielded if e["final"]), None)
     loop_text = first_final["text"] if first_final else None
-    session = await sessions.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    session = await conversation.session()
     lines += [
         f"break-at-first-final loop reads: {loop_text!r}",
-        f"state: {json.dumps(dict(session.state), sort_keys=True)}",
-        f"model calls: {len(llm.requests)}",
+        adk.state_line(session.state),
+        adk.model_calls_line(llm),
     ]
     return Observation(
         timeline=lines,
@@ -272,7 +275,8 @@ SCENARIO = Scenario(
             partial(replay, before=True, answer=True),
             judge_callback_answer_final,
             {"reproduced": TOO_BROAD_FIX, "fixed": ANSWER_STAYS_FINAL},
-            "before_agent_callback sets state and answers itself: its answer must stay final",
+            "control: before_agent_callback sets state and answers itself; its answer stays final",
+            control=True,
         ),
     ),
 )

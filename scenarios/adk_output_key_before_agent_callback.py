@@ -19,9 +19,9 @@ adding to it would lose the callback's key: ``reproduced`` there means either ke
 ``model-output`` is a control: the callback returns ``None``, the scripted model answers, and
 ``output_key`` must hold its text on every release.
 
-Timeline: the session's events (``[inv-1] author 'text' state_delta={...}``), the session
-state after the run, and how many times the scripted model was called (0 when the callback
-answers).
+Timeline: the session's events (``[inv-1] author (role) 'text' state_delta={...}``), the
+session state after the run, and how many times the model was called (0 when the callback
+answers: its model is one that must not be called).
 
 What the harness found (bisect over every final release from 1.0.0): ``callback-content`` and
 ``callback-state-and-content`` reproduce on 1.0.0 through 2.3.0 and are fixed from 2.4.0, the
@@ -31,17 +31,16 @@ releases published after 2.4.0 (up to 1.39.1, the last) still reproduce. The thr
 script (the callback, ``InMemoryRunner``, ``gemini-2.0-flash``, never called) prints
 ``state: {}`` on 1.39.1 and 2.3.0 and ``{'result': 'cached answer'}`` on 2.4.0 and 2.13.0.
 The issue is still open upstream and the PR shows as closed: the change landed through
-Google's internal merge, not by the PR's merge button. ``model-output`` holds on every release.
+Google's internal merge, not by the PR's merge button. The control ``model-output`` holds on every release.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Scenario
+from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario
 from harness.timeline import Placeholders
 
 APP = "test"  # the thread's app and user
@@ -73,11 +72,13 @@ async def replay(*, answer: bool, write_state: bool = False) -> Observation:
     """Run the thread's agent once; read the session back."""
     from harness import adk
     from google.adk.agents import LlmAgent
-    from google.adk.runners import Runner
-    from google.adk.sessions import InMemorySessionService
-    from google.genai import types
 
-    llm = adk.ScriptedLlm(model="scripted", script=[adk.text(FRESH)])
+    # When the callback answers, the model must not be called: UncalledLlm makes a call a
+    # figure for the oracle rather than an exhausted script.
+    if answer:
+        llm = adk.UncalledLlm(model="must-not-be-called")
+    else:
+        llm = adk.ScriptedLlm(model="scripted", script=[adk.text(FRESH)])
     agent = LlmAgent(
         name=AGENT,
         model=llm,
@@ -85,13 +86,7 @@ async def replay(*, answer: bool, write_state: bool = False) -> Observation:
         output_key=OUTPUT_KEY,
         before_agent_callback=_callback(answer=answer, write_state=write_state),
     )
-    sessions = InMemorySessionService()
-    runner = Runner(app_name=APP, agent=agent, session_service=sessions)
-    session = await sessions.create_session(app_name=APP, user_id=USER)
-    message = types.Content(role="user", parts=[types.Part(text=QUESTION)])
-    async for _ in runner.run_async(user_id=USER, session_id=session.id, new_message=message):
-        pass
-    session = await sessions.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    session = await adk.run_agent(agent, QUESTION, app_name=APP, user_id=USER)
 
     ids = Placeholders()
     state = dict(session.state)
@@ -103,8 +98,8 @@ async def replay(*, answer: bool, write_state: bool = False) -> Observation:
     return Observation(
         timeline=[
             *adk.session_timeline(session.events, ids),
-            f"state: {json.dumps(state, sort_keys=True, default=str)}",
-            f"model calls: {len(llm.requests)}",
+            adk.state_line(state),
+            adk.model_calls_line(llm),
         ],
         facts={"state": state, "answers": answers, "model_calls": len(llm.requests)},
     )
@@ -168,21 +163,6 @@ def judge_model_output(obs: Observation):
 
 
 @contextlib.contextmanager
-def _without_llm_agent_override():
-    """Revert PR #4838 in this process: LlmAgent uses BaseAgent's callback handling again."""
-    from google.adk.agents import LlmAgent
-
-    override = LlmAgent.__dict__.get("_handle_before_agent_callback")
-    if override is None:
-        raise AssertionError("this release's LlmAgent has no _handle_before_agent_callback override to revert")
-    delattr(LlmAgent, "_handle_before_agent_callback")
-    try:
-        yield
-    finally:
-        LlmAgent._handle_before_agent_callback = override
-
-
-@contextlib.contextmanager
 def _replacing_state_delta():
     """A fix that goes too far: the callback event's state_delta becomes output_key alone."""
     from google.adk.agents import LlmAgent
@@ -226,9 +206,8 @@ def _output_key_never_saved():
 
 
 FIX_INSTALLED = AsInstalled("the pinned release, unpatched: LlmAgent overrides _handle_before_agent_callback (PR #4838)")
-FIX_REVERTED = InProcess(
-    "PR #4838 reverted in process: LlmAgent's _handle_before_agent_callback override removed",
-    _without_llm_agent_override,
+LAST_WITHOUT_FIX = Release(
+    "google-adk==2.3.0", "the last release before PR #4838's override (first in 2.4.0; never in 1.x)"
 )
 OVERWRITING_FIX = InProcess(
     "a fix that replaces the callback event's state_delta with output_key alone", _replacing_state_delta
@@ -258,7 +237,7 @@ SCENARIO = Scenario(
             "callback-content",
             partial(replay, answer=True),
             judge_callback_answer,
-            {"reproduced": FIX_REVERTED, "fixed": FIX_INSTALLED},
+            {"reproduced": LAST_WITHOUT_FIX, "fixed": FIX_INSTALLED},
             "before_agent_callback returns Content('cached answer'); output_key='result'",
         ),
         Case(
@@ -274,6 +253,7 @@ SCENARIO = Scenario(
             judge_model_output,
             {"reproduced": OUTPUT_NEVER_SAVED, "fixed": FIX_INSTALLED},
             "control: the callback returns None and the model answers; output_key holds its text",
+            control=True,
         ),
     ),
 )

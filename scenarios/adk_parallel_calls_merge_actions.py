@@ -15,12 +15,14 @@ the function lives in google/adk/flows/llm_flows/tools/_batch_executor.py).
 
 Cases: ``two-state-writes`` is #1938's first example (``set_state`` twice in one response,
 different keys); ``state-then-transfer`` is #1971 (``set_state`` and ``transfer_to_agent`` in
-one response); ``transfer-then-state`` is the same pair in the other order, the ordering of
-#1938's unit test that loses the transfer. In each, ``fixed`` means every state write reached
+one response, which is also the shape of #1938's unit test: two state writes, then the
+transfer); ``transfer-then-state`` is the same pair in the other order, which loses the
+transfer instead. In each, ``fixed`` means every state write reached
 the session and, where the model asked for it, the helper agent answered.
 
-Timeline: the session's events (call ids normalised; a ``transfer_to_agent=...`` action shown),
-the session state after the run, and the number of calls each agent's scripted model got.
+Timeline: the session's events (call ids normalised, every non-empty action shown, so a
+``transfer_to_agent`` too), the session state after the run, and the number of calls each
+agent's scripted model got.
 
 What the harness found (bisect over every final release from 1.0.0): all three cases reproduce
 on 1.0.0 through 1.6.1 and are fixed from 1.7.0 on, 2.x included. The source diff of
@@ -29,17 +31,16 @@ on 1.0.0 through 1.6.1 and are fixed from 1.7.0 on, 2.x included. The source dif
 #1938's unit-test inputs fed to that function in each environment give ``{test_key2}`` only,
 ``{}`` with the transfer, and the state without the transfer on 1.0.0 and 1.6.1, and every
 effect on 1.7.0 and 1.39.1. On the releases with the bug the merged event also gets a fresh
-invocation id (``[inv-2]`` in the timeline), which 2.x no longer does.
+invocation id (``[inv-2]`` in the timeline); that changed separately, after 1.7.0 (1.16.0
+keeps the calls' invocation id), and the oracle does not read it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Scenario
+from harness.scenario import AsInstalled, Case, Observation, Release, Scenario
 from harness.timeline import Placeholders
 
 APP = "parallel_app"
@@ -72,9 +73,6 @@ async def replay(*, calls: tuple) -> Observation:
     """One model response holds ``calls``; then whichever agent holds the turn answers."""
     from harness import adk
     from google.adk.agents import LlmAgent
-    from google.adk.runners import Runner
-    from google.adk.sessions import InMemorySessionService
-    from google.genai import types
 
     transfers = any(name == "transfer_to_agent" for name, _ in calls)
     root_llm = adk.ScriptedLlm(model="scripted-root", script=[adk.calls(*calls), adk.text(ROOT_ANSWER)])
@@ -89,21 +87,10 @@ async def replay(*, calls: tuple) -> Observation:
         tools=[_set_state_tool()],
         sub_agents=sub_agents,
     )
-    sessions = InMemorySessionService()
-    runner = Runner(app_name=APP, agent=root, session_service=sessions)
-    session = await sessions.create_session(app_name=APP, user_id=USER)
-    message = types.Content(role="user", parts=[types.Part(text=QUESTION)])
-    async for _ in runner.run_async(user_id=USER, session_id=session.id, new_message=message):
-        pass
-    session = await sessions.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    session = await adk.run_agent(root, QUESTION, app_name=APP, user_id=USER)
 
     ids = Placeholders()
-    lines = []
-    for event in session.events:
-        line = adk.event_line(event, ids)
-        if event.actions and event.actions.transfer_to_agent:
-            line += f" transfer_to_agent={event.actions.transfer_to_agent}"
-        lines.append(line)
+    lines = adk.session_timeline(session.events, ids)
     state = dict(session.state)
     final = [
         e.author
@@ -111,7 +98,7 @@ async def replay(*, calls: tuple) -> Observation:
         if e.author != "user" and e.content and e.content.parts and any(p.text for p in e.content.parts)
     ]
     lines += [
-        f"state: {json.dumps(state, sort_keys=True)}",
+        adk.state_line(state),
         f"model calls: {ROOT} {len(root_llm.requests)}, {HELPER} {len(helper_llm.requests)}",
     ]
     return Observation(
@@ -145,59 +132,12 @@ def judge(obs: Observation):
     return unexpected(figures + f", expected {want_answer} and every key")
 
 
-# --- builds used to prove the oracles (tests only) ----------------------------------------
-
-
-def _merge_module():
-    """The module that holds merge_parallel_function_response_events and calls it."""
-    try:
-        from google.adk.flows.llm_flows.tools import _batch_executor as module  # 2.x
-    except ImportError:
-        from google.adk.flows.llm_flows import functions as module  # 1.x
-    return module
-
-
-def _last_call_wins_merge(function_response_events):
-    """The merge of 1.0.0-1.6.1 (google/adk/flows/llm_flows/functions.py): each event's actions replace the previous ones."""
-    from google.adk.events import Event, EventActions
-    from google.genai import types
-
-    if len(function_response_events) == 1:
-        return function_response_events[0]
-    parts = [p for e in function_response_events if e.content for p in e.content.parts or []]
-    base = function_response_events[0]
-    merged_actions = EventActions()
-    auth = {}
-    for event in function_response_events:
-        auth.update(event.actions.requested_auth_configs)
-        merged_actions = merged_actions.model_copy(update=event.actions.model_dump())
-    merged_actions.requested_auth_configs = auth
-    merged = Event(
-        invocation_id=Event.new_id(),  # as 1.x did: the merged event got a fresh invocation id
-        author=base.author,
-        branch=base.branch,
-        content=types.Content(role="user", parts=parts),
-        actions=merged_actions,
-    )
-    merged.timestamp = base.timestamp
-    return merged
-
-
-@contextlib.contextmanager
-def _old_merge():
-    module = _merge_module()
-    original = module.merge_parallel_function_response_events
-    module.merge_parallel_function_response_events = _last_call_wins_merge
-    try:
-        yield
-    finally:
-        module.merge_parallel_function_response_events = original
-
+# --- builds used to prove the oracles ---------------------------------------------------
 
 MERGE_INSTALLED = AsInstalled("the pinned release, unpatched: the parallel responses' actions are deep-merged")
-OLD_MERGE = InProcess(
-    "the pinned release with the merge of 1.0.0-1.6.1 put back in process (each call's actions replace the previous ones)",
-    _old_merge,
+LAST_CALL_WINS = Release(
+    "google-adk==1.6.1",
+    "the last release whose merge_parallel_function_response_events lets each call's actions replace the previous ones",
 )
 
 SCENARIO = Scenario(
@@ -221,21 +161,21 @@ SCENARIO = Scenario(
             "two-state-writes",
             partial(replay, calls=(CITY, UNIT)),
             judge,
-            {"reproduced": OLD_MERGE, "fixed": MERGE_INSTALLED},
+            {"reproduced": LAST_CALL_WINS, "fixed": MERGE_INSTALLED},
             "set_state(city) and set_state(unit) in one model response",
         ),
         Case(
             "state-then-transfer",
             partial(replay, calls=(CITY, TRANSFER)),
             judge,
-            {"reproduced": OLD_MERGE, "fixed": MERGE_INSTALLED},
+            {"reproduced": LAST_CALL_WINS, "fixed": MERGE_INSTALLED},
             "set_state(city), then transfer_to_agent(helper_agent), in one response",
         ),
         Case(
             "transfer-then-state",
             partial(replay, calls=(TRANSFER, CITY)),
             judge,
-            {"reproduced": OLD_MERGE, "fixed": MERGE_INSTALLED},
+            {"reproduced": LAST_CALL_WINS, "fixed": MERGE_INSTALLED},
             "transfer_to_agent(helper_agent), then set_state(city), in one response",
         ),
     ),
