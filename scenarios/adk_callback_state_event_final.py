@@ -22,15 +22,21 @@ which must stay a final response (a fix that took every event with a ``state_del
 final responses would lose it; ``reproduced`` there means the answer is not final).
 
 Timeline: every event ``run_async`` yielded, in order, with ``[final]`` where
-``is_final_response()`` is true; the text the thread's loop ends with; the session state; the scripted model's calls.
+``is_final_response()`` is true; the text the thread's loop ends with; the session state; the
+model's calls.
 
 What the harness found (bisect over every final release from 1.0.0; nine probes): the three bug
-cases reproduce on every release probed, 1.0.0 to 2.13.0, the latest: the bug is open (the
+cases reproduce on every release probed, 1.0.0 to 2.13.0, and on every default release of the
+matrix, 2.13.0 (the latest) included: the bug is open (the
 plugin case is not-applicable before 1.7.0, the first release whose Runner takes plugins).
 ``callback-answer-with-state`` holds everywhere. Outside the harness, #2992's callback and
 break-at-first-final loop, with a stand-in model, end with ``final_response_text = None`` on
 1.0.0, 1.39.1 and 2.13.0, and a bare ``Event(actions=EventActions(state_delta=...))`` says
-``is_final_response() == True`` on each; the rule in events/event.py has not changed.
+``is_final_response() == True`` on each. The source agrees: ``BaseAgent`` has built the
+content-less state event since 1.0.0 (base_agent.py), and ``Event.is_final_response`` has never
+excluded it (2.x only added an ``error_code`` branch). #2992 (filed when 1.14.1 was current) is
+closed, but no release changed the behaviour; #7078 was filed when 2.8.0 was current, and PR
+#7095 was still open.
 """
 
 from __future__ import annotations

@@ -30,8 +30,9 @@ diff of llm_agent.py between 2.3.0 and 2.4.0). The fix never reached the 1.x lin
 releases published after 2.4.0 (up to 1.39.1, the last) still reproduce. The thread's own
 script (the callback, ``InMemoryRunner``, ``gemini-2.0-flash``, never called) prints
 ``state: {}`` on 1.39.1 and 2.3.0 and ``{'result': 'cached answer'}`` on 2.4.0 and 2.13.0.
-The issue is still open upstream and the PR shows as closed: the change landed through
-Google's internal merge, not by the PR's merge button. The control ``model-output`` holds on every release.
+The report was made against 1.27.1 (the release current on 2026-03-14). The thread shows the
+issue still open and the PR closed, yet 2.4.0 carries the PR's change as written; how it
+landed is not visible in the thread. The control ``model-output`` holds on every release.
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ Timeline: the session's events (call ids normalised, every non-empty action show
 agent's scripted model got.
 
 What the harness found (bisect over every final release from 1.0.0): all three cases reproduce
-on 1.0.0 through 1.6.1 and are fixed from 1.7.0 on, 2.x included. The source diff of
+on 1.0.0 through 1.6.1 (the release #1938 was reported on, current on 2025-07-13) and are fixed
+from 1.7.0 on, 2.x included. The source diff of
 ``merge_parallel_function_response_events`` between 1.6.1 and 1.7.0 is exactly the change from
 ``model_copy(update=model_dump())`` to ``deep_merge_dicts`` over ``model_dump(exclude_none=True)``;
 #1938's unit-test inputs fed to that function in each environment give ``{test_key2}`` only,
