@@ -727,8 +727,7 @@ def read_nested_history(items: Any, ids: Placeholders) -> tuple[list[str], dict[
     verbatim: list[tuple] = []
     unreadable: list[str] = []
     for item in as_input_list(items):
-        if hasattr(item, "model_dump"):  # an SDK object rather than an input dict
-            item = item.model_dump(exclude_unset=True)
+        item = to_dict(item)  # an SDK object rather than an input dict
         block = history_summary_block(item, markers)
         if block is None:
             verbatim.append(history_item_key(item) if isinstance(item, dict) else ("item", repr(item)))

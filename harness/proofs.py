@@ -55,8 +55,11 @@ def run_proof(
         return _in_release_environment(scenario, case, build, root, timeout)
     version = installed_version(scenario.framework)
     if version is None:
-        detail = f"{scenario.framework} is not installed here; the {outcome!r} proof runs on the installed release"
-        return ProofRun(CaseResult(scenario.id, case.id, ERROR, detail, ""), build, "nowhere")
+        detail = (f"{scenario.framework} is not installed here; the {outcome!r} proof runs on the installed release: "
+                  f"run this with the python of an environment that has it (.nox/tests/bin/python, or "
+                  f".nox/builds/{scenario.framework}-<version>/bin/python with PYTHONPATH=.)")
+        return ProofRun(CaseResult(scenario.id, case.id, ERROR, detail, ""), build,
+                        f"this environment ({scenario.framework} is not installed)")
     patch = build.patch() if isinstance(build, InProcess) else contextlib.nullcontext()
     how = "patched in process" if isinstance(build, InProcess) else "as installed"
     with patch:
