@@ -561,3 +561,22 @@ def describe_request(request: Request, ids: Any) -> list[str]:
         lines += [f"  {describe_item(item, ids)}" for item in items]
         return lines
     return [f"{request.method} {request.path} ({mode})"]
+
+
+def run_item_lines(items: Iterable[Any], ids: Any, indent: str = "") -> list[str]:
+    """Numbered lines for a run's items (``result.new_items``): a reasoning item as
+    ``reasoning 'summary text'`` (its ids and provider data vary by release), every other item
+    as :func:`harness.openai_agents.item_lines` writes it."""
+    from harness.openai_agents import describe_item, raw_item
+    from harness.timeline import quote
+
+    lines = []
+    for n, item in enumerate(items, 1):
+        raw = raw_item(item)
+        if isinstance(raw, dict) and raw.get("type") == "reasoning":
+            texts = [part.get("text", "") for part in raw.get("summary") or [] if isinstance(part, dict)]
+            texts += [part.get("text", "") for part in raw.get("content") or [] if isinstance(part, dict)]
+            lines.append(f"{indent}{n}. reasoning {quote(' '.join(t for t in texts if t))}")
+        else:
+            lines.append(f"{indent}{n}. {describe_item(raw, ids)}")
+    return lines

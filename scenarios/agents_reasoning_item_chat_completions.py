@@ -59,25 +59,6 @@ def _weather_tool():
     return RecordingTool("get_weather", {"city": "string"}, result=lambda args: f"sunny in {args['city']}")
 
 
-def _item_line(item: Any, ids: Placeholders) -> str:
-    """A run item as ``<type> <what it holds>``."""
-    raw = getattr(item, "raw_item", None)
-    kind = getattr(item, "type", type(item).__name__)
-    get = raw.get if isinstance(raw, dict) else lambda k, d=None: getattr(raw, k, d)
-    if kind == "reasoning_item":
-        texts = [getattr(s, "text", None) or (s.get("text") if isinstance(s, dict) else "") for s in get("summary") or []]
-        return f"reasoning_item {quote(' '.join(texts))}"
-    if kind == "tool_call_item":
-        return f"tool_call_item {ids('call', get('call_id'))} {get('name')}({get('arguments')})"
-    if kind == "tool_call_output_item":
-        return f"tool_call_output_item {ids('call', get('call_id'))} -> {quote(get('output'))}"
-    if kind == "message_output_item":
-        from harness.openai_agents import content_text
-
-        return f"message_output_item {quote(content_text(get('content')))}"
-    return kind
-
-
 async def _run(agent: Any, run_input: Any, streamed: bool) -> tuple[Any, list[Any], BaseException | None]:
     """Run the agent; return (result or None, the items seen, the exception or None)."""
     from agents import Runner
@@ -145,7 +126,8 @@ async def replay(*, streamed: bool, next_run: bool = False) -> Observation:
         timeline.append(f"request {n}: {head}")
         timeline += rest
     for label, res, its, err in runs:
-        timeline.append(f"{label} items: " + ("; ".join(_item_line(i, ids) for i in its) or "none"))
+        timeline.append(f"{label} items:" + ("" if its else " none"))
+        timeline += oh.run_item_lines(its, ids, indent="  ")
         if err is not None:
             timeline.append(f"{label} raised {type(err).__name__}: {quote(str(err), 160)}")
         else:
