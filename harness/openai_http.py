@@ -329,16 +329,21 @@ def chat_chunks(
     id: str = "chatcmpl-1",
     model: str = CHAT_MODEL,
     finish_reason: str | None = None,
+    role_content: str | None = "",
 ) -> list[dict[str, Any]]:
     """The chunks a Chat Completions stream sends for one answer, in the API's order.
 
-    A first chunk with the role, then ``reasoning_content`` deltas, ``content`` deltas (a
+    A first chunk with the role (and ``"content": ""``, as the OpenAI API sends it; other
+    providers send the role alone: ``role_content=None``), then ``reasoning_content`` deltas, ``content`` deltas (a
     string is one delta; a sequence, one delta per piece), each tool call as a chunk with its
     id and name and then chunks of ``args_piece`` characters of arguments (indexed, with no
     id, as the API streams them), a chunk with the finish reason, and, when ``usage`` is
     given, the final usage chunk with no choices.
     """
-    out = [chat_chunk({"role": "assistant", "content": ""}, id=id, model=model)]
+    first: dict[str, Any] = {"role": "assistant"}
+    if role_content is not None:
+        first["content"] = role_content
+    out = [chat_chunk(first, id=id, model=model)]
     if reasoning_content is not None:
         for piece in [reasoning_content] if isinstance(reasoning_content, str) else reasoning_content:
             out.append(chat_chunk({"reasoning_content": piece}, id=id, model=model))

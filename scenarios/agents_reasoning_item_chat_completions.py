@@ -24,14 +24,21 @@ the tool result (or the previous run's answer) and the run finished with the scr
 answer; ``unexpected`` for anything else. A release whose Chat Completions path makes no
 reasoning item from ``reasoning_content`` at all cannot show the bug: ``not-applicable``.
 
-What the harness found (bisect over every final release, and the source): the thread says
-"fixed in #871, released as 0.2.4". #871 (0.1.0) is the change that *introduced* the bug: it
-taught the Chat Completions path to turn ``reasoning_content`` into a reasoning item, which
-``items_to_messages`` could not take back; 0.0.19 and earlier ignore ``reasoning_content``
-(``not-applicable`` here). The fix is #1098 (commit bd527ad, "convert litellm response with
-reasoning content to openai message"), whose ``maybe_reasoning_message`` branch skips the
-item: 0.1.0 .. 0.2.3 reproduce, 0.2.4 on are fixed, in all three cases. So the default
-release set (0.6 on) shows only ``fixed``; the ``reproduced`` side needs 0.2.3.
+What the harness found (bisect over all 123 final releases, 0.0.2 .. 0.24.0; the source; the
+thread's repro): the thread says "fixed in #871, released as 0.2.4". #871 (0.1.0) is the change
+that *introduced* the bug: it taught the Chat Completions path to turn ``reasoning_content``
+into a reasoning item, which ``items_to_messages`` could not take back; 0.0.19 and earlier
+ignore ``reasoning_content`` (``not-applicable`` here). The fix is #1098 (commit bd527ad,
+"convert litellm response with reasoning content to openai message"), whose
+``maybe_reasoning_message`` branch skips the item: all three cases reproduce on 0.1.0 .. 0.2.3
+and are fixed from 0.2.4. One release in between behaves a third way: 0.2.5, with the
+openai 1.99.3 of its upload date, fails every Chat Completions tool-call turn with ``TypeError:
+Cannot instantiate typing.Union`` (openai 1.99.2 made ``ChatCompletionMessageToolCallParam`` a
+Union; #1401, #1417; fine again in 0.2.6), so the two tool-call cases are ``unexpected`` there.
+#1164's own repro (the Session example, two rounds, ``SQLiteSession`` on a file) run with this
+fake transport outside the harness agrees: round 2 raises the ``UserError`` on 0.2.3 and answers
+on 0.2.4 and 0.24.0. The default release set (0.6 on) shows only ``fixed``; the ``reproduced``
+side needs releases before 0.6 (0.1.0 .. 0.2.3), and the proof uses 0.2.3.
 """
 
 from __future__ import annotations
@@ -85,7 +92,7 @@ async def replay(*, streamed: bool, next_run: bool = False) -> Observation:
 
     fake = oh.FakeOpenAI()
     tool = _weather_tool()
-    call = oh.tool_call("get_weather", {"city": "Paris"}, "call-1")
+    call = oh.tool_call("get_weather", {"city": "Paris"}, "call_weather")
     if next_run:  # #1164: run 1 answers with reasoning; run 2 gets run 1's items as input
         first = dict(content=ANSWER, reasoning_content=REASONING)
         second = dict(content=ANSWER_2)
@@ -100,7 +107,7 @@ async def replay(*, streamed: bool, next_run: bool = False) -> Observation:
 
     agent = Agent(name="assistant", model=fake.chat_model(), tools=[tool.tool])
     ids = Placeholders()
-    ids.keep("call-1")
+    ids.keep("call_weather")
     timeline: list[str] = []
 
     result, items, error = await _run(agent, QUESTION, streamed)
@@ -192,6 +199,7 @@ SCENARIO = Scenario(
         "https://github.com/openai/openai-agents-python/issues/1165",
         "https://github.com/openai/openai-agents-python/pull/871",
         "https://github.com/openai/openai-agents-python/pull/1098",
+        "https://github.com/openai/openai-agents-python/issues/1401",
     ),
     description=(
         "On OpenAIChatCompletionsModel, a reasoning model's reasoning_content becomes a reasoning "

@@ -21,13 +21,17 @@ the run's total counts fewer (0 on releases with the bug), ``fixed`` when it cou
 with no invented tokens, ``unexpected`` otherwise (more requests than were made, tokens out of
 nothing, a run that did not finish).
 
-What the harness found (bisect over every final release; confirmed in the source): the
-Chat Completions cases reproduce on every release up to 0.19.4 and are fixed from 0.20.0
-(#4290, commit 9c6cadf: ``Usage(requests=1)`` in ``openai_chatcompletions.py`` and
-``_requests_for_response_without_usage`` for streams). The Responses cases stay reproduced
-one release longer, through 0.21.0, and are fixed from 0.21.1 (#4453, commit 94da8ed:
-``_mark_transport_request_without_usage`` in ``openai_responses.py``), which the thread of
-#4444 confirms by contrasting the two adapters on the same main.
+What the harness found (bisect over all 123 final releases, 0.0.2 .. 0.24.0; confirmed in the
+installed source of the boundary releases): the Chat Completions cases reproduce on every
+release from 0.0.14 (the first whose ``RunResult`` has ``context_wrapper.usage``; earlier ones
+are ``not-applicable``) up to 0.19.4 and are fixed from 0.20.0 (#4290, commit 9c6cadf: 0.19.4's
+``openai_chatcompletions.py`` has ``else Usage()``, 0.20.0's ``else Usage(requests=1)``, and
+``_requests_for_response_without_usage`` for streams). The Responses cases stay reproduced one
+release longer, through 0.21.0 (its ``openai_responses.py`` still has ``else Usage()``), and are
+fixed from 0.21.1 (#4453, commit 94da8ed: ``_mark_transport_request_without_usage`` and
+``_usage_from_response``), as #4444's thread says when it contrasts the two adapters on one
+main. (On 0.2.5 the Chat Completions cases cannot finish: any tool-call turn raises ``TypeError:
+Cannot instantiate typing.Union`` with the openai 1.99.3 of its date, #1401.)
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 QUESTION = "What is the weather in Paris?"
@@ -48,7 +52,7 @@ def _script(fake: Any, api: str, streamed: bool) -> None:
     from harness import openai_http as oh
 
     if api == "chat":
-        call = oh.tool_call("get_weather", {"city": "Paris"}, "call-1")
+        call = oh.tool_call("get_weather", {"city": "Paris"}, "call_weather")
         turns = [dict(tool_calls=[call]), dict(content=ANSWER)]
         for n, turn in enumerate(turns, 1):
             # usage=None: the completion has no usage block; the stream ends without a usage chunk
@@ -57,7 +61,7 @@ def _script(fake: Any, api: str, streamed: bool) -> None:
             else:
                 fake.add(oh.chat_reply(oh.chat_completion(id=f"chatcmpl-{n}", **turn)))
         return
-    outputs = [[oh.output_function_call("get_weather", {"city": "Paris"}, "call-1")], [oh.output_message(ANSWER, "msg-1")]]
+    outputs = [[oh.output_function_call("get_weather", {"city": "Paris"}, "call_weather")], [oh.output_message(ANSWER, "msg_answer")]]
     for n, output in enumerate(outputs, 1):
         if streamed:  # response.completed carries "usage": null
             fake.add(oh.responses_stream_reply(oh.response_events(output, id=f"resp-{n}")))
@@ -101,7 +105,7 @@ async def replay(*, api: str, streamed: bool) -> Observation:
     fake.check()  # a broken script is the harness's error, not a verdict
 
     ids = Placeholders()
-    ids.keep("call-1", "msg-1")
+    ids.keep("call_weather", "msg_answer")  # scripted; ids the SDK makes up show as call-N, msg-N
     timeline: list[str] = []
     for n, request in enumerate(fake.requests, 1):
         head, *rest = oh.describe_request(request, ids)
@@ -111,6 +115,8 @@ async def replay(*, api: str, streamed: bool) -> Observation:
     for n, response in enumerate(raw, 1):
         timeline.append(f"turn {n} usage: {_usage_line(getattr(response, 'usage', None))}")
     total = getattr(getattr(result, "context_wrapper", None), "usage", None) if error is None else None
+    if error is None and total is None:
+        raise NotApplicable("RunResult has no context_wrapper.usage (the run's usage total came in 0.0.14)")
     if error is not None:
         timeline.append(f"run raised {type(error).__name__}: {quote(str(error), 160)}")
     else:
