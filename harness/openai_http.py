@@ -21,9 +21,10 @@ The HTTP library: ``openai`` 1.x and 2.x are built on ``httpx``; 3.x on ``httpx2
 fork with the same ``AsyncClient`` / ``MockTransport`` / ``Response`` API), and releases of
 openai-agents from 0.21 resolve to it with no ``httpx`` installed. The fake uses whichever
 module the installed ``openai`` imports (``openai._base_client``), so the client accepts the
-``http_client`` and no other HTTP package is needed. Checked on openai 1.x (openai-agents
-before 0.6), 2.15 (0.6.9), 3.1 (0.21.1), 3.31 (0.24.0 in the matrix) and 3.57 (0.24.0 in
-``nox -s tests``).
+``http_client`` and no other HTTP package is needed. Run (the same two-turn tool-call run,
+both model classes, plain and streamed) on every openai-agents environment the matrix and the
+bisects built, 0.0.2 .. 0.24.0, that is openai 1.66 .. 1.107 (httpx), 2.5 .. 2.53 (httpx),
+3.1 and 3.31 (httpx2), and on 3.57 in ``nox -s tests`` (tests/test_openai_http.py).
 
 Framework-specific: only scenarios import it, inside their case functions; the harness core
 never does.
@@ -100,10 +101,6 @@ def sse(events: Iterable[Any], named: bool = False) -> bytes:
         head = f"event: {event['type']}\n" if named and "type" in event else ""
         out.append(f"{head}data: {json.dumps(event)}\n\n")
     return "".join(out).encode()
-
-
-def json_reply(body: Any, *, path: str | None = None, status: int = 200) -> Reply:
-    return Reply(status=status, body=body, path=path, stream=False if status == 200 else None)
 
 
 def chat_reply(completion: dict[str, Any]) -> Reply:

@@ -1,16 +1,19 @@
 """openai-agents: a late reasoning delta in a Chat Completions stream reuses output_index 0.
 
-Symptom (openai/openai-agents-python#5041; fix proposed in PR #5042): ``OpenAIChatCompletionsModel``
-turns a Chat Completions chunk stream into Responses stream events
-(``agents/models/chatcmpl_stream_handler.py``). The reasoning item is created lazily, when the
-first ``reasoning_content`` delta arrives, and announced with a hard-coded ``output_index=0``.
-When assistant text or a tool call was streamed before it (providers that interleave thinking,
-or send it late), slot 0 is already taken: two items are announced at index 0, the slots
-latched by ``_StreamOutputLayout`` (0.16 on) are computed without the reasoning item, and the
-final ``response.completed`` output puts the reasoning item first whatever was announced, so
-the indexes a stream consumer received disagree with the positions of the items in the
-completed response (and the run's items come out in an order the model never sent: in the
-text case, the second tool call lands after the message, the first before it).
+Symptom (openai/openai-agents-python#5041; fix proposed in PR #5042):
+``OpenAIChatCompletionsModel`` turns a Chat Completions chunk stream into Responses stream
+events (``agents/models/chatcmpl_stream_handler.py``). The reasoning item is created lazily,
+when the first ``reasoning_content`` delta arrives, and announced with a hard-coded
+``output_index=0``. When assistant text or a tool call was streamed before it (providers that
+interleave thinking, or send it late), slot 0 is already taken: two items are announced at index
+0, the slots latched by ``_StreamOutputLayout`` (0.16.1 on, #3176) are computed without the
+reasoning item, and the final ``response.completed`` output puts the reasoning item first
+whatever was announced, so the indexes a stream consumer received disagree with the positions of
+the items in the completed response (and the run's items come out in an order the model never
+sent: from 0.16.1, in the text case, the first tool call lands before the message and the second
+after it; on 0.16.1 .. 0.21.1 the next request then carries the two calls in two assistant
+messages, the first not followed by its tool result, which the OpenAI Chat Completions API
+refuses; from 0.22.3 the converter merges them again, the indexes stay wrong).
 
 Everything below the agent is real: the framework's ``OpenAIChatCompletionsModel`` over a real
 ``openai.AsyncOpenAI`` client whose transport serves the scripted chunks as server-sent events
@@ -39,7 +42,7 @@ late-reasoning cases reproduce on every release from 0.1.0 (the first whose Chat
 stream makes a reasoning item from ``reasoning_content``; earlier ones are ``not-applicable``)
 to 0.24.0, the latest, so the bug is open on the latest release: 0.24.0's
 ``_StreamOutputLayout._reasoning_output_count`` and the hard-coded ``output_index=0`` of the
-reasoning events are as #5041 describes (#5042 is not in it). Before 0.16 the slots were
+reasoning events are as #5041 describes (#5042 is not in it). Before 0.16.1 the slots were
 counted differently (``function_call_starting_index``) and were wrong the same way: the message
 and the reasoning item are both announced at 0. (0.2.0 loses the streamed tool call ids, and
 0.1.0 .. 0.2.3 then fail turn 2 with #1004; turn 1 is judged all the same, the failure is in

@@ -203,3 +203,17 @@ def test_payload_builders_are_json():
     events = payloads[2]
     assert [e["sequence_number"] for e in events] == list(range(len(events)))
     assert events[-1]["type"] == "response.completed" and len(events[-1]["response"]["output"]) == 2
+
+
+async def test_an_error_reply_reaches_the_caller_as_the_apis_error():
+    import openai
+    from agents import Runner
+
+    from harness import openai_http as oh
+
+    fake = oh.FakeOpenAI().add(oh.error_reply(400, "bad tool call", path="chat/completions"))
+    agent, _ = _agent(fake.chat_model())
+    with netguard.blocked(), pytest.raises(openai.BadRequestError, match="bad tool call"):
+        await Runner.run(agent, input=QUESTION)
+    fake.check()  # answered as scripted: not the fake's problem
+    assert len(fake.requests) == 1
