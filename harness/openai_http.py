@@ -21,10 +21,12 @@ The HTTP library: ``openai`` 1.x and 2.x are built on ``httpx``; 3.x on ``httpx2
 fork with the same ``AsyncClient`` / ``MockTransport`` / ``Response`` API), and releases of
 openai-agents from 0.21 resolve to it with no ``httpx`` installed. The fake uses whichever
 module the installed ``openai`` imports (``openai._base_client``), so the client accepts the
-``http_client`` and no other HTTP package is needed. Run (the same two-turn tool-call run,
-both model classes, plain and streamed) on every openai-agents environment the matrix and the
-bisects built, 0.0.2 .. 0.24.0, that is openai 1.66 .. 1.107 (httpx), 2.5 .. 2.53 (httpx),
-3.1 and 3.31 (httpx2), and on 3.57 in ``nox -s tests`` (tests/test_openai_http.py).
+``http_client`` and no other HTTP package is needed. The same two-turn tool-call run (both
+model classes, plain and streamed) went through on all 86 openai-agents environments built so
+far, 0.0.2 .. 0.24.0, that is openai 1.66 .. 1.109 and 2.5 .. 2.53 (httpx), 3.1 .. 3.31
+(httpx2), and on 3.57 in ``nox -s tests`` (tests/test_openai_http.py); where it stopped, the
+release itself failed (0.0.2 and 0.0.3 read a streamed usage chunk as Responses usage;
+0.2.5 with openai 1.99.3 raises ``Cannot instantiate typing.Union``, openai-agents#1401).
 
 Framework-specific: only scenarios import it, inside their case functions; the harness core
 never does.
