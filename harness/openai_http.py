@@ -22,11 +22,12 @@ fork with the same ``AsyncClient`` / ``MockTransport`` / ``Response`` API), and 
 openai-agents from 0.21 resolve to it with no ``httpx`` installed. The fake uses whichever
 module the installed ``openai`` imports (``openai._base_client``), so the client accepts the
 ``http_client`` and no other HTTP package is needed. The same two-turn tool-call run (both
-model classes, plain and streamed) went through on all 86 openai-agents environments built so
-far, 0.0.2 .. 0.24.0, that is openai 1.66 .. 1.109 and 2.5 .. 2.53 (httpx), 3.1 .. 3.31
-(httpx2), and on 3.57 in ``nox -s tests`` (tests/test_openai_http.py); where it stopped, the
-release itself failed (0.0.2 and 0.0.3 read a streamed usage chunk as Responses usage;
-0.2.5 with openai 1.99.3 raises ``Cannot instantiate typing.Union``, openai-agents#1401).
+model classes, plain and streamed) was run on all 86 openai-agents environments built so far,
+0.0.2 .. 0.24.0, that is openai 1.66 .. 1.109 and 2.5 .. 2.53 (httpx), 3.1 .. 3.31 (httpx2),
+and on 3.57 in ``nox -s tests`` (tests/test_openai_http.py). It finished on 83; on the other
+three the release itself failed, not the fake (0.0.2 and 0.0.3 read a streamed usage chunk as
+Responses usage; 0.2.5 with openai 1.99.3 raises ``Cannot instantiate typing.Union``,
+openai-agents#1401).
 
 Framework-specific: only scenarios import it, inside their case functions; the harness core
 never does.
