@@ -52,7 +52,7 @@ def matrix(session: nox.Session) -> None:
     """Run every scenario across framework releases (or the SPECs given after --)."""
     # The harness core is stdlib-only; each build gets its own environment, made by
     # the harness with uv (harness/environments.py), so only uv is installed here.
-    session.install("uv")
+    session.install("uv", "packaging")
     session.run("python", "-m", "harness", "matrix", *session.posargs)
 
 
@@ -65,12 +65,12 @@ def new(session: nox.Session) -> None:
 @nox.session(default=False)
 def bisect(session: nox.Session) -> None:
     """Find the releases where a case's outcome changes: nox -s bisect -- <scenario>[:<case>]."""
-    session.install("uv")
+    session.install("uv", "packaging")
     session.run("python", "-m", "harness", "bisect", *session.posargs)
 
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Time the matrix against a hand-rolled baseline and the import floor."""
-    session.install("uv")
+    session.install("uv", "packaging")
     session.run("python", "-m", "harness.bench", *session.posargs)

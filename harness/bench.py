@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness import builds, environments, frameworks, registry, releases
+from harness import builds, environments, flags, frameworks, registry, releases
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,10 +61,14 @@ def scratch_copy(dest: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m harness.bench")
+    p = flags.OneLineParser(prog="python -m harness.bench")
     p.add_argument("specs", nargs="*", help="builds to measure (default: the default release set)")
-    p.add_argument("--reps", type=int, default=5, help="runs per case for the per-case medians")
-    args = p.parse_args(argv)
+    p.add_argument("--reps", type=flags.reps, default=5, help="runs per case for the per-case medians, >= 1")
+    try:
+        args = p.parse_args(argv)
+    except flags.FlagError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     cache_dir = ROOT / ".nox" / ".harness-cache"
     fw_names = sorted({s.framework for s in registry.discover().values()})
     build_list = ([builds.parse(s, cache_dir) for s in args.specs] if args.specs else

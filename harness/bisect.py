@@ -28,14 +28,17 @@ taken for a boundary. ``not-applicable`` is a real outcome: not-applicable -> re
 where the bug was "introduced in".
 
 Progress goes to stderr, the result to stdout, and the record to ``reports/bisect.json``
-(merged with what is there, keyed by scenario, case and framework; no wall-clock times, so
-a re-run writes the same bytes).
+(harness/boundaries.py): every probe of every bisect is kept, one per (scenario, case,
+framework, release), with the ranges bisected and the releases known to exist; no
+wall-clock times, so a re-run writes the same bytes. Boundaries are derived from all probes
+and the matrix record's results together, so two bisects over different ranges both stand,
+and a bisect starts from what is already known (``--rerun`` evaluates everything again).
+The releases on either side of a boundary join the scenario's matrix (harness/record.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -43,21 +46,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import builds as builds_mod
-from harness import environments, frameworks, index, registry, reports, result_cache, versions
+from harness import boundaries, environments, flags, frameworks, index, registry, reports, result_cache, versions
+from harness.boundaries import Boundary
 from harness.builds import SpecError
 from harness.driver import run_worker
 from harness.index import IndexError_
-from harness.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
+from harness.outcomes import ERROR
 from harness.reports import ReportsNotWritable
 from harness.runner import DEFAULT_TIMEOUT, strip_paths
 from harness.scenario import ScenarioError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-SCHEMA_VERSION = 1
 REPORT_NAME = "bisect.json"
 
 # The exceptions `python -m harness` reports as bad input (one line, exit 2).
-INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_)
+INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_,
+                boundaries.RecordError)
 
 # What an evaluator returns for one release: case id -> outcome, or (outcome, detail).
 Evaluation = Mapping[str, "str | tuple[str, str]"]
@@ -71,57 +75,18 @@ def log(message: str) -> None:
 # --- the search (no environments: the evaluator is injected) -------------------------
 
 
-@dataclass(frozen=True)
-class Side:
-    version: str
-    outcome: str
-
-
-@dataclass(frozen=True)
-class Boundary:
-    before: Side
-    after: Side
-    summary: str  # "first fixed in 2.9.0", "introduced in 2.4.0", ...
-    skipped_between: tuple[str, ...] = ()  # releases between the two sides that gave no answer
-
-
 @dataclass
 class CaseBisection:
     case: str
     boundaries: list[Boundary] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (version, reason), oldest first
     probed: dict[str, str] = field(default_factory=dict)  # version -> outcome, every release this case consulted
+    reused: set[str] = field(default_factory=set)  # versions whose outcome was already known, not evaluated
 
     @property
     def answered(self) -> bool:
         """At least one release in the range gave this case an outcome."""
         return any(o != ERROR for o in self.probed.values())
-
-
-def summary(before: str, after: str, version: str, earlier: Sequence[str]) -> str:
-    """Words for a boundary: ``earlier`` are this case's outcomes on tested releases before it."""
-    if after == REPRODUCED:
-        return f"came back in {version}" if REPRODUCED in earlier else f"introduced in {version}"
-    if after == FIXED:
-        if before == REPRODUCED:
-            return f"fixed again in {version}" if FIXED in earlier else f"first fixed in {version}"
-        if before == NOT_APPLICABLE:
-            return f"first applicable in {version}, already fixed"
-        return f"fixed in {version} (was {before})"
-    if after == NOT_APPLICABLE:
-        return f"not applicable from {version}"
-    if after == UNEXPECTED:
-        return f"unexpected from {version}"
-    return f"{after} from {version}"
-
-
-def _untested(between: Sequence[str]) -> str:
-    """How a boundary's version is qualified when releases between its sides gave no answer."""
-    if not between:
-        return ""
-    if len(between) <= 3:
-        return f" or untested {', '.join(between)}"
-    return f" or one of {len(between)} untested releases {between[0]} .. {between[-1]}"
 
 
 class Search:
@@ -132,8 +97,11 @@ class Search:
     """
 
     def __init__(self, releases: Sequence[str], evaluate: Evaluate, label: Callable[[str], str] = str,
-                 progress: Callable[[str], None] = log):
+                 progress: Callable[[str], None] = log, known: Mapping[str, Mapping[str, str]] | None = None):
         self.releases = list(releases)
+        # case -> version -> outcome already known (earlier bisects' probes, the record's
+        # results): consulted before evaluating, so a bisect starts from what is known.
+        self.known = {case: dict(points) for case, points in (known or {}).items()}
         self.evaluate = evaluate
         self.label = label
         self.progress = progress
@@ -156,7 +124,13 @@ class Search:
         out = CaseBisection(case_id)
         skipped: dict[int, str] = {}
 
+        already = self.known.get(case_id, {})
+
         def outcome(i: int) -> str | None:
+            if self.releases[i] in already and already[self.releases[i]] != ERROR and self.releases[i] not in self.cache:
+                out.probed[self.releases[i]] = already[self.releases[i]]
+                out.reused.add(self.releases[i])
+                return already[self.releases[i]]
             o, detail = self.results(i).get(case_id, (ERROR, "the evaluation reported nothing for this case"))
             out.probed[self.releases[i]] = o
             if o == ERROR:
@@ -168,24 +142,20 @@ class Search:
         lo = next((i for i in range(n) if outcome(i) is not None), None)
         if lo is not None:
             hi = next((i for i in range(n - 1, lo, -1) if outcome(i) is not None), lo)
-            # Releases already evaluated for other cases are free evidence for this one.
-            known = sorted({lo, hi} | {i for i in range(lo + 1, hi) if self.releases[i] in self.cache
+            # Releases already evaluated for other cases, or known from earlier bisects and
+            # the record, are free evidence for this one.
+            known = sorted({lo, hi} | {i for i in range(lo + 1, hi)
+                                       if (self.releases[i] in self.cache or self.releases[i] in already)
                                        and outcome(i) is not None})
-            found: list[tuple[int, int]] = []
-            self._split(list(zip(known, known[1:])), outcome, found)
-            for a, b in sorted(found):
-                before, after = outcome(a), outcome(b)
-                earlier = [o for v, o in out.probed.items()
-                           if versions.key(v) < versions.key(self.releases[b])]
-                between = tuple(self.releases[a + 1:b])
-                words = summary(before, after, self.releases[b] + _untested(between), earlier)
-                out.boundaries.append(Boundary(Side(self.releases[a], before), Side(self.releases[b], after), words, between))
+            self._split(list(zip(known, known[1:])), outcome)
+            # Every differing interval is now split down to adjacent answered releases.
+            out.boundaries = boundaries.derive(out.probed, self.releases)
         out.skipped = [(self.releases[i], skipped[i]) for i in sorted(skipped)]
         out.probed = dict(sorted(out.probed.items(), key=lambda kv: versions.key(kv[0])))
         return out
 
-    def _split(self, intervals: list[tuple[int, int]], outcome, found: list[tuple[int, int]]) -> None:
-        """Record the boundaries inside each interval; every interval's ends have an outcome."""
+    def _split(self, intervals: list[tuple[int, int]], outcome) -> None:
+        """Probe inside each interval whose ends differ until no answered release lies between them."""
         stack = list(reversed(intervals))
         while stack:
             a, b = stack.pop()
@@ -196,7 +166,6 @@ class Search:
             m = next((i for i in sorted(range(a + 1, b), key=lambda i: (abs(i - mid), i))
                       if outcome(i) is not None), None)
             if m is None:
-                found.append((a, b))
                 continue
             stack.append((m, b))
             stack.append((a, m))
@@ -302,7 +271,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--to", dest="end", metavar="B", help="newest release to test (default: the latest final release)")
     p.add_argument("--today-deps", action="store_true",
                    help="resolve dependencies as of today instead of each release's upload time")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (default 60)")
+    p.add_argument("--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT,
+                   help="per-case timeout in seconds, > 0 (default 60)")
     p.add_argument("--rerun", action="store_true",
                    help="run every case, even those with a still-valid recorded result in the environment")
     return p
@@ -341,41 +311,24 @@ def reproduce_command(scenario_id: str, case_id: str, framework: str, version: s
             + (" --today-deps" if today_deps else ""))
 
 
-def _load_record(path: Path) -> list[dict]:
-    """The bisects already recorded; refuse (before any work) a file this code cannot merge with."""
-    if not path.exists():
-        return []
-    try:
-        document = json.loads(path.read_text())
-        if document.get("schema_version") != SCHEMA_VERSION or not isinstance(document.get("bisects"), list):
-            raise ValueError(f"schema_version {document.get('schema_version')!r}, expected {SCHEMA_VERSION}")
-    except (ValueError, AttributeError) as exc:
-        raise SpecError(f"reports/{path.name} cannot be merged with ({exc}); move it away and re-run") from None
-    return document["bisects"]
+def probes_of(scenario_id: str, framework: str, search: Search, result: CaseBisection) -> list[dict]:
+    """The probes this bisect made for one case (outcomes it already knew are not probes)."""
+    out = []
+    for version, outcome in result.probed.items():
+        if version in result.reused:
+            continue
+        detail = search.cache.get(version, {}).get(result.case, (outcome, ""))[1]
+        out.append({"scenario": scenario_id, "case": result.case, "framework": framework, "version": version,
+                    "outcome": outcome, "detail": detail})
+    return out
 
 
-def record_entry(scenario_id: str, framework: str, start: str, end: str, result: CaseBisection) -> dict:
-    return {
-        "scenario": scenario_id, "case": result.case, "framework": framework, "from": start, "to": end,
-        "boundaries": [
-            {"before": {"version": b.before.version, "outcome": b.before.outcome},
-             "after": {"version": b.after.version, "outcome": b.after.outcome},
-             "summary": b.summary}
-            for b in result.boundaries
-        ],
-        "skipped": [{"version": v, "reason": reason} for v, reason in result.skipped],
-    }
+def _record_results(reports_dir: Path) -> list[dict]:
+    """The record's results (reports/matrix.json), or none when there is no record yet."""
+    from harness import record
 
-
-def merge_record(existing: list[dict], new: list[dict]) -> dict:
-    key = lambda e: (e["scenario"], e["case"], e["framework"])  # noqa: E731
-    replaced = {key(e) for e in new}
-    merged = [e for e in existing if key(e) not in replaced] + new
-    return {"schema_version": SCHEMA_VERSION, "bisects": sorted(merged, key=key)}
-
-
-def dumps(document: dict) -> str:
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    document = record.load(reports_dir)
+    return document["results"] if document else []
 
 
 def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
@@ -394,8 +347,13 @@ def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
     reports_dir = root / "reports"
     reports.check_writable(reports_dir)
     record_path = reports_dir / REPORT_NAME
-    _load_record(record_path)
+    bisect_record = boundaries.load_record(record_path)  # refused before any work if unreadable
+    record_results = _record_results(reports_dir)
     cases = [c.id for _, c in selected]
+    # Start from what is known: earlier bisects' probes and the record's results (not with --rerun).
+    known = {} if options.rerun else {
+        c: boundaries.known(bisect_record, record_results, scenario.id, c, framework).points for c in cases}
+    n_known = len({v for points in known.values() for v, o in points.items() if o != ERROR and v in releases})
 
     older = [v for v, r in index.releases(framework, cache_dir).items()
              if versions.is_final(v) and not r.yanked and versions.key(v) < versions.key(releases[0])]
@@ -405,13 +363,16 @@ def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
         log(f"  not in the range: {len(older)} older final releases ({older[0]} .. {older[-1]}); use --from to include them")
     if left_out:
         log(f"  not tested (pre-releases and yanked): {', '.join(left_out)}")
+    if n_known:
+        log(f"  starting from {n_known} releases whose outcome is already known (reports/bisect.json, "
+            "reports/matrix.json); --rerun to evaluate them again")
 
     evaluator = None
     if evaluate is None:
         evaluator = EnvironmentEvaluator(framework, scenario.module, [f"{scenario.id}:{c}" for c in cases], root,
                                          cache_dir, options.today_deps, options.timeout, options.rerun)
         evaluate = evaluator
-    search, results = bisect(releases, cases, evaluate, label=lambda v: f"{framework}=={v}")
+    search, results = bisect(releases, cases, evaluate, label=lambda v: f"{framework}=={v}", known=known)
 
     status = 0
     for result in results:
@@ -441,10 +402,36 @@ def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
         envs = f"{len(search.order)} releases evaluated"
     print(f"bisect: {len(search.order)} probes ({', '.join(search.order)}); {envs}; wall time {elapsed:.1f}s", file=out)
 
-    entries = [record_entry(scenario.id, framework, releases[0], releases[-1], r) for r in results]
-    reports.write_atomic(record_path, dumps(merge_record(_load_record(record_path), entries)))
+    updated = boundaries.load_record(record_path)  # re-read: another bisect may have written meanwhile
+    for r in results:
+        updated = boundaries.add(updated, probes_of(scenario.id, framework, search, r),
+                                 {"scenario": scenario.id, "case": r.case, "framework": framework,
+                                  "from": releases[0], "to": releases[-1]}, releases, framework)
+    reports.write_atomic(record_path, boundaries.dumps(updated))
     log(f"wrote reports/{REPORT_NAME}")
+    _say_what_is_known(updated, record_results, scenario.id, cases, framework, out)
+    from harness import record
+
+    if record.load(reports_dir) is not None:
+        record.render(root, registry.discover())
+        log("re-rendered the reports from the record with these boundaries")
     return status
+
+
+def _say_what_is_known(bisect_record: dict, record_results: list[dict], scenario_id: str, cases: list[str],
+                       framework: str, out) -> None:
+    """Boundaries from every bisect and the record together, and the releases that join the matrix."""
+    in_record = {r["version"] for r in record_results if r["scenario"] == scenario_id
+                 and r["source"] == f"{framework}=={r['version']}"}
+    for case in cases:
+        k = boundaries.known(bisect_record, record_results, scenario_id, case, framework)
+        words = "; ".join(b.summary for b in k.boundaries) or "no outcome change"
+        print(f"{scenario_id}:{case}: from every bisect and the record: {words}", file=out)
+    joining = sorted(boundaries.boundary_releases(bisect_record, record_results, scenario_id, framework) - in_record,
+                     key=versions.key)
+    if joining:
+        print(f"boundary releases joining the matrix of {scenario_id}: {', '.join(joining)}; "
+              f"add their results to the record with `nox -s matrix -- --only {scenario_id}`", file=out)
 
 
 def main(argv: list[str]) -> int:

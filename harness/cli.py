@@ -11,7 +11,7 @@ import argparse
 import importlib.metadata
 import sys
 
-from harness import frameworks, matrix, registry
+from harness import boundaries, flags, frameworks, matrix, record, registry
 from harness.builds import SpecError
 from harness.index import IndexError_
 from harness.reports import ReportsNotWritable
@@ -20,7 +20,7 @@ from harness.scenario import ScenarioError
 from harness.snapshots import SnapshotCorrupt
 
 INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_,
-                SnapshotCorrupt)
+                SnapshotCorrupt, record.RecordError, boundaries.RecordError, flags.FlagError)
 
 
 def cmd_list(args) -> int:
@@ -31,8 +31,30 @@ def cmd_list(args) -> int:
     return 0
 
 
+def _print_timeline(result) -> None:
+    print("".join("    " + line for line in result.timeline.splitlines(keepends=True)), end="")
+
+
+def cmd_run_proof(args) -> int:
+    """Run cases under their proof build for ``args.proof``; status 1 unless every case says it."""
+    from harness.proofs import run_proof
+
+    status = 0
+    for scenario, case in registry.select(registry.discover(), args.ids):
+        run = run_proof(scenario, case, args.proof, timeout=args.timeout)
+        result = run.result
+        print(f"{scenario.id}:{case.id} under its {args.proof} proof ({run.build.description or type(run.build).__name__}) "
+              f"on {run.where}: {result.outcome}: {result.detail}")
+        if args.timeline:
+            _print_timeline(result)
+        status |= result.outcome != args.proof
+    return status
+
+
 def cmd_run(args) -> int:
     """Run cases in this environment, with whatever framework releases it has installed."""
+    if args.proof:
+        return cmd_run_proof(args)
     scenarios = registry.discover()
     status = 0
     for scenario, case in registry.select(scenarios, args.ids):
@@ -44,7 +66,7 @@ def cmd_run(args) -> int:
         result = run_case(scenario, case, timeout=args.timeout)
         print(f"{scenario.id}:{case.id} on {scenario.framework} {version}: {result.outcome}: {result.detail}")
         if args.timeline:
-            print("".join("    " + line for line in result.timeline.splitlines(keepends=True)), end="")
+            _print_timeline(result)
         status |= result.outcome == "error"
     return status
 
@@ -57,6 +79,10 @@ def cmd_matrix(args) -> int:
     if args.jobs:
         options.jobs = args.jobs
     options.rerun = args.rerun
+    if args.out:
+        from pathlib import Path
+
+        options.out = Path(args.out)
     if args.shard:
         k, _, n = args.shard.partition("/")
         if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
@@ -72,17 +98,27 @@ def cmd_merge(args) -> int:
 
 
 def cmd_report(args) -> int:
-    """Re-render every markdown report from reports/matrix.json."""
-    import json
-
-    from harness import reports
-
-    path = matrix.PROJECT_ROOT / "reports" / "matrix.json"
-    if not path.exists():
+    """Re-render every markdown report from the record (reports/matrix.json and reports/bisect.json)."""
+    root = matrix.PROJECT_ROOT
+    if record.load(root / "reports") is None:
         raise SpecError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
-    document = json.loads(path.read_text())
-    for written in reports.write_all(document, registry.discover(), path.parent):
+    for written in record.render(root, registry.discover()):
         print(f"wrote reports/{written.name}")
+    return 0
+
+
+def cmd_releases(args) -> int:
+    """The final releases of a framework on the index with their upload times, or the one current on a date."""
+    from harness import index
+
+    framework = frameworks.get(args.framework).name
+    cache_dir = matrix.PROJECT_ROOT / ".nox" / ".harness-cache"
+    if args.at:
+        release = index.current_on(framework, args.at, cache_dir)
+        print(f"{framework}=={release.version}  (uploaded {release.upload_time[:19]}Z; current on {args.at})")
+        return 0
+    for release in index.final_releases(framework, cache_dir):
+        print(f"{framework}=={release.version}  {release.upload_time[:19]}Z")
     return 0
 
 
@@ -101,7 +137,7 @@ def cmd_bisect(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m harness", description=__doc__.splitlines()[0])
+    p = flags.OneLineParser(prog="python -m harness", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("list", help="list scenarios and their cases")
@@ -110,8 +146,18 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("run", help="run cases in this environment (the framework must be installed)")
     s.add_argument("ids", nargs="*", help="scenario or scenario:case (default: all)")
     s.add_argument("--timeline", action="store_true", help="print each case's timeline")
-    s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds")
+    s.add_argument("--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (> 0)")
+    s.add_argument("--proof", choices=("reproduced", "fixed"),
+                   help="run each case under the build its proof for this outcome names: an InProcess patch applied "
+                        "here, the installed release as is, or a Release in its matrix environment (built if missing); "
+                        "exit 1 unless every case says that outcome")
     s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("releases", help="a framework's final releases on the index, or the one current on a date")
+    s.add_argument("framework", help="google-adk or openai-agents")
+    s.add_argument("--at", metavar="DATE", help="YYYY-MM-DD (end of that day, UTC) or an RFC 3339 time: print only "
+                                                "the release a user installing then got (the highest final version out)")
+    s.set_defaults(func=cmd_releases)
 
     s = sub.add_parser("matrix", help="run every scenario across framework builds (what `nox -s matrix` runs)")
     s.add_argument("specs", nargs="*", metavar="SPEC",
@@ -124,10 +170,14 @@ def parser() -> argparse.ArgumentParser:
                    help="accept new and changed results of releases into snapshots/matrix")
     s.add_argument("--today-deps", action="store_true",
                    help="resolve dependencies as of today instead of each release's upload time")
-    s.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (default 60)")
-    s.add_argument("--jobs", type=int, default=0, help="builds run in parallel (default: CPU count)")
+    s.add_argument("--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT,
+                   help="per-case timeout in seconds, > 0 (default 60)")
+    s.add_argument("--jobs", type=flags.jobs, default=None, help="builds run in parallel, >= 1 (default: CPU count)")
     s.add_argument("--rerun", action="store_true", help="run every case, even those whose inputs are unchanged")
     s.add_argument("--shard", metavar="K/N", help="run only the K-th of N deterministic slices of the builds")
+    s.add_argument("--out", metavar="DIR",
+                   help="write this run's reports to DIR and leave the record (reports/matrix.json) alone; "
+                        "runs with a local build or a release outside the matrix go to reports/runs/<name>/ by default")
     s.set_defaults(func=cmd_matrix)
 
     s = sub.add_parser("merge", help="build reports from shard results (reports/shards/*.json)")
@@ -154,8 +204,10 @@ def main(argv: list[str] | None = None) -> int:
         # bisect parses its own arguments (harness/bisect.py), --help included.
         args = argparse.Namespace(func=cmd_bisect, rest=argv[1:])
     else:
-        args = parser().parse_args(argv)
+        args = None
     try:
+        if argv[:1] != ["bisect"]:
+            args = parser().parse_args(argv)
         return args.func(args)
     except INPUT_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -15,10 +15,14 @@ import tempfile
 import threading
 from pathlib import Path
 
+from harness import isolation
 from harness.outcomes import ERROR
 from harness.runner import strip_paths
 
 IMPORT_GRACE = 120.0  # first import of a framework in a cold environment can be slow
+# Once a case has started, the framework is imported (the worker imports it first), so a
+# case that overruns its own timeout by this much is hung in sync code and is killed.
+CASE_SLACK = 10.0
 
 
 def _reader(stream, q: queue.Queue) -> None:
@@ -41,6 +45,7 @@ def run_worker(
     cwd: Path,
     timeout: float,
     grace: float = IMPORT_GRACE,
+    case_slack: float = CASE_SLACK,
 ) -> tuple[dict | None, list[dict]]:
     """Run the selected cases; return (environment record, one result dict per case)."""
     done: list[dict] = []
@@ -51,8 +56,8 @@ def run_worker(
             stderr_path = Path(tmp) / "stderr"
             with open(stderr_path, "w") as stderr:
                 proc = subprocess.Popen(
-                    [str(python), "-m", "harness.worker", "--framework", framework, "--timeout", str(timeout),
-                     "--only", *selectors, "--skip", *skip],
+                    isolation.wrap([str(python), "-m", "harness.worker", "--framework", framework, "--timeout", str(timeout),
+                     "--only", *selectors, "--skip", *skip]),
                     stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=cwd, env=env,
                 )
                 q: queue.Queue = queue.Queue()
@@ -82,13 +87,14 @@ def run_worker(
                     record = json.loads(line)
                     kind = record.pop("kind")
                     if kind == "env":
-                        env_record = record
+                        env_record = {**record, "isolation": isolation.kind()}
                         deadline = timeout + grace
                     elif kind == "start":
                         current = record
-                        deadline = timeout + grace
+                        deadline = timeout + case_slack
                     elif kind == "result":
                         done.append(record)
                         current = None
+                        deadline = timeout + case_slack
         if not restart:
             return env_record, done

@@ -161,12 +161,18 @@ def _ensure(build: Build, path: Path, cache_dir: Path, today: bool, extras: tupl
     return Environment(build, path, python, date, reused=False)
 
 
+# What a worker's environment is built from: what Python and the frameworks need to run, and
+# the harness's own switches. Nothing else reaches framework code: no credentials
+# (GOOGLE_APPLICATION_CREDENTIALS, *_TOKEN, cloud keys), no OPENAI_BASE_URL, no proxies.
+WORKER_ALLOWLIST = ("PATH", "HOME", "LANG", "LANGUAGE", "TMPDIR", "TZ", "TERM", "USER", "LOGNAME", "PYTHONHASHSEED")
+WORKER_ALLOWED_PREFIXES = ("LC_", "HARNESS_")
+
+
 def worker_environment(project_root: Path) -> dict[str, str]:
-    """Process environment for a worker: the project importable, no provider keys."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    """Process environment for a worker, from an allowlist: the project importable, nothing secret."""
+    env = {k: v for k, v in os.environ.items() if k in WORKER_ALLOWLIST or k.startswith(WORKER_ALLOWED_PREFIXES)}
     env["PYTHONPATH"] = str(project_root)
     # Also set process-wide (not only per case, harness/runner.py): the worker imports the
     # framework before the first case, and openai-agents reads it at import.
     env["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
-    env.pop("VIRTUAL_ENV", None)
     return env

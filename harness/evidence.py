@@ -9,8 +9,8 @@ from __future__ import annotations
 import difflib
 from itertools import groupby
 
-from harness import versions
-from harness.outcomes import FIXED, REPRODUCED, UNEXPECTED
+from harness import boundaries, versions
+from harness.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
 
 GITHUB_LIMIT = 65536
 TIMELINE_LINES = 60  # longer timelines are cut, with a note saying so
@@ -41,25 +41,61 @@ def _fence(text: str, lang: str = "text") -> list[str]:
     return [f"```{lang}", text.replace("```", "ʼʼʼ"), "```"]
 
 
-def _summary_line(rows: list[dict]) -> str:
-    releases = [r for r in rows if not r["source"].startswith("local:")]
+def _is_release(r: dict) -> bool:
+    return not r["source"].startswith("local:") and r["source"] == f"{r['framework']}=={r['version']}"
+
+
+def release_lines(rows: list[dict]) -> list[tuple[str, list[dict]]]:
+    """Release rows grouped by release line (``1.x``, ``2.x``), each in version order.
+
+    Lines overlap in time (google-adk 1.39.1 came out after 2.4.0), so "last release where
+    it reproduces" and "first fixed" are only meaningful inside one line.
+    """
+    lines: dict[str, list[dict]] = {}
+    for r in sorted((r for r in rows if _is_release(r)), key=_release_order):
+        lines.setdefault(versions.line(r["version"]), []).append(r)
+    return list(lines.items())
+
+
+def _line_summary(releases: list[dict]) -> str:
     repro = [r for r in releases if r["outcome"] == REPRODUCED]
     fixed_ = [r for r in releases if r["outcome"] == FIXED]
     unexpected = [r for r in releases if r["outcome"] == UNEXPECTED]
-    parts = [f"last release where it reproduces: **{repro[-1]['version']}**" if repro else "reproduces on no release tried"]
+    parts = [f"last release where it reproduces: **{repro[-1]['version']}**" if repro else "reproduces on no release run"]
     later_fixed = [r for r in fixed_ if not repro or _release_order(r) > _release_order(repro[-1])]
     if later_fixed:
         parts.append(f"first release where it is fixed: **{later_fixed[0]['version']}**")
     elif fixed_:
         parts.append(f"fixed on {', '.join(r['version'] for r in fixed_)}, but it reproduces again later")
     else:
-        parts.append("fixed on no release tried")
+        parts.append("fixed on no release run")
     changes = [f"{a['version']} → {b['version']}: {a['outcome']} → {b['outcome']}"
                for a, b in zip(releases, releases[1:]) if a["outcome"] != b["outcome"]]
     if changes:
         parts.append("changes: " + "; ".join(changes))
     parts.append(f"unexpected on: {', '.join(r['version'] for r in unexpected) if unexpected else 'none'}")
-    return "; ".join(parts) + "."
+    return "; ".join(parts)
+
+
+def _control_summary(releases: list[dict]) -> str:
+    """A control must hold (``fixed``) everywhere: say so, or say where it broke."""
+    broke = [r for r in releases if r["outcome"] != FIXED]
+    if not broke:
+        return f"control: held on every release run ({len(releases)})"
+    return "control: **broke** on " + ", ".join(f"{r['version']} ({r['outcome']})" for r in broke) + \
+        f"; held on {len(releases) - len(broke)} of {len(releases)} releases run"
+
+
+def _summary_line(rows: list[dict], control: bool = False) -> str:
+    """One line per release line (a single line needs no label)."""
+    lines = release_lines(rows)
+    summarise = _control_summary if control else _line_summary
+    if not lines:
+        return "no release run."
+    if len(lines) == 1:
+        return summarise(lines[0][1]) + "."
+    framework = lines[0][1][0]["framework"]
+    return " ".join(f"**{framework} {line}**: {summarise(group)}." for line, group in lines)
 
 
 def _before_after(rows: list[dict]) -> list[str]:
@@ -76,24 +112,36 @@ def _before_after(rows: list[dict]) -> list[str]:
 
 
 def _range(group: list[dict]) -> str:
-    first = _label(group[0])
-    return first if len(group) == 1 else f"{first} – {group[-1]['version']}"
+    """A table row's builds: every release named, or the two ends and how many were run."""
+    if len(group) == 1:
+        return _label(group[0])
+    if len(group) == 2:
+        return f"{_label(group[0])}, {group[1]['version']}"
+    return f"{_label(group[0])} – {group[-1]['version']}, {len(group)} run"
 
 
-def _bisect_line(entries: list[dict]) -> str:
-    parts = []
-    for b in entries:
-        found = "; ".join(x["summary"] for x in b["boundaries"]) or "no outcome change"
-        skipped = f" (skipped: {', '.join(x['version'] for x in b['skipped'])})" if b.get("skipped") else ""
-        parts.append(f"bisect over every {b['framework']} release {b['from']} – {b['to']}: **{found}**{skipped}.")
-    return " ".join(parts)
+def _bisect_lines(k: boundaries.Known) -> list[str]:
+    """What every bisect and the record say about one case: its boundaries, and how it is known."""
+    if not k.ranges:
+        return []
+    ranges = "; ".join(f"{a} – {b}" for a, b in sorted(set(k.ranges), key=lambda ab: versions.key(ab[0])))
+    found = "; ".join(b.summary for b in k.boundaries) or "no outcome change"
+    answered = sum(o != ERROR for o in k.points.values())
+    line = (f"Bisect ({k.probes} probes over {ranges}, with the record's results: {answered} releases "
+            f"with an answer): **{found}**.")
+    if k.no_answer:
+        shown = ", ".join(k.no_answer) if len(k.no_answer) <= 3 else f"{len(k.no_answer)} releases, {k.no_answer[0]} .. {k.no_answer[-1]}"
+        line += f" No answer from {shown}."
+    return [line]
 
 
-def render(scenario: dict, document: dict, bisects: list[dict] | None = None) -> str:
+def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
     """The report of one scenario. ``scenario``: id, framework, links, description, expected, cases.
 
-    ``bisects``: the entries of reports/bisect.json, whose boundaries are quoted per case.
+    ``bisects``: the bisect record (reports/bisect.json), whose boundaries are quoted per case,
+    derived together with the record's results.
     """
+    bisects = bisects or boundaries.empty_record()
     results = [r for r in document["results"] if r["scenario"] == scenario["id"]]
     results.sort(key=_release_order)
     out = [f"# {scenario['id']}", ""]
@@ -118,15 +166,19 @@ def render(scenario: dict, document: dict, bisects: list[dict] | None = None) ->
         rows = [r for r in results if r["case"] == case["id"]]
         if not rows:
             continue
-        out += [f"## {case['id']}", "", case.get("summary", ""), "", _summary_line(rows), ""]
-        found = [b for b in bisects or [] if b["scenario"] == scenario["id"] and b["case"] == case["id"]]
-        if found:
-            out += [_bisect_line(found), ""]
+        heading = f"## {case['id']}" + (" (control)" if case.get("control") else "")
+        out += [heading, "", case.get("summary", ""), "", _summary_line(rows, bool(case.get("control"))), ""]
+        known = boundaries.known(bisects, document["results"], scenario["id"], case["id"], scenario["framework"])
+        bisect_lines = _bisect_lines(known)
+        if bisect_lines:
+            out += bisect_lines + [""]
         ba = _before_after(rows)
         if ba:
             out += ["**What the candidate changed:**", ""] + [f"- {line}" for line in ba] + [""]
         out += ["| build | outcome | detail | timeline |", "|---|---|---|---|"]
-        keyed = [(r, (r["outcome"], r["detail"], shapes.get(r["timeline"], "–"), r["source"].startswith("local:"))) for r in rows]
+        # Rows group consecutive releases of one release line with the same result.
+        keyed = [(r, (r["outcome"], r["detail"], shapes.get(r["timeline"], "–"), r["source"].startswith("local:"),
+                      versions.line(r["version"] or "0"))) for r in rows]
         for key, grp in groupby(keyed, key=lambda x: x[1]):
             group = [r for r, _ in grp]
             out.append(f"| {_esc(_range(group))} | {key[0]} | {_esc(key[1])} | {key[2]} |")
@@ -160,13 +212,16 @@ def render(scenario: dict, document: dict, bisects: list[dict] | None = None) ->
 def _environment(document: dict, sources: set[str]) -> list[str]:
     info = document.get("harness", {})
     out = ["## Environment", ""]
-    out.append(f"Python {info.get('python', '?')} on {info.get('platform', '?')}; harness {info.get('version', '?')}"
-               + (f" (code tree {info['code']})" if info.get("code") else ""))
+    # The code tree hash is in matrix.json, not here: a run of one scenario must leave every
+    # other scenario's report byte for byte.
+    out.append(f"Python {info.get('python', '?')} on {info.get('platform', '?')}; harness {info.get('version', '?')}")
     out.append("")
     for env in document.get("environments", []):
         if env["source"] not in sources:
             continue
         date = f", dependencies as of {env['exclude_newer']}" if env.get("exclude_newer") else ", today's dependencies"
+        if env.get("isolation"):
+            date += f", isolation: {env['isolation']}"
         packages = env.get("packages") or []
         out += ["<details>", f"<summary>{_esc(env['source'])}: {len(packages)} packages{date}</summary>", ""]
         out += _fence("\n".join(packages) if packages else env.get("error", "no environment")) + ["", "</details>", ""]

@@ -102,3 +102,42 @@ def download_sdist(name: str, version: str, dest: Path, cache_dir: Path) -> Path
                 target.write_bytes(resp.read())
             return target
     raise IndexError_(f"{name} {version} has no sdist on the index")
+
+
+def final_releases(name: str, cache_dir: Path) -> list[Release]:
+    """The final (not pre-release), not yanked releases of ``name``, oldest version first."""
+    return [r for r in releases(name, cache_dir).values() if versions.is_final(r.version) and not r.yanked]
+
+
+def parse_date(text: str) -> str:
+    """A date (``YYYY-MM-DD``: the end of that day, UTC) or an RFC 3339 time, as a comparable UTC string."""
+    from datetime import datetime, timedelta, timezone
+
+    try:
+        if len(text) == 10:
+            moment = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=timezone.utc) + timedelta(days=1, microseconds=-1)
+        else:
+            moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=timezone.utc)
+    except ValueError:
+        raise IndexError_(f"malformed date {text!r}; valid: YYYY-MM-DD (e.g. 2026-01-31) or an RFC 3339 time") from None
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def current_on(name: str, when: str, cache_dir: Path) -> Release:
+    """The release of ``name`` a user installing on ``when`` (see :func:`parse_date`) got: the
+    highest final version uploaded by then."""
+    moment = parse_date(when)
+    finals = final_releases(name, cache_dir)
+    out = [r for r in finals if _utc(r.upload_time) <= moment]
+    if not out:
+        first = min(finals, key=lambda r: _utc(r.upload_time), default=None)
+        since = f"; the first, {first.version}, came out on {first.upload_time[:10]}" if first else ""
+        raise IndexError_(f"no final release of {name} was on the index on {when}{since}")
+    return max(out, key=lambda r: versions.key(r.version))
+
+
+def _utc(stamp: str) -> str:
+    """An index upload time in the same comparable form as :func:`parse_date`."""
+    return parse_date(stamp) if stamp else ""

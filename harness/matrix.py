@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import builds as builds_mod
-from harness import environments, registry, releases, reports, result_cache, versions
+from harness import environments, record, registry, releases, reports, result_cache, versions
 from harness.driver import run_worker
 from harness.outcomes import ERROR, OUTCOMES
 from harness.scenario import Case, Scenario
@@ -34,25 +34,44 @@ class Options:
     jobs: int = max(1, os.cpu_count() or 1)
     rerun: bool = False  # run every case even when its inputs are unchanged
     shard: tuple[int, int] | None = None  # (K, N): only the K-th of N slices of the builds
+    out: Path | None = None  # write this run's reports here and leave the record alone
     root: Path = PROJECT_ROOT
 
 
+_LOG_LOCK = threading.Lock()
+
+
 def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    """One progress line on stderr; builds log from parallel threads, so each line is written
+    whole, under a lock (print() writes the text and the newline separately)."""
+    with _LOG_LOCK:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
 
 
-def resolve_builds(options: Options, frameworks_needed: list[str], cache_dir: Path) -> list[builds_mod.Build]:
+def resolve_builds(options: Options, selected: list[tuple[Scenario, Case]], members: dict[str, list[str]] | None,
+                   cache_dir: Path) -> list[tuple[builds_mod.Build, list[tuple[Scenario, Case]]]]:
+    """(build, its cases): the SPECs given, each with every selected case of its framework; or,
+    with no SPECs, every release of each selected scenario's matrix (``members``)."""
     if options.specs:
         found: dict[str, builds_mod.Build] = {}
         for spec in options.specs:
             build = builds_mod.parse(spec, cache_dir)
             found.setdefault(build.source, build)
-        return list(found.values())
-    return [
-        builds_mod.parse(f"{fw}=={v}", cache_dir)
-        for fw in frameworks_needed
-        for v in releases.default_versions(fw, cache_dir)
-    ]
+        return [(b, [(s, c) for s, c in selected if s.framework == b.framework]) for b in found.values()]
+    assert members is not None
+    wanted = sorted({(s.framework, v) for s, _ in selected for v in members[s.id]},
+                    key=lambda fv: (fv[0], versions.key(fv[1])))
+    plan = []
+    for framework, version in wanted:
+        build = builds_mod.parse(f"{framework}=={version}", cache_dir)
+        plan.append((build, [(s, c) for s, c in selected if s.framework == framework and version in members[s.id]]))
+    return plan
+
+
+def is_release(result: dict) -> bool:
+    """A result of a release from the index (not a local build or a direct reference)."""
+    return result["source"] == f"{result['framework']}=={result['version']}"
 
 
 def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: str | None, **fields) -> dict:
@@ -106,6 +125,7 @@ def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, li
         "source": build.source, "framework": build.framework, "version": version,
         "python": (env_record or {}).get("python"), "exclude_newer": env.exclude_newer,
         "packages": (env_record or {}).get("packages", []),
+        "isolation": (env_record or {}).get("isolation"),
     }
     counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
     log(f"  {build.source}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
@@ -114,12 +134,34 @@ def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, li
     return record, results
 
 
-def check_snapshots(results: list[dict], store: SnapshotStore, update: bool) -> None:
+def check_snapshots(results: list[dict], store: SnapshotStore, update: bool, recorded: list[dict] | None = None) -> None:
+    """Compare every result with its snapshot; with ``update``, store the new and changed ones.
+
+    A snapshot stored for a release between two others (a one-release bug's x.y.0) would
+    make the later releases that matched the earlier snapshot compare with it instead:
+    those in the record (``recorded``) and not re-run here get the earlier one pinned as their own.
+    """
+    ran = {(r["scenario"], r["case"], r["version"]) for r in results}
     for r in results:
         check = store.check(r)
         r["snapshot"], r["snapshot_base"], r["snapshot_diff"] = check.status, check.base, check.diff
-        if update and check.status in (NEW, CHANGED) and store.accept(r):
-            r["snapshot"], r["snapshot_base"] = UPDATED, r["version"]
+        if update and check.status in (NEW, CHANGED):
+            later = [x for x in recorded or [] if (x["scenario"], x["case"]) == (r["scenario"], r["case"])
+                     and is_release(x) and check.base is not None and x.get("snapshot_base") == check.base
+                     and versions.key(x["version"]) > versions.key(r["version"])
+                     and (x["scenario"], x["case"], x["version"]) not in ran]
+            if store.accept(r):
+                r["snapshot"], r["snapshot_base"] = UPDATED, r["version"]
+                for x in later:
+                    store.pin(x["scenario"], x["case"], x["version"], check.base)
+
+
+def _members(root: Path, scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: dict | None,
+             cache_dir: Path) -> dict[str, list[str]]:
+    """scenario id -> the releases of its matrix (harness/record.py), as the store is now."""
+    frameworks = sorted({s.framework for s in scenarios})
+    defaults = {fw: releases.default_versions(fw, cache_dir) for fw in frameworks}
+    return record.matrix_releases(scenarios, defaults, store, bisects, (existing or {}).get("results", []), cache_dir)
 
 
 def run(options: Options) -> int:
@@ -129,11 +171,15 @@ def run(options: Options) -> int:
     selected = registry.select(scenarios, options.only)
     reports_dir = options.root / "reports"
     reports.check_writable(reports_dir)
+    if options.out is not None:
+        reports.check_writable(options.out)
+    existing = record.load(reports_dir)  # an unreadable record is refused before any work
+    bisects = record.bisect_record(reports_dir)
     store = SnapshotStore(options.root / "snapshots" / "matrix")
     store.validate()
-    needed = sorted({s.framework for s, _ in selected})
-    build_list = resolve_builds(options, needed, cache_dir)
-    plan = [(b, [(s, c) for s, c in selected if s.framework == b.framework]) for b in build_list]
+    chosen = [scenarios[i] for i in dict.fromkeys(s.id for s, _ in selected)]
+    members = None if options.specs else _members(options.root, chosen, store, bisects, existing, cache_dir)
+    plan = resolve_builds(options, selected, members, cache_dir)
     for b, cases in plan:
         if not cases:
             log(f"note: no selected scenario uses {b.framework}; skipping {b.source}")
@@ -167,21 +213,74 @@ def run(options: Options) -> int:
     results = [r for _, rs in outcomes for r in rs]
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=reports.sort_key(order))
-    check_snapshots(results, store, options.update_snapshots)
+    check_snapshots(results, store, options.update_snapshots, (existing or {}).get("results", []))
     all_pairs = {(s.id, c.id) for s, c in registry.select(scenarios, [])}
     for orphan in store.orphans(all_pairs):
         log(f"warning: snapshots/matrix/{orphan}/ belongs to no scenario case any more; delete it")
 
-    document = reports.matrix_document(results, environments_records, reports.harness_info(options.root))
+    harness = reports.harness_info(options.root)
     if options.shard:
         k, n = options.shard
+        document = reports.matrix_document(results, environments_records, harness)
         shard_path = reports_dir / "shards" / f"shard-{k}-of-{n}.json"
         shard_path.parent.mkdir(exist_ok=True)
         reports.write_atomic(shard_path, reports.dumps(document))
         log(f"wrote reports/shards/{shard_path.name}; merge the shards with `python -m harness merge reports/shards/*.json`")
     else:
-        reports.write_all(document, scenarios, reports_dir)
+        full = not options.only and not options.specs
+        publish(options.root, scenarios, results, environments_records, harness, store, bisects, existing, cache_dir,
+                options.out, full=full, only=options.only)
     return summarise(results, time.monotonic() - started)
+
+
+def publish(root: Path, scenarios: dict, results: list[dict], environments_records: list[dict], harness: dict,
+            store: SnapshotStore, bisects: dict, existing: dict | None, cache_dir: Path, out: Path | None,
+            full: bool = False, only: list[str] | None = None) -> Path:
+    """Merge the results into the record, or write them to a run folder of their own; return where."""
+    reports_dir = root / "reports"
+    order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
+    ran = [scenarios[i] for i in dict.fromkeys(r["scenario"] for r in results) if i in scenarios]
+    # Membership as the store is now: a release whose snapshot --update-snapshots just stored
+    # has joined its scenario's matrix, and its results go to the record.
+    members = _members(root, ran, store, bisects, existing, cache_dir) if ran else {}
+    outside = sorted({r["source"] for r in results if not is_release(r) or r["version"] not in members[r["scenario"]]})
+    if out is None and not outside:
+        prune: list[tuple[str, str, str]] = []
+        if full and existing:
+            # A full run is the whole matrix: results of releases that left it are dropped.
+            every = _members(root, list(scenarios.values()), store, bisects, existing, cache_dir)
+            prune = [(r["scenario"], r["case"], r["source"]) for r in existing["results"]
+                     if r["scenario"] in every and (not is_release(r) or r["version"] not in every[r["scenario"]])]
+            for key in prune:
+                log(f"note: {key[2]} left the matrix of {key[0]}; its result for {key[1]} is dropped from the record")
+        merged = record.merge(existing, results, environments_records, harness, order, prune)
+        record.render(root, scenarios, document=merged)
+        kept = len(merged["results"]) - len(results)
+        log(f"record: {len(results)} results written to reports/{record.RECORD_NAME}, {kept} other results kept as they were")
+        return reports_dir
+    if out is None:
+        out = reports_dir / record.RUNS_DIR / record.run_name(sorted({r["source"] for r in results}), only or [])
+        why = f"{', '.join(outside)} {'is' if len(outside) == 1 else 'are'} not in the matrix"
+    else:
+        why = "--out was given"
+    out.mkdir(parents=True, exist_ok=True)
+    document = reports.matrix_document(results, environments_records, harness)
+    written = record.render(root, scenarios, reports_dir=out, document=document)
+    shown = _shown(out, root)
+    log(f"this run's reports are in {shown}/ ({len(written)} files); the record (reports/{record.RECORD_NAME}) "
+        f"is unchanged: {why}")
+    before_after = [p for p in written if p.suffix == ".md" and p.name != "matrix.md"]
+    if any(not is_release(r) for r in results) and before_after:
+        log(f"before/after report: {', '.join(_shown(p, root) for p in before_after)}")
+    return out
+
+
+def _shown(path: Path, root: Path) -> str:
+    """A path as the user should read it: relative to the project when inside it."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def summarise(results: list[dict], elapsed: float) -> int:
@@ -196,7 +295,7 @@ def summarise(results: list[dict], elapsed: float) -> int:
     log(f"\n{len(results)} results in {elapsed:.1f}s: " + ", ".join(f"{n} {o}" for o, n in counts.items() if n))
     inherited = sum(r["snapshot"] == MATCH and r["snapshot_base"] != r["version"] for r in results)
     if inherited:
-        log(f"{inherited} results have no snapshot of their own and are unchanged since an earlier release's")
+        log(f"{inherited} results have no snapshot of their own and match an earlier release's snapshot")
     log("snapshots: " + ", ".join(
         f"{sum(r['snapshot'] == s for r in results)} {s}" for s in (MATCH, UPDATED, NEW, CHANGED)
         if any(r["snapshot"] == s for r in results)))
@@ -224,10 +323,12 @@ def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:
     envs = sorted((e for d in documents for e in d.get("environments", [])), key=lambda e: (e["framework"], e["source"]))
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=reports.sort_key(order))
-    document = reports.matrix_document(results, envs, documents[0].get("harness") if documents else {})
     reports_dir = root / "reports"
     reports.check_writable(reports_dir)
-    reports.write_all(document, scenarios, reports_dir)
+    existing = record.load(reports_dir)
+    cache_dir = root / ".nox" / ".harness-cache"
+    publish(root, scenarios, results, envs, documents[0].get("harness", {}) if documents else {},
+            SnapshotStore(root / "snapshots" / "matrix"), record.bisect_record(reports_dir), existing, cache_dir, None)
     bad = [r for r in results if r["snapshot"] not in (MATCH, UPDATED)]
     log(f"merged {len(paths)} shards: {len(results)} results, {len(bad)} differ from their snapshots")
     return 1 if bad else 0

@@ -13,8 +13,18 @@ openai-agents release from 0.6 on:
 - streamed runs: every release's runner builds the turn's ``ModelResponse`` from the
   ``ResponseCompletedEvent`` it receives (``agents/run.py`` before 0.12,
   ``agents/run_internal/run_loop.py`` after), and newer ones also collect the items of
-  ``ResponseOutputItemDoneEvent``; the fake yields created, item added/done per output item,
-  then completed.
+  ``ResponseOutputItemDoneEvent``. The fake streams what a real Responses stream sends for
+  its items (:func:`stream_events_for`): ``response.created``, ``response.in_progress``; per
+  output item ``output_item.added``, for a message's text parts ``content_part.added``,
+  several ``output_text.delta`` (one per word), ``output_text.done``, ``content_part.done``,
+  for a function call ``function_call_arguments.delta``/``.done``; ``output_item.done``; then
+  ``response.completed``. Event fields are passed only where the installed ``openai`` event
+  model declares them (``sequence_number``, ``logprobs`` and ``name`` came in later releases).
+
+Helpers the scenarios share: :class:`RecordingTool` (a function tool that records its
+calls), :func:`drain_stream` / :func:`run_item_names` / :func:`text_deltas` (what a streamed
+run emitted), :func:`item_lines` (numbered item lines), :func:`counts_by_type` /
+:func:`counts_by_call_id`, and :func:`to_dict` (SDK object to dict).
 
 Tracing export is switched off on import (``agents.set_tracing_disabled(True)``), on top of
 the ``OPENAI_AGENTS_DISABLE_TRACING=1`` the runner sets, so no trace reaches the network even
@@ -26,6 +36,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import re
+from collections import Counter
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
@@ -36,12 +48,19 @@ from agents.usage import Usage
 from openai.types.responses import (
     Response,
     ResponseCompletedEvent,
+    ResponseContentPartAddedEvent,
+    ResponseContentPartDoneEvent,
     ResponseCreatedEvent,
+    ResponseFunctionCallArgumentsDeltaEvent,
+    ResponseFunctionCallArgumentsDoneEvent,
     ResponseFunctionToolCall,
+    ResponseInProgressEvent,
     ResponseOutputItemAddedEvent,
     ResponseOutputItemDoneEvent,
     ResponseOutputMessage,
     ResponseOutputText,
+    ResponseTextDeltaEvent,
+    ResponseTextDoneEvent,
 )
 
 from harness.timeline import Placeholders, quote
@@ -151,11 +170,75 @@ def _response(output: list[Any], response_id: str, status: str) -> Response:
 
 
 def _event(cls: type, sequence_number: int, **fields: Any) -> Any:
-    # ``sequence_number`` is required by recent openai releases and unknown to none of the
-    # ones the matrix resolves; pass it only where the event model declares it.
-    if "sequence_number" in getattr(cls, "model_fields", {}):
-        fields["sequence_number"] = sequence_number
-    return cls(**fields)
+    # ``sequence_number`` (and ``logprobs`` of the text events, ``name`` of
+    # function_call_arguments.done) are required by recent openai releases and unknown to
+    # older ones; pass each field only where the event model declares it.
+    declared = getattr(cls, "model_fields", {})
+    fields["sequence_number"] = sequence_number
+    return cls(**{k: v for k, v in fields.items() if k in declared})
+
+
+def text_chunks(text: str) -> list[str]:
+    """How the fake streams a text: one delta per word (with its leading space), at least two."""
+    pieces = re.findall(r"\s*\S+\s*$|\s*\S+", text) or [text]
+    if len(pieces) == 1 and len(text) > 1:
+        pieces = [text[: len(text) // 2], text[len(text) // 2:]]
+    return pieces
+
+
+def _item_events(item: Any, index: int) -> list[tuple[type, dict[str, Any]]]:
+    """The stream events of one output item, as a real Responses stream sends them."""
+    item_id = getattr(item, "id", None)
+    kind = getattr(item, "type", None)
+    if kind == "message":
+        added_item = item.model_copy(update={"status": "in_progress", "content": []}, deep=True)
+    elif kind == "function_call":
+        added_item = item.model_copy(update={"status": "in_progress", "arguments": ""}, deep=True)
+    else:
+        added_item = item.model_copy(deep=True)
+    events: list[tuple[type, dict[str, Any]]] = [
+        (ResponseOutputItemAddedEvent, {"type": "response.output_item.added", "item": added_item, "output_index": index})
+    ]
+    at = {"item_id": item_id, "output_index": index}
+    if kind == "message":
+        for c, part in enumerate(item.content):
+            part_at = {**at, "content_index": c}
+            is_text = getattr(part, "type", None) == "output_text"
+            empty = part.model_copy(update={"text": ""}, deep=True) if is_text else part.model_copy(deep=True)
+            events.append((ResponseContentPartAddedEvent, {"type": "response.content_part.added", "part": empty, **part_at}))
+            if is_text:
+                events += [
+                    (ResponseTextDeltaEvent, {"type": "response.output_text.delta", "delta": d, "logprobs": [], **part_at})
+                    for d in text_chunks(part.text)
+                ]
+                events.append(
+                    (ResponseTextDoneEvent, {"type": "response.output_text.done", "text": part.text, "logprobs": [], **part_at})
+                )
+            events.append(
+                (ResponseContentPartDoneEvent, {"type": "response.content_part.done", "part": part.model_copy(deep=True), **part_at})
+            )
+    elif kind == "function_call":
+        events += [
+            (ResponseFunctionCallArgumentsDeltaEvent, {"type": "response.function_call_arguments.delta", "delta": item.arguments, **at}),
+            (ResponseFunctionCallArgumentsDoneEvent,
+             {"type": "response.function_call_arguments.done", "arguments": item.arguments, "name": item.name, **at}),
+        ]
+    events.append(
+        (ResponseOutputItemDoneEvent, {"type": "response.output_item.done", "item": item.model_copy(deep=True), "output_index": index})
+    )
+    return events
+
+
+def stream_events_for(output: list[Any], response_id: str) -> list[Any]:
+    """Every event of a Responses stream whose completed response holds ``output``, numbered in order."""
+    specs: list[tuple[type, dict[str, Any]]] = [
+        (ResponseCreatedEvent, {"type": "response.created", "response": _response([], response_id, "in_progress")}),
+        (ResponseInProgressEvent, {"type": "response.in_progress", "response": _response([], response_id, "in_progress")}),
+    ]
+    for index, item in enumerate(output):
+        specs += _item_events(item, index)
+    specs.append((ResponseCompletedEvent, {"type": "response.completed", "response": _response(output, response_id, "completed")}))
+    return [_event(cls, seq, **fields) for seq, (cls, fields) in enumerate(specs)]
 
 
 def _input_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -225,24 +308,8 @@ class ScriptedModel(Model):
         return self._stream(turn, output)
 
     async def _stream(self, turn: int, output: list[Any]) -> AsyncIterator[Any]:
-        response_id = self._response_id(turn)
-        seq = 0
-        yield _event(
-            ResponseCreatedEvent, seq, type="response.created", response=_response([], response_id, "in_progress")
-        )
-        for index, item in enumerate(output):
-            seq += 1
-            yield _event(
-                ResponseOutputItemAddedEvent, seq, type="response.output_item.added", item=item, output_index=index
-            )
-            seq += 1
-            yield _event(
-                ResponseOutputItemDoneEvent, seq, type="response.output_item.done", item=item, output_index=index
-            )
-        seq += 1
-        yield _event(
-            ResponseCompletedEvent, seq, type="response.completed", response=_response(output, response_id, "completed")
-        )
+        for event in stream_events_for(output, self._response_id(turn)):
+            yield event
 
 
 # --- describing model input --------------------------------------------------------------
@@ -290,3 +357,159 @@ def describe_item(item: Any, ids: Placeholders) -> str:
             line += f" [{ids('msg', _get(item, 'id'))}]"
         return line
     return f"{kind or 'item'} {quote(json.dumps(item, sort_keys=True, default=str))}"
+
+
+
+# --- objects, items and counts ------------------------------------------------------------
+
+
+def to_dict(obj: Any) -> Any:
+    """An SDK object as a plain dict (pydantic models: the fields that were set; dataclasses:
+    every field); a dict is copied; anything else is returned as it is."""
+    if isinstance(obj, dict):
+        return copy.deepcopy(obj)
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(exclude_unset=True)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return dataclasses.asdict(obj)
+    return obj
+
+
+def raw_item(item: Any) -> Any:
+    """A run item's raw item as a dict (``RunItem.raw_item``); an input item as a dict."""
+    return to_dict(getattr(item, "raw_item", item))
+
+
+def item_type(item: Any) -> str:
+    """An item's ``type``; a message input item without one (``{"role": ..., "content": ...}``) is ``message``."""
+    data = raw_item(item)
+    kind = _get(data, "type")
+    if kind is None and _get(data, "role") is not None:
+        return "message"
+    return str(kind or type(item).__name__)
+
+
+def item_lines(items: Iterable[Any], ids: Placeholders, indent: str = "") -> list[str]:
+    """``1. user 'hi'``, ``2. function_call call-1 get({...})``: one numbered line per item, in order.
+
+    Run items (``result.new_items``), input items (``result.to_input_list()``, session
+    items) and SDK objects alike.
+    """
+    return [f"{indent}{n}. {describe_item(raw_item(item), ids)}" for n, item in enumerate(items, 1)]
+
+
+def counts_by_type(items: Iterable[Any]) -> dict[str, int]:
+    """How many items of each type, by type name, sorted."""
+    counts = Counter(item_type(item) for item in items)
+    return dict(sorted(counts.items()))
+
+
+def counts_by_call_id(items: Iterable[Any], ids: Placeholders | None = None) -> dict[str, dict[str, int]]:
+    """For each call id (as a placeholder when ``ids`` is given): how many items of each type carry it.
+
+    A call answered once reads ``{"function_call": 1, "function_call_output": 1}``; a
+    duplicated one shows a 2. Items without a call id are not counted.
+    """
+    counts: dict[str, Counter] = {}
+    for item in items:
+        call_id = _get(raw_item(item), "call_id")
+        if call_id is None:
+            continue
+        key = ids("call", call_id) if ids is not None else str(call_id)
+        counts.setdefault(key, Counter())[item_type(item)] += 1
+    return {k: dict(sorted(v.items())) for k, v in counts.items()}
+
+
+def counts_line(label: str, counts: dict[str, Any]) -> str:
+    """``label {...}``: a counts mapping on one timeline line."""
+    return f"{label} {json.dumps(counts, sort_keys=True)}"
+
+
+# --- streamed runs -------------------------------------------------------------------------
+
+
+async def drain_stream(result: Any) -> list[Any]:
+    """Consume ``result.stream_events()`` of a ``Runner.run_streamed`` result; every event, in order."""
+    return [event async for event in result.stream_events()]
+
+
+def run_item_names(events: Iterable[Any]) -> list[str]:
+    """The names of the ``run_item_stream_event`` events (``tool_called``, ``tool_output``, ...), in order."""
+    return [event.name for event in events if getattr(event, "type", None) == "run_item_stream_event"]
+
+
+def raw_event_types(events: Iterable[Any]) -> list[str]:
+    """The types of the raw model stream events (``response.output_text.delta``, ...), in order."""
+    return [event.data.type for event in events if getattr(event, "type", None) == "raw_response_event"]
+
+
+def text_deltas(events: Iterable[Any]) -> list[str]:
+    """The text deltas the raw model stream carried, in order."""
+    return [
+        event.data.delta for event in events
+        if getattr(event, "type", None) == "raw_response_event"
+        and getattr(event.data, "type", None) == "response.output_text.delta"
+    ]
+
+
+# --- tools ---------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolCall:
+    """One call of a :class:`RecordingTool`: the call id the runner gave, and the arguments."""
+
+    call_id: str | None
+    arguments: dict[str, Any]
+
+
+class RecordingTool:
+    """A function tool that records every call and answers with ``result``.
+
+    ``parameters`` maps each argument to its JSON type (``{"city": "string"}``), all required.
+    ``result`` is the answer, or a function of the arguments returning it (a non-string
+    answer is sent as JSON). Give ``tool.tool`` to the Agent; read ``tool.calls``.
+
+    Usage: ``weather = RecordingTool("get_weather", {"city": "string"}, result="sunny")``.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        parameters: dict[str, str] | None = None,
+        result: Any = "ok",
+        description: str = "",
+    ) -> None:
+        from agents import FunctionTool
+
+        self.name = name
+        self.result = result
+        self.calls: list[ToolCall] = []
+        params = dict(parameters or {})
+        schema = {
+            "type": "object",
+            "properties": {p: {"type": t} for p, t in params.items()},
+            "required": list(params),
+            "additionalProperties": False,
+        }
+        self.tool = FunctionTool(
+            name=name,
+            description=description or f"The scenario's {name} tool.",
+            params_json_schema=schema,
+            on_invoke_tool=self._invoke,
+            strict_json_schema=True,
+        )
+
+    async def _invoke(self, context: Any, arguments: str) -> str:
+        args = json.loads(arguments) if arguments else {}
+        # ToolContext.tool_call_id (every release from 0.6); None where the context lacks it.
+        self.calls.append(ToolCall(getattr(context, "tool_call_id", None), args))
+        answer: Any = self.result(args) if callable(self.result) else self.result
+        return answer if isinstance(answer, str) else json.dumps(answer, sort_keys=True)
+
+    def call_lines(self, ids: Placeholders) -> list[str]:
+        """``tool get_weather ran for call-1 with {"city": "Paris"}``, one line per call, in order."""
+        return [
+            f"tool {self.name} ran for {ids('call', c.call_id)} with {json.dumps(c.arguments, sort_keys=True)}"
+            for c in self.calls
+        ]

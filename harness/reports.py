@@ -126,20 +126,22 @@ def scenario_metadata(scenario) -> dict:
     return {
         "id": scenario.id, "framework": scenario.framework, "links": list(scenario.links),
         "description": scenario.description, "expected": scenario.expected,
-        "cases": [{"id": c.id, "summary": c.summary} for c in scenario.cases],
+        "cases": [{"id": c.id, "summary": c.summary, "control": bool(getattr(c, "control", False))}
+                  for c in scenario.cases],
     }
 
 
-def write_all(document: dict, scenarios: dict, reports_dir: Path) -> list[Path]:
-    """matrix.json, matrix.md and one report per scenario in the results, each atomically."""
+def write_all(document: dict, scenarios: dict, reports_dir: Path, bisects: dict | None = None) -> list[Path]:
+    """matrix.json, matrix.md and one report per scenario in the results, each atomically.
+
+    ``bisects``: the bisect record (harness/boundaries.py), whose boundaries the scenario reports quote.
+    """
     from harness import evidence
 
     write_atomic(reports_dir / "matrix.json", dumps(document))
     present = [s for s in scenarios.values() if any(r["scenario"] == s.id for r in document["results"])]
     write_atomic(reports_dir / "matrix.md", matrix_markdown(document, {s.id: s.id for s in present}))
     written = [reports_dir / "matrix.json", reports_dir / "matrix.md"]
-    bisect_path = reports_dir / "bisect.json"
-    bisects = json.loads(bisect_path.read_text()).get("bisects", []) if bisect_path.exists() else []
     for s in present:
         path = reports_dir / f"{s.id}.md"
         write_atomic(path, evidence.render(scenario_metadata(s), document, bisects))

@@ -56,7 +56,35 @@ class AsInstalled:
     description: str = "the pinned release, unpatched"
 
 
-Build = InProcess | AsInstalled
+PIN_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([0-9][0-9A-Za-z.+!-]*)\s*$")
+
+
+@dataclass(frozen=True)
+class Release:
+    """A real release shows this outcome: ``Release("openai-agents==0.8.0", "the last release before #123")``.
+
+    The proof test (and ``python -m harness run ID:CASE --proof OUTCOME``) runs the case in
+    that release's matrix environment (``.nox/builds/<framework>-<version>``, dependencies
+    as of its upload date), unpatched. The honest proof for a bug upstream has fixed: the
+    last release with the bug, or the first without it.
+    """
+
+    spec: str
+    description: str = ""
+
+    @property
+    def framework(self) -> str:
+        """The framework's PyPI name, as the spec spells it (``frameworks.get`` normalises it)."""
+        m = PIN_RE.match(self.spec)
+        return m.group(1) if m else ""
+
+    @property
+    def version(self) -> str:
+        m = PIN_RE.match(self.spec)
+        return m.group(2) if m else ""
+
+
+Build = InProcess | AsInstalled | Release
 
 
 @dataclass(frozen=True)
@@ -65,6 +93,12 @@ class Case:
 
     ``proofs`` says how a build showing each of ``reproduced`` and ``fixed`` is obtained,
     so a harness-level test can show the oracle is able to say both.
+
+    ``control=True`` marks a control case: behaviour that must hold (``fixed``) on every
+    release, beside the bug (for example the non-streamed path of a streamed bug). It still
+    declares both proofs: its ``reproduced`` proof breaks it in this process (``InProcess``),
+    so the oracle is shown able to fail. Reports show it as a control ("held on every
+    release run", or where it broke), never as "first fixed".
     """
 
     id: str
@@ -72,6 +106,7 @@ class Case:
     oracle: Callable[[Observation], Verdict]
     proofs: Mapping[str, Build]
     summary: str = ""
+    control: bool = False
 
 
 @dataclass(frozen=True)
@@ -140,6 +175,43 @@ def validate(scenario: object, module: str) -> Scenario:
             problems.append(
                 f"case {case.id!r} does not say how to obtain a build that is {' or '.join(sorted(missing))}"
             )
+        problems += _proof_problems(scenario, case)
     if problems:
         raise ScenarioError(f"{where}: " + "; ".join(problems))
     return scenario
+
+
+def _proof_problems(scenario: Scenario, case: Case) -> list[str]:
+    """What is wrong with a case's proofs and control flag (empty when nothing is)."""
+    problems = []
+    if not isinstance(case.control, bool):
+        problems.append(f"case {case.id!r}: control must be True or False, got {case.control!r}")
+    for outcome, build in case.proofs.items():
+        where = f"case {case.id!r}'s {outcome!r} proof"
+        if not isinstance(build, (InProcess, AsInstalled, Release)):
+            problems.append(f"{where} is a {type(build).__name__}; valid: InProcess, AsInstalled, Release")
+            continue
+        if isinstance(build, Release):
+            if not PIN_RE.match(build.spec):
+                problems.append(f"{where} names {build.spec!r}; a Release names one release: NAME==VERSION")
+                continue
+            try:
+                named = frameworks.get(build.framework).name
+            except frameworks.UnknownFramework as exc:
+                problems.append(f"{where}: {exc}")
+                continue
+            if named != _framework_name(scenario.framework):
+                problems.append(f"{where} is a {named} release, but the scenario is about {scenario.framework}")
+    if case.control and REPRODUCED in case.proofs and not isinstance(case.proofs[REPRODUCED], InProcess):
+        problems.append(
+            f"case {case.id!r} is a control (it holds on every release), so its 'reproduced' proof must "
+            "break it in this process (InProcess), not name a build that has it broken"
+        )
+    return problems
+
+
+def _framework_name(name: str) -> str:
+    try:
+        return frameworks.get(name).name
+    except frameworks.UnknownFramework:
+        return name

@@ -91,6 +91,13 @@ class SnapshotStore:
         tmp.replace(path)
         return True
 
+    def pin(self, scenario: str, case: str, version: str, base: str) -> None:
+        """Store ``base``'s snapshot as ``version``'s own, so ``version`` keeps being compared
+        with what it matched when a snapshot is inserted between them."""
+        path = self._dir(scenario, case) / f"{version}.txt"
+        if not path.exists():
+            path.write_text(self.read(scenario, case, base))
+
     def known_pairs(self) -> set[tuple[str, str]]:
         """Every (scenario, case) with stored snapshots, for orphan detection."""
         if not self.root.exists():

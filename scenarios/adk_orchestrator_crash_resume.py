@@ -32,7 +32,6 @@ from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observ
 from harness.timeline import Placeholders, quote
 
 APP = "crash_resume_app"
-USER = "user-1"
 LOGGER = __name__ + ".app"  # the scenario's own logger; its handlers are removed after the run
 
 # The orchestrator's emissions, in body order. The first two come before the last recorded
@@ -72,7 +71,7 @@ def _workflow_api():
 
     if "invocation_id" not in inspect.signature(Runner.run_async).parameters:
         raise NotApplicable("Runner.run_async has no parameter invocation_id")
-    return workflow, Context, App, ResumabilityConfig, Runner
+    return workflow, Context, App, ResumabilityConfig
 
 
 def accessor_candidates() -> list[tuple[str, object]]:
@@ -136,9 +135,9 @@ def _describe_event(event, ids: Placeholders) -> str | None:
 
 async def crash_and_resume() -> Observation:
     """The seed's reproduction: log, run two children, crash once; resume with the same id."""
-    workflow, Context, App, ResumabilityConfig, Runner = _workflow_api()
-    from google.adk.sessions import InMemorySessionService
-    from google.genai import types
+    from harness import adk
+
+    workflow, Context, App, ResumabilityConfig = _workflow_api()
 
     candidates = accessor_candidates()
     timeline: list[str] = []
@@ -222,9 +221,7 @@ async def crash_and_resume() -> Observation:
 
     root = workflow.Workflow(name="root", edges=[(workflow.START, nodes["orchestrator"])])
     app = App(name=APP, root_agent=root, resumability_config=ResumabilityConfig(is_resumable=True))
-    sessions = InMemorySessionService()
-    runner = Runner(app=app, session_service=sessions)
-    session = await sessions.create_session(app_name=APP, user_id=USER)
+    conversation = await adk.start(app)
     ids = Placeholders()
 
     saved = (log.level, log.propagate)
@@ -244,9 +241,7 @@ async def crash_and_resume() -> Observation:
     try:
         timeline.append("first run")
         try:
-            async for event in runner.run_async(
-                user_id=USER, session_id=session.id, new_message=types.Content(role="user", parts=[types.Part(text="go")])
-            ):
+            async for event in conversation.stream("go"):
                 invocation_id = event.invocation_id
                 line = _describe_event(event, ids)
                 if line:
@@ -263,9 +258,7 @@ async def crash_and_resume() -> Observation:
         timeline.append(f"resume [{ids('inv', invocation_id)}] new_message=None")
         resume_boundary = len(raw.records)
         try:
-            async for event in runner.run_async(
-                user_id=USER, session_id=session.id, invocation_id=invocation_id, new_message=None
-            ):
+            async for event in conversation.stream(None, invocation_id=invocation_id):
                 inv = ids("inv", event.invocation_id)
                 if inv not in resumed_invocations:
                     resumed_invocations.append(inv)

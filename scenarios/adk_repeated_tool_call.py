@@ -9,9 +9,10 @@ response event, marked ``custom_metadata['adk_tool_call_cache_hit']``.
 
 The repeat comes in the next model step (``across-steps``), in the same model response, where
 the calls run concurrently (``same-step``), or with the same arguments in another key order
-(``reordered-args``, canonically identical). ``different-args`` is a non-regression case: calls
-that differ in an argument must both run, fix or no fix; there, ``reproduced`` means a dedupe
-that is too broad answered one call with the other's result.
+(``reordered-args``, canonically identical). ``different-args`` is a control case: calls that
+differ in an argument must both run on every release, fix or no fix; there, ``reproduced``
+means a dedupe that is too broad answered one call with the other's result (its proof is
+such a dedupe, installed in process).
 
 The replay passes ``RunConfig(dedupe_tool_calls=True)`` where the release's RunConfig has the
 field; other releases run with the default RunConfig, as they have no way to share a run.
@@ -37,7 +38,6 @@ from harness.scenario import AsInstalled, Case, InProcess, Observation, Scenario
 from harness.timeline import Placeholders
 
 APP = "weather_app"
-USER = "user-1"
 AGENT = "weather_agent"
 TOOL = "get_weather"
 QUESTION = "What is the weather in Paris?"
@@ -103,9 +103,6 @@ async def replay(*, turns) -> Observation:
     """Ask once; the scripted model plays ``turns``; collect calls, responses and executions."""
     from harness import adk
     from google.adk.agents import LlmAgent
-    from google.adk.runners import Runner
-    from google.adk.sessions import InMemorySessionService
-    from google.genai import types
 
     executions: list[tuple[str | None, dict]] = []
     llm = adk.ScriptedLlm(model="scripted", script=_script(turns))
@@ -121,16 +118,8 @@ async def replay(*, turns) -> Observation:
         tools=[_weather_tool(executions)],
         **callbacks,
     )
-    sessions = InMemorySessionService()
-    runner = Runner(app_name=APP, agent=agent, session_service=sessions)
-    session = await sessions.create_session(app_name=APP, user_id=USER)
     run_config, config_line = _run_config()
-    message = types.Content(role="user", parts=[types.Part(text=QUESTION)])
-    async for _ in runner.run_async(
-        user_id=USER, session_id=session.id, new_message=message, run_config=run_config
-    ):
-        pass
-    session = await sessions.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    session = await adk.run_agent(agent, QUESTION, run_config=run_config, app_name=APP)
 
     ids = Placeholders()
     lines = [config_line, *header]
@@ -155,7 +144,7 @@ async def replay(*, turns) -> Observation:
         ((ids("call", cid), _canonical(a)) for cid, a in executions), key=lambda run: order.get(run[0], len(order))
     )
     lines += [f"executed {TOOL}({args}) for {call}" for call, args in runs]
-    lines.append(f"model calls: {len(llm.requests)}")
+    lines.append(adk.model_calls_line(llm))
     return Observation(
         timeline=lines,
         facts={"calls": calls, "answered": answered, "executions": runs, "cache_hits": cache_hits},
@@ -311,6 +300,7 @@ SCENARIO = Scenario(
             judge_distinct,
             {"reproduced": TOOL_NAME_DEDUPE, "fixed": RUNS_EVERY_CALL},
             "Paris, then London in the next step: both calls must run",
+            control=True,
         ),
     ),
 )

@@ -10,8 +10,14 @@ content *and* the same ``state_delta``; its two non-regression tests pin that a 
 new delta, or with different text, is still recorded. Those are the last two cases here: on
 them, ``reproduced`` means the retry was wrongly dropped by a guard that is too broad.
 
-Timeline: the session's events, ``[inv-N] author 'text' state_delta={...}``, after both
-deliveries. The agent is an echo agent (no model), as in the seed's reproduction.
+Timeline: the session's events, ``[inv-N] author (role) 'text' state_delta={...}``, after both
+deliveries, then the session state of the retry's delta key. The agent is an echo agent (no
+model), as in the seed's reproduction.
+
+Releases (matrix and bisect): the duplicate reproduces before 2.9.0 (the non-resumable path
+exists from 2.4.0); 2.9.0 added an invocation-only guard (``Runner._find_user_message_for_invocation``
+in google/adk/runners.py, seen by diffing the installed 2.8.0 and 2.9.2 sources), which fixes
+the first two cases and is too broad for the last two: they reproduce from 2.9.0 on.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import inspect
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Scenario
+from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders
 
 APP = "retry_app"
@@ -50,12 +56,6 @@ def _echo_agent():
     return EchoAgent(name="root_agent")
 
 
-def _user(text: str):
-    from google.genai import types
-
-    return types.Content(role="user", parts=[types.Part(text=text)])
-
-
 def _require_run_async_params(runner_cls, *names: str) -> None:
     params = inspect.signature(runner_cls.run_async).parameters
     missing = [n for n in names if n not in params]
@@ -70,15 +70,10 @@ def _is_refusal(exc: Exception) -> bool:
     return isinstance(exc, (ValueError, NotImplementedError)) and ("support" in text or "resum" in text)
 
 
-async def _deliver(runner, session_id: str, message, invocation_id, state_delta=None) -> str | None:
-    kwargs = {"user_id": USER, "session_id": session_id, "new_message": message}
-    if invocation_id is not None:
-        kwargs["invocation_id"] = invocation_id
-    if state_delta is not None:
-        kwargs["state_delta"] = state_delta
+async def _deliver(conversation, text: str, invocation_id, state_delta=None) -> str | None:
     seen = None
     try:
-        async for event in runner.run_async(**kwargs):
+        async for event in conversation.stream(text, invocation_id=invocation_id, state_delta=state_delta):
             seen = event.invocation_id
     except Exception as exc:
         if _is_refusal(exc):
@@ -91,26 +86,23 @@ async def replay(*, resumable: bool, retry_text: str = FIRST_TEXT, retry_delta: 
     """Deliver a message, then deliver it again under the same invocation id."""
     from harness import adk
     from google.adk.runners import Runner
-    from google.adk.sessions import InMemorySessionService
 
     _require_run_async_params(Runner, "invocation_id", *(["state_delta"] if retry_delta else []))
-    sessions = InMemorySessionService()
     if resumable:
         try:
             from google.adk.apps import App, ResumabilityConfig
         except ImportError as exc:
             raise NotApplicable(f"no resumable apps in this release: {exc}") from exc
-        app = App(name=APP, root_agent=_echo_agent(), resumability_config=ResumabilityConfig(is_resumable=True))
-        runner = Runner(app=app, session_service=sessions)
+        root = App(name=APP, root_agent=_echo_agent(), resumability_config=ResumabilityConfig(is_resumable=True))
     else:
-        runner = Runner(app_name=APP, agent=_echo_agent(), session_service=sessions)
-    session = await sessions.create_session(app_name=APP, user_id=USER)
+        root = _echo_agent()
+    conversation = await adk.start(root, app_name=APP, user_id=USER)
 
-    first_id = await _deliver(runner, session.id, _user(FIRST_TEXT), None if resumable else TASK_ID)
+    first_id = await _deliver(conversation, FIRST_TEXT, None if resumable else TASK_ID)
     retry_id = first_id if resumable else TASK_ID
-    await _deliver(runner, session.id, _user(retry_text), retry_id, retry_delta)
+    await _deliver(conversation, retry_text, retry_id, retry_delta)
 
-    session = await sessions.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    session = await conversation.session()
     if not resumable and not any(e.invocation_id == TASK_ID for e in session.events):
         # 1.x releases accept the parameter but give a non-resumable app's invocation a
         # fresh id (google/adk/runners.py, run_async): path 2 does not exist there.
@@ -126,7 +118,7 @@ async def replay(*, resumable: bool, retry_text: str = FIRST_TEXT, retry_delta: 
         if e.author == "user" and e.invocation_id == retry_id and e.content
     ]
     return Observation(
-        timeline=adk.session_timeline(session.events, ids),
+        timeline=[*adk.session_timeline(session.events, ids), adk.state_line(session.state, RETRY_DELTA)],
         facts={
             "invocation": ids("inv", retry_id),
             "user_turns": user_turns,
@@ -169,12 +161,15 @@ def judge_different_message_kept(obs: Observation):
     return unexpected(f"user events for {inv}: {texts}, expected [{FIRST_TEXT!r}, {RETRY_TEXT!r}]")
 
 
-# --- builds used to prove the oracles (tests only; private Runner internals of the
-# pinned release, google/adk/runners.py `_handle_new_message`) -------------------------
+# --- builds used to prove the oracles (tests only) -------------------------------------------
+# ``reproduced`` of the first two cases: google-adk 2.8.0, a real release with the bug (2.9.0
+# added the invocation-only guard to google/adk/runners.py `_handle_new_message`, found by
+# diffing the installed 2.8.0 and 2.9.2 sources). ``fixed``: the seed PR's guard, installed in
+# the pinned release's `_handle_new_message` (private Runner internals), as no release has it.
 
 
 def _handle_new_message_with(guard):
-    """A ``Runner._handle_new_message`` whose duplicate check is ``guard`` (None: no check)."""
+    """A ``Runner._handle_new_message`` whose duplicate check is ``guard``."""
 
     async def _handle_new_message(self, *, new_message, invocation_context, run_config, state_delta):
         is_function_response = bool(new_message.parts and any(p.function_response for p in new_message.parts))
@@ -185,7 +180,7 @@ def _handle_new_message_with(guard):
             new_message = modified
             invocation_context.user_content = new_message
         # The seed PR compares the post-callback content: what actually gets persisted.
-        if guard and not is_function_response and guard(invocation_context, new_message, state_delta):
+        if not is_function_response and guard(invocation_context, new_message, state_delta):
             return
         await self._append_new_message_to_session(
             session=invocation_context.session,
@@ -220,9 +215,10 @@ def _patched_handle_new_message(guard):
         Runner._handle_new_message = original
 
 
-NO_GUARD = InProcess(
-    "the release's duplicate check removed (the pre-fix append, runners.py before #4506)",
-    lambda: _patched_handle_new_message(None),
+UNGUARDED_RELEASE = Release(
+    "google-adk==2.8.0",
+    "the last release before 2.9.0's invocation guard (Runner._find_user_message_for_invocation): "
+    "every delivery is appended",
 )
 SEED_GUARD = InProcess(
     "the seed PR's guard (#6685): skip only an identical message with an identical state_delta",
@@ -253,14 +249,14 @@ SCENARIO = Scenario(
             "resumable-resume",
             partial(replay, resumable=True),
             judge_duplicate,
-            {"reproduced": NO_GUARD, "fixed": SEED_GUARD},
+            {"reproduced": UNGUARDED_RELEASE, "fixed": SEED_GUARD},
             "resumable App: run, then run_async again with the same invocation_id and message",
         ),
         Case(
             "non-resumable-retry",
             partial(replay, resumable=False),
             judge_duplicate,
-            {"reproduced": NO_GUARD, "fixed": SEED_GUARD},
+            {"reproduced": UNGUARDED_RELEASE, "fixed": SEED_GUARD},
             "plain app: run_async twice with the caller's invocation_id and the same message",
         ),
         Case(

@@ -16,22 +16,25 @@ header (``summary N (formats): K records``) followed by its numbered records, an
 forwarded verbatim. Records are decoded from every summary format the releases write (the
 ``role: content`` lines of 0.6-0.16, the JSON records of 0.17 on) into one normalised form,
 so timelines of different releases compare line by line; ids are the scenario's own.
+
+Releases (matrix and bisect): reproduced from 0.6.0 (where nest_handoff_history arrived) to
+0.18.3; fixed from 0.19.0, whose rewrite of agents/handoffs/history.py forwards the verbatim
+items inside the nested history, before the seed PR (so the PR is a guard against regression).
+The proofs are real releases: 0.18.3 reproduces, the pinned 0.24.0 is fixed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import inspect
 import json
 import re
-import sys
 from collections import Counter
 from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Scenario
+from harness.scenario import AsInstalled, Case, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 AGENTS = ("A", "B", "C", "D")
@@ -70,14 +73,10 @@ def _require_nest_handoff_history() -> None:
 # --- reading D's input ---------------------------------------------------------------------
 
 
-def _text(content: Any) -> str:
-    from harness.openai_agents import content_text
-
-    return content_text(content)
-
-
 def _key(item: dict) -> tuple:
     """What identifies an item whatever the format it was written in (message ids aside)."""
+    from harness.openai_agents import content_text as _text
+
     kind, role = item.get("type"), item.get("role")
     if kind == "function_call":
         return ("function_call", item.get("call_id"), item.get("name"), item.get("arguments"))
@@ -192,8 +191,7 @@ def read_model_input(model_input: Any) -> tuple[list[str], dict[str, Any]]:
     verbatim: list[tuple] = []
     unreadable: list[str] = []
     for item in oa.as_input_list(model_input):
-        if hasattr(item, "model_dump"):  # an SDK object rather than an input dict
-            item = item.model_dump(exclude_unset=True)
+        item = oa.to_dict(item)  # an SDK object rather than an input dict
         block = _summary_block(item, markers)
         if block is None:
             verbatim.append(_key(item) if isinstance(item, dict) else ("item", repr(item)))
@@ -235,8 +233,7 @@ async def replay(*, streamed: bool, identical: bool = False) -> Observation:
     run_config = RunConfig(nest_handoff_history=True)
     if streamed:
         result = Runner.run_streamed(agents["A"], input=USER_TEXT, run_config=run_config)
-        async for _ in result.stream_events():
-            pass
+        await oa.drain_stream(result)
     else:
         result = await Runner.run(agents["A"], input=USER_TEXT, run_config=run_config)
 
@@ -330,75 +327,14 @@ def judge_identical_kept(obs: Observation):
 
 
 # --- builds used to prove the oracles (tests only) --------------------------------------------
-# 0.24.0 is fixed (since 0.19, agents/handoffs/history.py forwards the verbatim items inside
-# the nested input_history, so no forwarded copy comes back as a pre_handoff_item). The
-# reproduced build reverts that in process: it replaces 0.24.0's
-# agents/handoffs/history.py `_nest_handoff_history_with_provenance` (and the name
-# agents/run_internal/turn_resolution.py imported from it) with the pre-0.19 algorithm of
-# `nest_handoff_history`: one summary of flattened history + pre_handoff_items + new_items,
-# and the forwardable items passed on as pre_handoff_items / input_items.
+# 0.18.3, the last release before 0.19.0, has the bug (matrix and bisect: reproduced from
+# 0.6.0 to 0.18.3). 0.19.0 rewrote agents/handoffs/history.py: the verbatim items are forwarded
+# inside the nested input_history (`_nest_handoff_history_with_provenance`), so no forwarded
+# copy comes back as a pre_handoff_item to be summarised again. 0.24.0, the pinned release, is fixed.
 
-
-def _pre_fix_nest_handoff_history(handoff_input_data, *, history_mapper=None):
-    """``nest_handoff_history`` as of 0.18.3, on 0.24.0's helpers (no provenance)."""
-    from copy import deepcopy
-
-    from agents.handoffs import history as h
-    from agents.items import ToolApprovalItem
-
-    flattened = [
-        h._strip_transcript_item_metadata(item)
-        for item in h._flatten_nested_history_messages(h._normalize_input_history(handoff_input_data.input_history))
-    ]
-    pre_inputs, forwarded_pre = [], []
-    for run_item in handoff_input_data.pre_handoff_items:
-        if isinstance(run_item, ToolApprovalItem):
-            continue
-        plain = h._run_item_to_plain_input(run_item)
-        pre_inputs.append(plain)  # the bug: a forwarded copy is summarised again here
-        if h._should_forward_pre_item(plain):
-            forwarded_pre.append(run_item)
-    new_inputs, forwarded_new = [], []
-    for run_item in handoff_input_data.new_items:
-        if isinstance(run_item, ToolApprovalItem):
-            continue
-        plain = h._run_item_to_plain_input(run_item)
-        new_inputs.append(plain)
-        if h._should_forward_new_item(plain):
-            forwarded_new.append(run_item)
-    mapper = history_mapper or h.default_handoff_history_mapper
-    history_items = mapper(flattened + pre_inputs + new_inputs)
-    nested = handoff_input_data.clone(
-        input_history=tuple(deepcopy(item) for item in history_items),
-        pre_handoff_items=tuple(forwarded_pre),
-        input_items=tuple(forwarded_new),
-    )
-    return nested, ()
-
-
-@contextlib.contextmanager
-def _pre_fix_history():
-    from agents.handoffs import history
-
-    name = "_nest_handoff_history_with_provenance"
-    original = getattr(history, name, None)
-    if original is None:
-        raise RuntimeError(f"agents.handoffs.history has no {name}: this build is written for 0.24.0")
-    # Every module that imported the function by name (turn_resolution does) gets the revert.
-    holders = [m for k, m in list(sys.modules.items()) if k.startswith("agents") and getattr(m, name, None) is original]
-    for module in holders:
-        setattr(module, name, _pre_fix_nest_handoff_history)
-    try:
-        yield
-    finally:
-        for module in holders:
-            setattr(module, name, original)
-
-
-PRE_FIX = InProcess(
-    "0.24.0 with nested handoff history reverted to the pre-0.19 algorithm "
-    "(agents/handoffs/history.py `_nest_handoff_history_with_provenance`)",
-    _pre_fix_history,
+LAST_BEFORE_FIX = Release(
+    "openai-agents==0.18.3",
+    "the last release before 0.19.0's nested-history rewrite (agents/handoffs/history.py)",
 )
 AS_INSTALLED = AsInstalled("the pinned release (0.24.0) nests without repeating forwarded messages")
 
@@ -424,21 +360,21 @@ SCENARIO = Scenario(
             "nested-4hop",
             partial(replay, streamed=False),
             judge_no_repeats,
-            {"reproduced": PRE_FIX, "fixed": AS_INSTALLED},
+            {"reproduced": LAST_BEFORE_FIX, "fixed": AS_INSTALLED},
             "Runner.run, RunConfig(nest_handoff_history=True), A -> B -> C -> D as in the seed",
         ),
         Case(
             "nested-4hop-streamed",
             partial(replay, streamed=True),
             judge_no_repeats,
-            {"reproduced": PRE_FIX, "fixed": AS_INSTALLED},
+            {"reproduced": LAST_BEFORE_FIX, "fixed": AS_INSTALLED},
             "the same chain through Runner.run_streamed, consuming stream_events()",
         ),
         Case(
             "identical-messages-kept",
             partial(replay, streamed=False, identical=True),
             judge_identical_kept,
-            {"reproduced": PRE_FIX, "fixed": AS_INSTALLED},
+            {"reproduced": LAST_BEFORE_FIX, "fixed": AS_INSTALLED},
             "A and B say byte-identical text with one message id: D must see it exactly twice",
         ),
     ),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import bisect, index
+from harness import bisect, boundaries, index, reports
 from harness.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -194,7 +194,7 @@ def fake_index(monkeypatch):
     ([RETRY, "--to", "2.9.0a1"], "--to 2.9.0a1: google-adk 2.9.0a1 is a pre-release"),
     ([RETRY, "--to", "2.9.1"], "--to 2.9.1: google-adk 2.9.1 is yanked"),
     ([RETRY, "--from", "2.10.0", "--to", "2.7.0"], "--from 2.10.0 is newer than --to 2.7.0"),
-    ([RETRY, "--timeout", "soon"], "argument --timeout: invalid float value"),
+    ([RETRY, "--timeout", "soon"], "argument --timeout: 'soon' is not a number"),
     ([], "the following arguments are required"),
 ])
 def test_bad_input_is_refused_in_one_line_with_exit_2(argv, message, fake_index, capsys):
@@ -232,25 +232,59 @@ def test_the_record_is_merged_deterministic_and_says_each_side(fake_index, tmp_p
 
     first = record.read_bytes()
     doc = json.loads(first)
-    assert doc == {"schema_version": 1, "bisects": [
-        {"scenario": "adk-other", "case": "x", "framework": "google-adk", "from": "1.0.0", "to": "2.0.0",
-         "boundaries": [], "skipped": []},
-        {"scenario": RETRY, "case": "resumable-resume", "framework": "google-adk", "from": "2.7.0", "to": "2.10.0",
-         "boundaries": [{"before": {"version": "2.8.0", "outcome": REPRODUCED},
-                         "after": {"version": "2.10.0", "outcome": FIXED},
-                         "summary": "first fixed in 2.10.0 or untested 2.9.0"}],
-         "skipped": [{"version": "2.9.0", "reason": "install failed: nope"}]},
-    ]}
+    # Schema 1 is upgraded: its ranges are kept beside the new one; every probe is recorded.
+    assert doc["schema_version"] == 2
+    assert [(b["scenario"], b["case"], b["from"], b["to"]) for b in doc["bisects"]] == [
+        ("adk-other", "x", "1.0.0", "2.0.0"), (RETRY, "resumable-resume", "1.0.0", "2.0.0"),
+        (RETRY, "resumable-resume", "2.7.0", "2.10.0")]
+    assert [(p["version"], p["outcome"], p["detail"]) for p in doc["probes"]] == [
+        ("2.7.0", REPRODUCED, ""), ("2.8.0", REPRODUCED, ""), ("2.9.0", ERROR, "install failed: nope"),
+        ("2.10.0", FIXED, "")]
+    assert doc["releases"] == {"google-adk": ["2.7.0", "2.7.1", "2.8.0", "2.9.0", "2.10.0"]}
     assert first.decode() == json.dumps(doc, indent=2, sort_keys=True) + "\n"
-    bisect.run(options, evaluate=Fake(fake.table), out=io.StringIO())
+    again = Fake(fake.table)
+    bisect.run(options, evaluate=again, out=io.StringIO())
     assert record.read_bytes() == first  # a re-run writes the same bytes
+    assert again.calls == ["2.9.0"]  # ... and asks only the release that gave no answer
+
+
+def test_two_bisects_over_different_ranges_both_stand(fake_index, tmp_path):
+    (tmp_path / "reports").mkdir()
+    table = {"2.7.0": REPRODUCED, "2.7.1": FIXED, "2.8.0": FIXED, "2.9.0": REPRODUCED, "2.10.0": REPRODUCED}
+    fake = Fake({v: {"resumable-resume": o} for v, o in table.items()})
+    sel = f"{RETRY}:resumable-resume"
+    bisect.run(bisect.Options(selector=sel, start="2.7.0", end="2.7.1", root=tmp_path), evaluate=fake, out=io.StringIO())
+    out = io.StringIO()
+    bisect.run(bisect.Options(selector=sel, start="2.8.0", end="2.10.0", root=tmp_path), evaluate=fake, out=out)
+    doc = json.loads((tmp_path / "reports" / "bisect.json").read_text())
+    assert [(b["from"], b["to"]) for b in doc["bisects"]] == [("2.7.0", "2.7.1"), ("2.8.0", "2.10.0")]
+    known = boundaries.known(doc, [], RETRY, "resumable-resume", "google-adk")
+    assert [b.summary for b in known.boundaries] == ["first fixed in 2.7.1", "came back in 2.9.0"]
+    assert f"{sel}: from every bisect and the record: first fixed in 2.7.1; came back in 2.9.0" in out.getvalue()
+    assert "boundary releases joining the matrix of adk-retry-same-invocation-id: 2.7.0, 2.7.1, 2.8.0, 2.9.0" \
+        in out.getvalue()
+
+
+def test_a_bisect_starts_from_the_record_and_sees_a_release_reproducing_in_the_middle(fake_index, tmp_path):
+    """Both ends fixed, the record holds 2.8.0 reproduced: the search must look around it."""
+    (tmp_path / "reports").mkdir()
+    result = {"scenario": RETRY, "case": "resumable-resume", "framework": "google-adk", "version": "2.8.0",
+              "source": "google-adk==2.8.0", "outcome": REPRODUCED, "detail": "d", "snapshot": "match",
+              "snapshot_base": "2.8.0", "timeline": ""}
+    (tmp_path / "reports" / "matrix.json").write_text(json.dumps(reports.matrix_document([result], [], {})))
+    table = {"2.7.0": FIXED, "2.7.1": FIXED, "2.8.0": REPRODUCED, "2.9.0": FIXED, "2.10.0": FIXED}
+    fake = Fake({v: {"resumable-resume": o} for v, o in table.items()})
+    out = io.StringIO()
+    bisect.run(bisect.Options(selector=f"{RETRY}:resumable-resume", root=tmp_path), evaluate=fake, out=out)
+    assert "2.8.0" not in fake.calls  # known from the record, not evaluated again
+    assert "introduced in 2.8.0" in out.getvalue() and "fixed again in 2.9.0" in out.getvalue()
 
 
 def test_an_unmergeable_record_is_refused_before_any_work(fake_index, tmp_path):
     (tmp_path / "reports").mkdir()
     (tmp_path / "reports" / "bisect.json").write_text("{not json")
     fake = Fake({})
-    with pytest.raises(bisect.SpecError, match="bisect.json cannot be merged"):
+    with pytest.raises(boundaries.RecordError, match="bisect.json cannot be read"):
         bisect.run(bisect.Options(selector=RETRY, root=tmp_path), evaluate=fake)
     assert fake.calls == []
 
@@ -286,17 +320,20 @@ def test_bisect_finds_where_google_adk_fixed_the_duplicate_user_event_on_resume(
     assert "[probe 1] google-adk==2.7.0: reproduced" in first.stderr
     doc = json.loads((tmp_path / "reports" / "bisect.json").read_text())
     [entry] = doc["bisects"]
-    assert entry["boundaries"] == [{"before": {"version": "2.8.0", "outcome": "reproduced"},
-                                    "after": {"version": "2.9.0", "outcome": "fixed"},
-                                    "summary": "first fixed in 2.9.0"}]
-    assert entry["skipped"] == [] and (entry["from"], entry["to"]) == ("2.7.0", "2.10.0")
+    assert (entry["from"], entry["to"]) == ("2.7.0", "2.10.0")
+    assert [(p["version"], p["outcome"]) for p in doc["probes"]] == [
+        ("2.7.0", "reproduced"), ("2.7.1", "reproduced"), ("2.8.0", "reproduced"), ("2.9.0", "fixed"), ("2.10.0", "fixed")]
     # 2.7.0 and 2.10.0, then 2.9.0 (fixed), 2.7.1 and 2.8.0 (reproduced): 2 + log2(6) probes.
     assert "bisect: 5 probes (2.7.0, 2.10.0, 2.9.0, 2.7.1, 2.8.0); 5 environments built, 0 reused" in first.stdout
     # Environments live where the matrix keeps them, so a second bisect builds nothing.
-    assert sorted(p.name for p in (tmp_path / ".nox" / "builds").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / ".nox" / "builds").iterdir() if p.is_dir()) == [
         f"google-adk-{v}" for v in ("2.10.0", "2.7.0", "2.7.1", "2.8.0", "2.9.0")]
-    again = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    # A second bisect starts from the probes: nothing to evaluate.
+    known = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert known.returncode == 0, known.stderr
+    assert "bisect: 0 probes" in known.stdout and "starting from 5 releases whose outcome is already known" in known.stderr
+    again = subprocess.run([*command, "--rerun"], capture_output=True, text=True, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "0 environments built, 5 reused" in again.stdout
-    assert "0 cases run" in again.stderr and "1 unchanged and taken from the environment's record" in again.stderr
+    assert "1 cases run" in again.stderr  # --rerun runs the case again, in the kept environment
     assert (tmp_path / "reports" / "bisect.json").read_text() == json.dumps(doc, indent=2, sort_keys=True) + "\n"

@@ -40,6 +40,10 @@ def reports_state():
         (["matrix", "tests"], "tests: no package here"),
         (["matrix", "--shard", "3/2"], "malformed --shard '3/2'; valid: K/N"),
         (["merge", "pyproject.toml"], "pyproject.toml: not a shard result"),
+        (["releases", "langchain"], "error: unknown framework 'langchain'; valid: google-adk, openai-agents"),
+        (["releases", "google-adk", "--at", "2026/01/31"], "error: malformed date '2026/01/31'; valid: YYYY-MM-DD"),
+        (["releases", "google-adk", "--at", "2019-01-01"], "no final release of google-adk was on the index on 2019-01-01"),
+        (["run", "nope", "--proof", "fixed"], "error: unknown scenario 'nope'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, message, reports_state):
@@ -71,3 +75,69 @@ def test_unwritable_reports_dir_is_refused_before_any_work(tmp_path):
 def test_list_names_every_scenario():
     out = harness("list")
     assert out.returncode == 0 and "adk-retry-same-invocation-id" in out.stdout
+
+
+def test_releases_lists_final_releases_with_upload_times_and_the_one_current_on_a_date():
+    out = harness("releases", "google-adk")
+    lines = out.stdout.splitlines()
+    assert out.returncode == 0 and "google-adk==2.13.0  20" in out.stdout
+    assert all("rc" not in line and "a" not in line.split("==")[1].split()[0] for line in lines)  # finals only
+    out = harness("releases", "google-adk", "--at", "2026-02-01")
+    assert out.returncode == 0 and out.stdout.startswith("google-adk==1.23.0  (uploaded 2026-01-22T")
+
+
+def test_current_on_is_the_highest_final_version_out_by_the_end_of_that_day(tmp_path):
+    import json
+
+    from harness import index
+
+    files = [
+        ("google_adk-1.0.0-py3-none-any.whl", "2026-01-01T10:00:00Z", False),
+        ("google_adk-2.0.0-py3-none-any.whl", "2026-02-01T10:00:00Z", False),
+        ("google_adk-1.0.1-py3-none-any.whl", "2026-02-03T10:00:00Z", False),  # a patch to the old line, later
+        ("google_adk-2.1.0rc1-py3-none-any.whl", "2026-02-04T10:00:00Z", False),
+        ("google_adk-2.1.0-py3-none-any.whl", "2026-02-05T10:00:00Z", True),  # yanked
+    ]
+    (tmp_path / "google-adk.json").write_text(json.dumps(
+        {"files": [{"filename": f, "upload-time": t, "yanked": y} for f, t, y in files]}))
+    at = {d: index.current_on("google-adk", d, tmp_path).version
+          for d in ("2026-01-01", "2026-02-01", "2026-02-01T09:00:00Z", "2026-02-06")}
+    assert at == {"2026-01-01": "1.0.0", "2026-02-01": "2.0.0", "2026-02-01T09:00:00Z": "1.0.0", "2026-02-06": "2.0.0"}
+    assert [r.version for r in index.final_releases("google-adk", tmp_path)] == ["1.0.0", "1.0.1", "2.0.0"]
+
+
+def test_run_under_a_proof_build_applies_it_and_says_where():
+    pytest.importorskip("google.adk")
+    out = harness("run", "adk-repeated-tool-call:different-args", "--proof", "reproduced", "--timeline")
+    assert out.returncode == 0, out.stdout + out.stderr
+    first = out.stdout.splitlines()[0]
+    assert first.startswith("adk-repeated-tool-call:different-args under its reproduced proof (an over-eager")
+    assert "(patched in process): reproduced: get_weather executed 1 time" in first
+    assert "    tool callbacks: reference single-flight dedupe" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["matrix", "google-adk==2.13.0", "--timeout", "0", "--rerun"],
+         "argument --timeout: 0 is out of range; valid: a number of seconds > 0 and <= 86400"),
+        (["matrix", "--timeout", "-3"], "argument --timeout: -3 is out of range; valid: a number of seconds > 0"),
+        (["matrix", "--timeout", "nan"], "argument --timeout: nan is out of range"),
+        (["matrix", "--timeout", "soon"], "argument --timeout: 'soon' is not a number"),
+        (["matrix", "--jobs", "0"], "argument --jobs: 0 is out of range; valid: a whole number of builds >= 1 and <= 256"),
+        (["matrix", "--jobs", "1.5"], "argument --jobs: '1.5' is not a number"),
+        (["run", "adk-retry-same-invocation-id", "--timeout", "0"], "argument --timeout: 0 is out of range"),
+        (["bisect", "adk-retry-same-invocation-id", "--timeout", "-1"], "argument --timeout: -1 is out of range"),
+        (["matrix", "--bogus"], "unrecognized arguments: --bogus; usage: python -m harness"),
+    ],
+)
+def test_numeric_flags_are_range_checked_in_one_line(args, message, reports_state):
+    out = harness(*args)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.startswith("error: ") and message in out.stderr, out.stderr
+    assert out.stderr.count("\n") == 1, out.stderr
+
+
+def test_bench_reps_are_range_checked():
+    out = subprocess.run([sys.executable, "-m", "harness.bench", "--reps", "0"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 2 and "argument --reps: 0 is out of range" in out.stderr and out.stderr.count("\n") == 1

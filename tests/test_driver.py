@@ -46,9 +46,99 @@ def test_hang_and_crash_are_errors_and_the_other_cases_still_run(tmp_path):
     (tmp_path / "scenarios" / "__init__.py").write_text("")
     (tmp_path / "scenarios" / "adk_isolation.py").write_text(textwrap.dedent(MODULE))
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    _, results = run_worker(Path(sys.executable), "google-adk", ["adk-isolation"], env, tmp_path, timeout=1.0, grace=2.0)
+    _, results = run_worker(Path(sys.executable), "google-adk", ["adk-isolation"], env, tmp_path, timeout=1.0, grace=120.0, case_slack=2.0)
     by_case = {r["case"]: r for r in results}
     assert list(by_case) == ["before", "hang", "die", "after"]
     assert by_case["before"]["outcome"] == by_case["after"]["outcome"] == "fixed"
     assert by_case["hang"]["outcome"] == "error" and "timed out" in by_case["hang"]["detail"]
     assert by_case["die"]["outcome"] == "error" and "worker died (exit 3)" in by_case["die"]["detail"]
+
+
+SECRETS_MODULE = '''
+import os
+from harness.outcomes import fixed, reproduced
+from harness.scenario import AsInstalled, Case, Observation, Scenario, InProcess
+
+P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+LOOKED_FOR = ("GOOGLE_APPLICATION_CREDENTIALS", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_BASE_URL",
+              "HTTPS_PROXY", "https_proxy", "ANTHROPIC_API_KEY", "AZURE_OPENAI_ENDPOINT", "SOME_SERVICE_PASSWORD")
+
+async def look():
+    return Observation(timeline=[], facts={"seen": sorted(k for k in LOOKED_FOR if k in os.environ)})
+
+def judge(o):
+    return reproduced("sees " + ", ".join(o.facts["seen"])) if o.facts["seen"] else fixed("sees none of them")
+
+SCENARIO = Scenario(id="adk-secrets", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("look", look, judge, P),))
+'''
+
+
+def test_a_worker_sees_no_credentials_from_the_users_environment(tmp_path, monkeypatch):
+    from harness import environments
+
+    shutil.copytree(ROOT / "harness", tmp_path / "harness", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "__init__.py").write_text("")
+    (tmp_path / "scenarios" / "adk_secrets.py").write_text(textwrap.dedent(SECRETS_MODULE))
+    for name in ("GOOGLE_APPLICATION_CREDENTIALS", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_BASE_URL",
+                 "HTTPS_PROXY", "https_proxy", "ANTHROPIC_API_KEY", "AZURE_OPENAI_ENDPOINT", "SOME_SERVICE_PASSWORD"):
+        monkeypatch.setenv(name, "secret")
+    env = environments.worker_environment(tmp_path)
+    _, [result] = run_worker(Path(sys.executable), "google-adk", ["adk-secrets"], env, tmp_path, timeout=30.0)
+    assert (result["outcome"], result["detail"]) == ("fixed", "sees none of them")
+
+
+LIBC_MODULE = '''
+import ctypes, ctypes.util, errno, os, socket, struct
+from harness.outcomes import fixed, reproduced
+from harness.scenario import AsInstalled, Case, Observation, Scenario
+
+P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+PORT = int(os.environ["HARNESS_TEST_PORT"])
+
+async def connect_through_libc():
+    """connect(2) through ctypes: Python's socket module, and so the socket guard, never sees it."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    fd = libc.socket(socket.AF_INET, socket.SOCK_STREAM, 0)
+    addr = struct.pack("=HH4s8x", socket.AF_INET, socket.htons(PORT), socket.inet_aton("127.0.0.1"))
+    rc = libc.connect(fd, ctypes.c_char_p(addr), len(addr))
+    err = ctypes.get_errno()
+    libc.close(fd)
+    return Observation(timeline=[], facts={"rc": rc, "errno": errno.errorcode.get(err, str(err))})
+
+def judge(o):
+    if o.facts["rc"] == 0:
+        return reproduced("a libc-level connect to 127.0.0.1 went through")
+    return fixed(f"a libc-level connect failed in the kernel: {o.facts['errno']}")
+
+SCENARIO = Scenario(id="adk-libc-connect", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("connect", connect_through_libc, judge, P),))
+'''
+
+
+def test_a_libc_level_connect_fails_under_the_network_namespace(tmp_path, monkeypatch):
+    import socket
+
+    from harness import environments, isolation
+
+    if isolation.kind() != isolation.NAMESPACE:
+        import pytest
+
+        pytest.skip("no network namespace on this system: the socket guard alone applies")
+    shutil.copytree(ROOT / "harness", tmp_path / "harness", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "__init__.py").write_text("")
+    (tmp_path / "scenarios" / "adk_libc_connect.py").write_text(textwrap.dedent(LIBC_MODULE))
+    with socket.socket() as listener:  # a server the case could reach without isolation
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        monkeypatch.setenv("HARNESS_TEST_PORT", str(listener.getsockname()[1]))
+        env = environments.worker_environment(tmp_path)
+        record, [result] = run_worker(Path(sys.executable), "google-adk", ["adk-libc-connect"], env, tmp_path, 30.0)
+        assert (result["outcome"], result["detail"]) == ("fixed", "a libc-level connect failed in the kernel: ENETUNREACH")
+        assert record["isolation"] == "network-namespace"
+        # The same worker without the namespace: the connect goes through (the guard cannot see it).
+        monkeypatch.setattr(isolation, "wrap", lambda command: command)
+        _, [bare] = run_worker(Path(sys.executable), "google-adk", ["adk-libc-connect"], env, tmp_path, 30.0)
+        assert bare["outcome"] == "reproduced", bare

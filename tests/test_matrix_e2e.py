@@ -60,7 +60,12 @@ def sdist(tmp_path: Path, name: str, version: str) -> Path:
 def test_release_outside_the_default_set_then_snapshots_accepted_then_matched(project):
     first = matrix(project, "google-adk==2.9.1", "--only", RETRY)
     assert first.returncode == 1, first.stderr  # no snapshots yet: every result is new
-    doc = validate_matrix_json(project / "reports" / "matrix.json")
+    # 2.9.1 is not in the matrix (not a default release, no snapshot of its own): the run's
+    # reports go to a folder of their own and the record is not created.
+    run_dir = project / "reports" / "runs" / f"{RETRY}+google-adk-2.9.1"
+    assert f"this run's reports are in reports/runs/{run_dir.name}/" in first.stderr
+    assert not (project / "reports" / "matrix.json").exists()
+    doc = validate_matrix_json(run_dir / "matrix.json")
     assert {r["snapshot"] for r in doc["results"]} == {"new"}
     assert {r["version"] for r in doc["results"]} == {"2.9.1"}
     env = doc["environments"][0]
@@ -69,6 +74,8 @@ def test_release_outside_the_default_set_then_snapshots_accepted_then_matched(pr
     accept = matrix(project, "google-adk==2.9.1", "--only", RETRY, "--update-snapshots")
     assert accept.returncode == 0, accept.stderr
     assert "env reused" in accept.stderr
+    # Its snapshots stored, 2.9.1 has joined the matrix of the scenario: the record holds it.
+    assert "record: 4 results written to reports/matrix.json" in accept.stderr
     stored = sorted(p.relative_to(project / "snapshots" / "matrix").as_posix()
                     for p in (project / "snapshots" / "matrix").rglob("*.txt"))
     assert stored == sorted(f"{RETRY}/{c}/2.9.1.txt" for c in
@@ -87,15 +94,15 @@ def test_a_later_release_is_compared_with_the_nearest_earlier_snapshot(project):
     matrix(project, "google-adk==2.9.1", "--only", f"{RETRY}:resumable-resume", "--update-snapshots")
     snap = project / "snapshots" / "matrix" / RETRY / "resumable-resume" / "2.9.1.txt"
     later = matrix(project, "google-adk==2.9.2", "--only", f"{RETRY}:resumable-resume")
-    r = json.loads((project / "reports" / "matrix.json").read_text())["results"][0]
+    [r] = [r for r in json.loads((project / "reports" / "matrix.json").read_text())["results"] if r["version"] == "2.9.2"]
     # 2.9.2 has no snapshot of its own; it behaves as 2.9.1 did, so it matches that one.
     assert (later.returncode, r["snapshot"], r["snapshot_base"]) == (0, "match", "2.9.1"), later.stderr
     assert not (snap.parent / "2.9.2.txt").exists()
     # Hand-edit the stored timeline: the run fails and shows the diff.
-    snap.write_text(snap.read_text().replace("[inv-1] root_agent 'ack'", "[inv-1] root_agent 'hand-edited'", 1))
+    snap.write_text(snap.read_text().replace("[inv-1] root_agent (model) 'ack'", "[inv-1] root_agent (model) 'hand-edited'", 1))
     changed = matrix(project, "google-adk==2.9.2", "--only", f"{RETRY}:resumable-resume")
     assert changed.returncode == 1, changed.stderr
-    assert "snapshot changed" in changed.stderr and "-[inv-1] root_agent 'hand-edited'" in changed.stderr
+    assert "snapshot changed" in changed.stderr and "-[inv-1] root_agent (model) 'hand-edited'" in changed.stderr
 
 
 def test_local_checkout_of_a_candidate_fix_and_an_install_failure(project, tmp_path_factory):
@@ -127,7 +134,11 @@ def test_local_checkout_of_a_candidate_fix_and_an_install_failure(project, tmp_p
         '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n'
     )
     out = matrix(project, "google-adk==2.13.0", str(checkout), str(broken), "--only", RETRY)
-    doc = validate_matrix_json(project / "reports" / "matrix.json")
+    # A candidate run leaves the record alone and says where its before/after report is.
+    assert not (project / "reports" / "matrix.json").exists()
+    [run_dir] = (project / "reports" / "runs").iterdir()
+    assert f"before/after report: reports/runs/{run_dir.name}/{RETRY}.md" in out.stderr, out.stderr
+    doc = validate_matrix_json(run_dir / "matrix.json")
     by = {(r["source"], r["case"]): r for r in doc["results"]}
     candidate = "local:google_adk-2.13.0"
     assert by[(candidate, "resumable-resume")]["version"] == "2.13.0"
@@ -139,7 +150,7 @@ def test_local_checkout_of_a_candidate_fix_and_an_install_failure(project, tmp_p
     assert "harness-test-no-such-dependency-xyz" in failed["detail"]
     assert out.returncode == 1
     # The evidence a PR author attaches: what the candidate changed, case by case.
-    report = (project / "reports" / f"{RETRY}.md").read_text()
+    report = (run_dir / f"{RETRY}.md").read_text()
     assert "reproduced on google-adk 2.13.0, fixed on the candidate build `local:google_adk-2.13.0`" in report
     assert "unchanged: fixed on google-adk 2.13.0 and on the candidate build `local:google_adk-2.13.0`" in report
     assert not re.search(r"/(tmp|work|root|home)/", report)

@@ -24,9 +24,39 @@ def test_the_template_is_a_valid_scenario_that_reports_error_until_written(scena
     path = new_scenario.create(scenario_id, framework, scenarios_dir)
     scenario = registry.discover(scenarios_dir)[scenario_id]
     assert path.name == scenario_id.replace("-", "_") + ".py" and "TODO" in path.read_text()
-    result = run_case(scenario, scenario.cases[0])
-    assert result.outcome == ERROR
-    assert f"scenario {scenario_id} is a template: write replay()" in result.detail
+    assert [(c.id, c.control) for c in scenario.cases] == [("basic", False), ("control", True)]
+    for case in scenario.cases:
+        result = run_case(scenario, case)
+        assert result.outcome == ERROR
+        assert f"scenario {scenario_id} is a template: write replay()" in result.detail
+    with pytest.raises(NotImplementedError, match="_break_control"), scenario.cases[1].proofs["reproduced"].patch():
+        pass
+    text = path.read_text()
+    assert "from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Release, Scenario" in text
+
+
+BLOCK_FRAMEWORKS = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("agents", "openai") or name.startswith(("google.adk", "google.genai")):
+            raise ImportError(f"{name} imported at module level")
+sys.meta_path.insert(0, Block())
+from pathlib import Path
+from harness import registry
+print(sorted(registry.discover(Path(sys.argv[1]))))
+"""
+
+
+def test_nothing_at_the_template_module_level_imports_a_framework(tmp_path):
+    import subprocess
+    import sys
+
+    new_scenario.create("adk-fresh-bug", "google-adk", tmp_path)
+    new_scenario.create("agents-fresh-bug", "openai-agents", tmp_path)
+    out = subprocess.run([sys.executable, "-c", BLOCK_FRAMEWORKS, str(tmp_path)], capture_output=True, text=True,
+                         cwd=registry.SCENARIOS_DIR.parent)
+    assert out.returncode == 0 and "['adk-fresh-bug', 'agents-fresh-bug']" in out.stdout, out.stderr
 
 
 @pytest.mark.parametrize(
@@ -44,3 +74,12 @@ def test_bad_ids_are_refused_in_one_line(scenarios_dir, scenario_id, framework, 
         new_scenario.create(scenario_id, framework, scenarios_dir)
     assert message in str(err.value) and "\n" not in str(err.value)
     assert sorted(p.name for p in scenarios_dir.iterdir()) == before
+
+
+def test_no_shipped_scenario_imports_a_framework_at_module_level():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", BLOCK_FRAMEWORKS, str(registry.SCENARIOS_DIR)], capture_output=True,
+                         text=True, cwd=registry.SCENARIOS_DIR.parent)
+    assert out.returncode == 0 and "adk-retry-same-invocation-id" in out.stdout, out.stderr

@@ -1,20 +1,21 @@
 """Every case's oracle is shown able to say both ``reproduced`` and ``fixed``.
 
 Each case declares, per outcome, the build that shows it (harness/scenario.py: an
-in-process patch of the pinned release, or the pinned release as installed). This test
-runs them all, so a new scenario is covered without touching this file.
+in-process patch of the pinned release, the pinned release as installed, or a real
+release). This test runs them all, so a new scenario is covered without touching this file.
+A ``Release`` proof runs in that release's matrix environment (built with uv when missing),
+so those params are marked ``slow``; a control case is proven like any other (its
+``reproduced`` proof breaks it in process).
 """
 
 from __future__ import annotations
-
-import contextlib
 
 import pytest
 
 from conftest import case_params
 from harness.outcomes import FIXED, REPRODUCED
-from harness.runner import run_case
-from harness.scenario import InProcess
+from harness.proofs import run_proof
+from harness.scenario import Release
 
 
 def proof_params():
@@ -22,16 +23,17 @@ def proof_params():
     for p in case_params():
         scenario, case = p.values
         for outcome in (REPRODUCED, FIXED):
-            params.append(pytest.param(scenario, case, outcome, id=f"{p.id}->{outcome}", marks=p.marks))
+            build = case.proofs[outcome]
+            # A release proof needs no framework installed here: it runs in its own environment.
+            marks = [pytest.mark.slow] if isinstance(build, Release) else list(p.marks)
+            params.append(pytest.param(scenario, case, outcome, id=f"{p.id}->{outcome}", marks=marks))
     return params
 
 
 @pytest.mark.parametrize(("scenario", "case", "outcome"), proof_params())
 def test_oracle_says_outcome_on_its_proof_build(scenario, case, outcome):
-    build = case.proofs[outcome]
-    patch = build.patch() if isinstance(build, InProcess) else contextlib.nullcontext()
-    with patch:
-        result = run_case(scenario, case)
-    assert result.outcome == outcome, (
-        f"{scenario.id}:{case.id} on '{build.description}' says {result.outcome}: {result.detail}"
+    run = run_proof(scenario, case, outcome)
+    assert run.result.outcome == outcome, (
+        f"{scenario.id}:{case.id} on '{run.build.description}' ({run.where}) says "
+        f"{run.result.outcome}: {run.result.detail}"
     )

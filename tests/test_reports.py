@@ -6,7 +6,7 @@ import json
 
 from markdown_it import MarkdownIt
 
-from harness import evidence, reports
+from harness import boundaries, evidence, reports
 
 SCENARIO = {
     "id": "adk-demo", "framework": "google-adk", "links": ["https://github.com/google/adk-python/issues/1"],
@@ -82,11 +82,51 @@ def test_matrix_md_links_each_scenario_report():
     assert any(t.type == "table_open" for t in parse(text))
 
 
-def test_bisect_boundaries_are_quoted_per_case():
+def bisect_record(ranges, probes, releases):
+    record = boundaries.empty_record()
+    for (a, b), pts in zip(ranges, probes):
+        record = boundaries.add(record, [{"scenario": "adk-demo", "case": "one", "framework": "google-adk", "version": v,
+                                          "outcome": o, "detail": ""} for v, o in pts.items()],
+                                {"scenario": "adk-demo", "case": "one", "framework": "google-adk", "from": a, "to": b},
+                                releases, "google-adk")
+    return record
+
+
+def test_bisect_boundaries_from_two_ranges_and_the_record_are_quoted_per_case():
     doc = document([result("2.8.0", "reproduced", "a\n"), result("2.10.0", "fixed", "b\n")])
-    bisects = [{"scenario": "adk-demo", "case": "one", "framework": "google-adk", "from": "1.0.0", "to": "2.10.0",
-                "boundaries": [{"before": {"version": "2.8.0", "outcome": "reproduced"},
-                                "after": {"version": "2.9.0", "outcome": "fixed"}, "summary": "first fixed in 2.9.0"}],
-                "skipped": [{"version": "2.8.5", "reason": "install failed"}]}]
+    releases = ["1.0.0", "1.1.0", "1.2.0", "2.8.0", "2.8.5", "2.9.0", "2.10.0"]
+    bisects = bisect_record([("1.0.0", "1.2.0"), ("2.8.0", "2.10.0")],
+                            [{"1.0.0": "not-applicable", "1.1.0": "reproduced", "1.2.0": "reproduced"},
+                             {"2.8.5": "error", "2.9.0": "fixed"}], releases)
     text = evidence.render(SCENARIO, doc, bisects)
-    assert ("bisect over every google-adk release 1.0.0 – 2.10.0: **first fixed in 2.9.0** (skipped: 2.8.5)." in text)
+    assert ("Bisect (5 probes over 1.0.0 – 1.2.0; 2.8.0 – 2.10.0, with the record's results: 6 releases with an "
+            "answer): **introduced in 1.1.0; first fixed in 2.9.0 or untested 2.8.5**. No answer from 2.8.5.") in text
+
+
+def test_release_lines_that_overlap_in_time_are_summarised_apart():
+    """google-adk 1.39.1 came out after 2.4.0: a 2.x fix must not hide a 1.x that still has the bug."""
+    doc = document([result("1.27.1", "reproduced", "a\n"), result("1.39.1", "reproduced", "a\n"),
+                    result("2.0.0", "reproduced", "a\n"), result("2.3.0", "reproduced", "a\n"),
+                    result("2.4.0", "fixed", "b\n")])
+    text = evidence.render(SCENARIO, doc)
+    assert ("**google-adk 1.x**: last release where it reproduces: **1.39.1**; fixed on no release run; "
+            "unexpected on: none. **google-adk 2.x**: last release where it reproduces: **2.3.0**; first release where "
+            "it is fixed: **2.4.0**; changes: 2.3.0 → 2.4.0: reproduced → fixed; unexpected on: none.") in text
+    # Table rows never span two lines, and name what was run.
+    assert "| google-adk 1.27.1, 1.39.1 | reproduced |" in text
+    assert "| google-adk 2.0.0, 2.3.0 | reproduced |" in text
+    assert "1.39.1 → 2.0.0" not in text
+
+
+def test_a_grouped_row_says_how_many_releases_were_run():
+    doc = document([result(v, "reproduced", "a\n") for v in ("2.0.0", "2.1.0", "2.3.0", "2.6.0")])
+    assert "| google-adk 2.0.0 – 2.6.0, 4 run | reproduced |" in evidence.render(SCENARIO, doc)
+
+
+def test_a_control_case_is_reported_as_held_or_broken_never_as_first_fixed():
+    control = {**SCENARIO, "cases": [{"id": "one", "summary": "the control", "control": True}]}
+    held = evidence.render(control, document([result("2.8.0", "fixed", "a\n"), result("2.9.0", "fixed", "a\n")]))
+    assert "## one (control)" in held and "control: held on every release run (2)." in held
+    assert "first release where it is fixed" not in held
+    broke = evidence.render(control, document([result("2.8.0", "fixed", "a\n"), result("2.9.0", "reproduced", "b\n")]))
+    assert "control: **broke** on 2.9.0 (reproduced); held on 1 of 2 releases run." in broke

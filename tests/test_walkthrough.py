@@ -1,13 +1,18 @@
-"""CONTRIBUTING.md's walkthrough, command by command, on a throwaway scenario.
+"""CONTRIBUTING.md's walkthrough, command by command, once per framework, on a throwaway project copy.
 
-Each ``$`` line of the walkthrough runs in a copy of the project; ``nox -s matrix -- ARGS``
-runs what that session runs (``python -m harness matrix ARGS``) and ``nox -s tests -- ARGS``
-runs pytest, so the test needs no nested nox. Between step 1 and step 2 the "author" fills
-in the template with a real reproduction.
+Each ``$`` line of the walkthrough that names this framework (or neither) runs in a copy of
+the project: ``nox -s matrix -- ARGS`` runs what that session runs (``python -m harness matrix
+ARGS``), ``nox -s tests -- ARGS`` runs pytest, and ``PYTHONPATH=. .nox/builds/<env>/bin/python
+...`` runs as written, so the test needs no nested nox. Between step 1 and step 2 the "author"
+fills in the template with a real reproduction (the google-adk one proves ``reproduced`` with a
+real release, google-adk 2.8.0, and has a control case). After every step, ``python -m harness
+list`` must work in a bare virtual environment with no framework installed, the project on
+``PYTHONPATH`` only.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -20,12 +25,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
-FILLED_IN = '''"""google-adk: the same message retried under the same invocation_id is recorded twice (walkthrough)."""
+FILLED_IN = {
+    "google-adk": '''"""google-adk: the same message retried under the same invocation_id is recorded twice (walkthrough)."""
 
 from functools import partial
 
 from harness.scenario import Case, Scenario
-from scenarios.adk_retry_same_invocation_id import NO_GUARD, SEED_GUARD, judge_duplicate, replay
+from scenarios.adk_repeated_tool_call import DIFFERENT_ARGS, RUNS_EVERY_CALL, TOOL_NAME_DEDUPE, judge_distinct
+from scenarios.adk_repeated_tool_call import replay as replay_tool_calls
+from scenarios.adk_retry_same_invocation_id import SEED_GUARD, UNGUARDED_RELEASE, judge_duplicate, replay
 
 SCENARIO = Scenario(
     id="adk-my-bug",
@@ -33,54 +41,137 @@ SCENARIO = Scenario(
     links=("https://github.com/google/adk-python/issues/4506",),
     description="A resumed invocation records its user turn twice.",
     expected="The user turn is recorded once.",
-    cases=(Case("basic", partial(replay, resumable=True), judge_duplicate,
-                {"reproduced": NO_GUARD, "fixed": SEED_GUARD}, "resume with the same message"),),
+    cases=(
+        Case("basic", partial(replay, resumable=True), judge_duplicate,
+             {"reproduced": UNGUARDED_RELEASE, "fixed": SEED_GUARD}, "resume with the same message"),
+        Case("control", partial(replay_tool_calls, turns=DIFFERENT_ARGS), judge_distinct,
+             {"reproduced": TOOL_NAME_DEDUPE, "fixed": RUNS_EVERY_CALL}, "calls with different arguments all run",
+             control=True),
+    ),
 )
-'''
+''',
+    "openai-agents": '''"""openai-agents: nested handoff history repeats forwarded messages (walkthrough)."""
+
+from functools import partial
+
+from harness.scenario import Case, Scenario
+from scenarios.agents_nested_handoff_4hop import AS_INSTALLED, LAST_BEFORE_FIX, judge_no_repeats, replay
+
+SCENARIO = Scenario(
+    id="agents-my-bug",
+    framework="openai-agents",
+    links=("https://github.com/openai/openai-agents-python/pull/3791",),
+    description="A 4-hop nested handoff repeats earlier agents' messages in D's history summary.",
+    expected="No summary block repeats a record.",
+    cases=(
+        Case("basic", partial(replay, streamed=False), judge_no_repeats,
+             {"reproduced": LAST_BEFORE_FIX, "fixed": AS_INSTALLED}, "Runner.run, A -> B -> C -> D"),
+        Case("streamed", partial(replay, streamed=True), judge_no_repeats,
+             {"reproduced": LAST_BEFORE_FIX, "fixed": AS_INSTALLED}, "the same chain, streamed"),
+    ),
+)
+''',
+}
+TRACKS = {  # framework -> (its scenario id, the other framework's words, the case ids)
+    "google-adk": ("adk-my-bug", ("openai-agents", "agents-my-bug"), ("basic", "control")),
+    "openai-agents": ("agents-my-bug", ("google-adk", "adk-my-bug"), ("basic", "streamed")),
+}
 
 
-def walkthrough_commands() -> list[str]:
+def walkthrough_commands(framework: str) -> list[str]:
+    """The ``$`` lines of CONTRIBUTING.md for ``framework``: those naming it, and those naming neither."""
     text = (ROOT / "CONTRIBUTING.md").read_text()
-    return [line[2:].strip() for line in text.splitlines() if line.startswith("$ ")]
+    others = TRACKS[framework][1]
+    lines = [line[2:].strip() for line in text.splitlines() if line.startswith("$ ")]
+    return [c for c in lines if not any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", c) for w in others)]
 
 
-def translate(command: str) -> list[str]:
+def translate(command: str, cwd: Path) -> tuple[list[str], dict[str, str]]:
     argv = shlex.split(command)
+    env = dict(os.environ)
+    while argv and re.match(r"^[A-Z_]+=", argv[0]):
+        name, _, value = argv.pop(0).partition("=")
+        env[name] = str((cwd / value).resolve()) if name == "PYTHONPATH" else value
     if argv[:2] == ["python", "-m"]:
-        return [sys.executable, *argv[1:]]
+        return [sys.executable, *argv[1:]], env
     if argv[:4] == ["nox", "-s", "matrix", "--"]:
-        return [sys.executable, "-m", "harness", "matrix", *argv[4:]]
+        return [sys.executable, "-m", "harness", "matrix", *argv[4:]], env
     if argv[:4] == ["nox", "-s", "tests", "--"]:
-        return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv[4:]]
+        return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv[4:]], env
+    if argv and argv[0].startswith(".nox/builds/") and argv[1:3] == ["-m", "harness"]:
+        return [str(cwd / argv[0]), *argv[1:]], env
     raise AssertionError(f"the walkthrough has a command this test cannot follow: {command}")
 
 
-def test_the_walkthrough_adds_a_working_scenario(tmp_path):
+@pytest.fixture(scope="module")
+def bare_python(tmp_path_factory) -> Path:
+    """A virtual environment with nothing installed: no framework, no test dependencies."""
+    where = tmp_path_factory.mktemp("bare") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    python = where / "bin" / "python"
+    probe = subprocess.run([str(python), "-c", "import google.adk"], capture_output=True)
+    assert probe.returncode != 0, "the bare environment has google-adk"
+    probe = subprocess.run([str(python), "-c", "import agents"], capture_output=True)
+    assert probe.returncode != 0, "the bare environment has openai-agents"
+    return python
+
+
+def list_without_frameworks(bare_python: Path, project: Path) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME")}
+    env["PYTHONPATH"] = str(project)
+    out = subprocess.run([str(bare_python), "-m", "harness", "list"], capture_output=True, text=True, cwd=project, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+@pytest.mark.parametrize("framework", sorted(TRACKS))
+def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_python):
+    scenario_id, _, case_ids = TRACKS[framework]
     for name in ("harness", "scenarios", "tests", "snapshots"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     (ROOT / ".nox").mkdir(exist_ok=True)
     (tmp_path / ".nox").symlink_to(ROOT / ".nox")  # share environments with every other run
-    commands = walkthrough_commands()
-    assert [c.split()[0:3] for c in commands][0] == ["python", "-m", "harness"] and len(commands) == 5
-    module = tmp_path / "scenarios" / "adk_my_bug.py"
+    commands = walkthrough_commands(framework)
+    assert [c.split()[:3] for c in commands][0] == ["python", "-m", "harness"] and len(commands) == 8, commands
+    module = tmp_path / "scenarios" / (scenario_id.replace("-", "_") + ".py")
+    reporter_release = None
     for step, command in enumerate(commands, 1):
-        out = subprocess.run(translate(command), capture_output=True, text=True, cwd=tmp_path)
-        if step == 1:
-            assert out.returncode == 0, out.stderr
+        argv, env = translate(command, tmp_path)
+        out = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, env=env)
+        said = out.stdout[-2000:] + out.stderr[-2000:]
+        if " releases " in command:
+            assert out.returncode == 0 and out.stdout.startswith(f"{framework}=="), said
+            reporter_release = out.stdout.split()[0]
+        elif " new " in command:
+            assert out.returncode == 0, said
             assert "TODO" in module.read_text()
-            templ = subprocess.run([sys.executable, "-m", "harness", "run", "adk-my-bug"], capture_output=True,
+            templ = subprocess.run([sys.executable, "-m", "harness", "run", scenario_id], capture_output=True,
                                    text=True, cwd=tmp_path)
-            assert ": error: " in templ.stdout and "is a template" in templ.stdout  # never passes vacuously
-            module.write_text(FILLED_IN)  # the author writes the reproduction and the oracle
+            assert templ.stdout.count(": error: ") == 2 and "is a template" in templ.stdout  # never passes vacuously
+            assert scenario_id in list_without_frameworks(bare_python, tmp_path)
+            module.write_text(FILLED_IN[framework])  # the author writes the reproduction and the oracles
         elif "matrix" in command:
-            assert out.returncode in (0, 1) and "error:" not in out.stderr, out.stderr
+            if "==" in command:  # the reporter's release, as step 0 found it
+                assert reporter_release and reporter_release in command, (reporter_release, command)
+            assert out.returncode in (0, 1) and "error:" not in out.stderr, said
+        elif command.startswith("PYTHONPATH="):  # the fast loop, in the reporter's release's environment
+            version = reporter_release.split("==")[1]
+            assert out.returncode == 0 and f"{scenario_id}:basic on {framework} {version}: reproduced" in out.stdout, said
+            assert out.stdout.count("\n    ") >= 2, said  # the timeline is printed
+        elif "--proof" in command:
+            assert out.returncode == 0 and "under its reproduced proof" in out.stdout, said
+            assert f"on {reporter_release.replace('==', ' ')} (its matrix environment): reproduced" in out.stdout, said
         else:
-            assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
-    assert re.search(r"adk-my-bug/basic/\d+\.\d+\.\d+\.txt", "\n".join(
-        p.relative_to(tmp_path / "snapshots" / "matrix").as_posix() for p in (tmp_path / "snapshots" / "matrix").rglob("*.txt")))
-    report = (tmp_path / "reports" / "adk-my-bug.md").read_text()
-    assert "# adk-my-bug" in report and "first release where it is fixed" in report
-    again = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "adk-my-bug"],
+            assert out.returncode == 0, said
+        listed = list_without_frameworks(bare_python, tmp_path)
+        assert scenario_id in listed or step < 2, f"after step {step} ({command}): {listed}"
+    stored = "\n".join(p.relative_to(tmp_path / "snapshots" / "matrix").as_posix()
+                       for p in (tmp_path / "snapshots" / "matrix").rglob("*.txt"))
+    for case in case_ids:
+        assert re.search(rf"{scenario_id}/{case}/\d+\.\d+\.\d+\.txt", stored), stored
+    assert f"# {scenario_id}" in (tmp_path / "reports" / f"{scenario_id}.md").read_text()
+    again = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", scenario_id],
                            capture_output=True, text=True, cwd=tmp_path)
     assert again.returncode == 0, again.stdout[-2000:]
+    assert re.search(r"\b(\d+) passed\b", again.stdout) and int(re.search(r"(\d+) passed", again.stdout).group(1)) >= 8

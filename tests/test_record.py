@@ -1,0 +1,176 @@
+"""The record tells the truth about every release (issue 13), without building environments.
+
+``matrix.run_build`` is replaced by a table of outcomes and the index by a fixed list of
+releases, so the whole pipeline (plan, snapshots, merge, reports, run folders) runs in
+milliseconds on a copy of the project's scenarios.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness import boundaries, index, matrix, record, releases
+from harness.outcomes import FIXED, REPRODUCED
+
+RETRY = "adk-retry-same-invocation-id"
+TOOL = "adk-repeated-tool-call"
+ADK = ["2.8.0", "2.9.0", "2.9.1", "2.10.0"]
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """An empty project root; the index knows ADK and openai-agents 0.5.0 .. 0.6.1."""
+    (tmp_path / "snapshots" / "matrix").mkdir(parents=True)
+    known = {"google-adk": ADK, "openai-agents": ["0.5.0", "0.6.0", "0.6.1"]}
+    monkeypatch.setattr(index, "releases", lambda name, cache_dir: {
+        v: index.Release(v, "2026-01-01T00:00:00Z", False) for v in known[name]})
+    # Default set: the latest patch of each minor line (as harness/releases.py does).
+    monkeypatch.setitem(releases.DEFAULT_SETS, "google-adk", {"minors_from": "2.8", "last_of_major": []})
+    monkeypatch.setitem(releases.DEFAULT_SETS, "openai-agents", {"minors_from": "0.5", "last_of_major": []})
+    return tmp_path
+
+
+class Table:
+    """A fake run_build: outcome per (scenario, version), the timeline says which."""
+
+    def __init__(self, outcome, local=FIXED):
+        self.outcome = outcome
+        self.local = local  # what every local build (a candidate fix) says
+        self.ran: list[tuple[str, str]] = []
+
+    def __call__(self, build, cases, options, cache_dir):
+        results = []
+        for s, c in cases:
+            self.ran.append((f"{s.id}:{c.id}", build.source))
+            o = self.local if not build.release else self.outcome(s.id, c.id, build.version)
+            results.append(matrix._result(s, c, build, build.version, outcome=o, detail=o,
+                                          timeline=f"{o}\n"))
+        env = {"source": build.source, "framework": build.framework, "version": build.version, "python": "3.11.7",
+               "exclude_newer": None, "packages": [f"{build.framework}=={build.version}"]}
+        return env, results
+
+
+def run(project, monkeypatch, table, *args: str) -> int:
+    monkeypatch.setattr(matrix, "run_build", table)
+    monkeypatch.setattr(matrix.reports, "harness_info", lambda root: {"python": "3.11.7", "version": "0.1.0"})
+    options = matrix.Options(root=project, jobs=1)
+    specs, only, i = [], [], 0
+    while i < len(args):
+        if args[i] == "--only":
+            only.append(args[i + 1])
+            i += 2
+        elif args[i] == "--update-snapshots":
+            options.update_snapshots = True
+            i += 1
+        else:
+            specs.append(args[i])
+            i += 1
+    options.specs, options.only = specs, only
+    return matrix.run(options)
+
+
+def files(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def every_adk(scenario, case, version):
+    return REPRODUCED if version in ("2.8.0", "2.9.1") else FIXED
+
+
+def test_a_narrowed_run_replaces_only_what_it_ran(project, monkeypatch):
+    run(project, monkeypatch, Table(every_adk), "--only", RETRY, "--only", TOOL, "--update-snapshots")
+    before = files(project / "reports")
+    doc = json.loads(before["matrix.json"])
+    assert {(r["scenario"], r["version"]) for r in doc["results"]} == {
+        (s, v) for s in (RETRY, TOOL) for v in ("2.8.0", "2.9.1", "2.10.0")}
+
+    changed = Table(lambda s, c, v: REPRODUCED)  # the new code reproduces everywhere
+    run(project, monkeypatch, changed, "google-adk==2.10.0", "--only", RETRY)
+    assert {src for _, src in changed.ran} == {"google-adk==2.10.0"}
+    after = files(project / "reports")
+    assert after[f"{TOOL}.md"] == before[f"{TOOL}.md"]  # another scenario's report: byte for byte
+    new = json.loads(after["matrix.json"])["results"]
+    old = doc["results"]
+    assert [r for r in new if not (r["scenario"] == RETRY and r["version"] == "2.10.0")] == \
+        [r for r in old if not (r["scenario"] == RETRY and r["version"] == "2.10.0")]
+    assert {r["outcome"] for r in new if r["scenario"] == RETRY and r["version"] == "2.10.0"} == {REPRODUCED}
+
+
+def test_a_candidate_run_leaves_the_record_alone_and_says_where_its_report_is(project, monkeypatch, capsys, tmp_path):
+    run(project, monkeypatch, Table(every_adk), "--only", RETRY, "--update-snapshots")
+    before = files(project / "reports")
+    checkout = tmp_path / "adk-python"
+    checkout.mkdir()
+    (checkout / "pyproject.toml").write_text('[project]\nname = "google-adk"\nversion = "2.9.1"\n')
+    status = run(project, monkeypatch, Table(every_adk, local=FIXED), "google-adk==2.9.1", str(checkout), "--only", RETRY)
+    assert status == 1  # the local build has no snapshot
+    assert {k: v for k, v in files(project / "reports").items() if not k.startswith("runs/")} == before
+    err = capsys.readouterr().err
+    run_dir = project / "reports" / "runs" / f"{RETRY}+google-adk-2.9.1+local-adk-python"
+    assert f"this run's reports are in reports/runs/{run_dir.name}/" in err
+    assert "is unchanged: local:adk-python is not in the matrix" in err
+    report = (run_dir / f"{RETRY}.md").read_text()
+    assert "reproduced on google-adk 2.9.1, fixed on the candidate build `local:adk-python`" in report
+    assert f"before/after report: reports/runs/{run_dir.name}/{RETRY}.md" in err
+
+
+def test_a_bug_of_one_x_y_0_release_joins_the_matrix_once_its_snapshot_is_stored(project, monkeypatch, capsys):
+    only_290 = Table(lambda s, c, v: REPRODUCED if v == "2.9.0" else FIXED)
+    run(project, monkeypatch, only_290, "--only", RETRY, "--update-snapshots")
+    assert "google-adk==2.9.0" not in {src for _, src in only_290.ran}  # the default set skips 2.9.0
+    report = (project / "reports" / f"{RETRY}.md").read_text()
+    assert "reproduces on no release run" in report
+
+    # The exploratory run of 2.9.0 stores its (different) snapshot: 2.9.0 joins the matrix ...
+    run(project, monkeypatch, only_290, "google-adk==2.9.0", "--only", RETRY, "--update-snapshots")
+    assert (project / "snapshots" / "matrix" / RETRY / "resumable-resume" / "2.9.0.txt").exists()
+    assert "record: 4 results written" in capsys.readouterr().err
+    # ... so plain `nox -s matrix` runs it, and the report names it; 2.9.1, which matched
+    # 2.8.0's snapshot, is still compared with that one (pinned), not with 2.9.0's.
+    again = Table(only_290.outcome)
+    assert run(project, monkeypatch, again, "--only", RETRY) == 0
+    assert "google-adk==2.9.0" in {src for _, src in again.ran}
+    report = (project / "reports" / f"{RETRY}.md").read_text()
+    assert "last release where it reproduces: **2.9.0**; first release where it is fixed: **2.9.1**" in report
+
+
+def test_a_release_outside_the_matrix_goes_to_a_run_folder(project, monkeypatch, capsys):
+    run(project, monkeypatch, Table(every_adk), "--only", RETRY, "--update-snapshots")
+    before = files(project / "reports")
+    run(project, monkeypatch, Table(every_adk), "google-adk==2.9.0", "--only", RETRY)
+    assert {k: v for k, v in files(project / "reports").items() if not k.startswith("runs/")} == before
+    assert "google-adk==2.9.0 is not in the matrix" in capsys.readouterr().err
+
+
+def test_bisect_boundary_releases_join_the_matrix(project, monkeypatch):
+    bisects = boundaries.add(boundaries.empty_record(), [
+        {"scenario": RETRY, "case": "resumable-resume", "framework": "google-adk", "version": v, "outcome": o,
+         "detail": ""} for v, o in (("2.8.0", REPRODUCED), ("2.9.0", FIXED))],
+        {"scenario": RETRY, "case": "resumable-resume", "framework": "google-adk", "from": "2.8.0", "to": "2.10.0"},
+        ADK, "google-adk")
+    (project / "reports").mkdir()
+    (project / "reports" / "bisect.json").write_text(boundaries.dumps(bisects))
+    table = Table(lambda s, c, v: REPRODUCED if v == "2.8.0" else FIXED)
+    run(project, monkeypatch, table, "--only", RETRY)
+    assert {src for _, src in table.ran} == {"google-adk==2.8.0", "google-adk==2.9.0", "google-adk==2.9.1",
+                                             "google-adk==2.10.0"}
+    text = (project / "reports" / "matrix.md").read_text()
+    assert "| 2.8.0 | 2.9.0 | 2.9.1 | 2.10.0 |" in text
+
+
+def test_an_unreadable_record_is_refused_in_one_line(project, monkeypatch):
+    (project / "reports").mkdir()
+    (project / "reports" / "matrix.json").write_text("{")
+    with pytest.raises(record.RecordError, match="reports/matrix.json cannot be read"):
+        run(project, monkeypatch, Table(every_adk), "--only", RETRY)
+
+
+def test_run_names_are_readable_and_short():
+    assert record.run_name(["google-adk==2.13.0", "local:adk-python"], ["adk-x"]) == \
+        "adk-x+google-adk-2.13.0+local-adk-python"
+    long = record.run_name([f"google-adk==2.{i}.0" for i in range(30)], [])
+    assert len(long) <= 80
+
