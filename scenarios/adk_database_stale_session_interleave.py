@@ -7,11 +7,11 @@ stale object's state and events are re-read from storage and the write goes ahea
 ``run_async`` calls work on one session at once (two servers, say, one recovering the
 other's run), the run whose session went stale no longer stops: both keep writing, the
 stored trajectory interleaves the two runs (a function call in one invocation, the other
-run's turn, then the call's response), and the stale run's next model request is built from
-the reloaded, mixed history. Every later turn replays that corrupted history.
+run's turn, then the call's response), and the stale run's session object is replaced by the
+reloaded, mixed history. Every later turn replays that corrupted history.
 
 Upstream: the report (#4751) and a community PR (#4752, closed unmerged). The refusal came
-back as an optimistic-concurrency check on a storage revision marker
+back in 1.28.0 as an optimistic-concurrency check on a storage revision marker
 (``_STALE_SESSION_ERROR_MESSAGE``, "The session has been modified in storage since it was
 loaded"; a ``StaleSessionError(ValueError)`` from 2.10).
 
@@ -40,8 +40,22 @@ got the stale-session refusal and the stored trajectory keeps each invocation's 
 together. Anything else (a refusal with interleaving, a different error, a lost event) is
 ``unexpected``.
 
-What the harness found: see the closing note of the commit that added this scenario and
-``reports/adk-database-stale-session-interleave.md``.
+What the harness found (each boundary by bisect, each confirmed by the source diff of
+google/adk/sessions/database_session_service.py between the two releases, and by a standalone
+script of the stale append run in each boundary release's environment):
+
+- 1.0.0-1.1.1 fixed: the session row's ``update_time`` (``onupdate=func.now()``) moves on
+  every append, because append_event assigns the state columns unconditionally; it has
+  whole-second resolution on SQLite, so the cases write in a later second there (see
+  ``_next_second_if_coarse``: a race within one second goes undetected on these releases).
+- 1.2.0-1.19.0 reproduced, without a reload: commit d83ee1a6 ("Remove excessive db call to
+  update state table", first in the 1.2.0 wheel) assigns them only for a state delta, so an
+  event without one leaves ``update_time`` alone and the stale check never fires: the stale
+  writer's events go in silently (its session object does not see the other server's).
+- 1.20.0-1.23.0 fixed: append_event stamps ``update_time`` with the event's timestamp on
+  every append, so the check fires (the thread's "ADK <= 1.23 raises" holds from 1.20 only).
+- 1.24.0-1.27.5 reproduced: the reload-and-continue the thread reports.
+- 1.28.0 on fixed (every 1.x and 2.x release after it that the matrix runs).
 """
 
 from __future__ import annotations
@@ -55,7 +69,7 @@ import time
 from pathlib import Path
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Scenario
+from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 APP = "stale_session_app"
@@ -399,40 +413,6 @@ def judge_sequential(obs: Observation):
 
 
 @contextlib.contextmanager
-def _reload_and_continue():
-    """ADK 1.24's append_event: on a stale session, reload it from storage and write anyway.
-
-    Wraps the installed ``append_event``: when storage moved on since ``session`` was loaded,
-    reload its events and state (what 1.24-1.27 did, database_session_service.py
-    "Reload the session from storage if it has been updated since it was loaded") and retry.
-    """
-    from google.adk.sessions import DatabaseSessionService
-
-    original = DatabaseSessionService.append_event
-
-    async def append_event(self, session, event):
-        try:
-            return await original(self, session, event)
-        except ValueError as exc:
-            if not _is_stale_refusal(exc):
-                raise
-            fresh = await self.get_session(app_name=session.app_name, user_id=session.user_id, session_id=session.id)
-            session.events = fresh.events
-            session.state = fresh.state
-            session.last_update_time = fresh.last_update_time
-            for name in ("_storage_update_marker",):
-                if hasattr(fresh, name):
-                    setattr(session, name, getattr(fresh, name))
-            return await original(self, session, event)
-
-    DatabaseSessionService.append_event = append_event
-    try:
-        yield
-    finally:
-        DatabaseSessionService.append_event = original
-
-
-@contextlib.contextmanager
 def _refuse_every_append_after_the_first():
     """Breaks the control: a check that treats every session as stale once it has events."""
     from google.adk.sessions import DatabaseSessionService
@@ -451,15 +431,15 @@ def _refuse_every_append_after_the_first():
         DatabaseSessionService.append_event = original
 
 
-RELOAD_AND_CONTINUE = InProcess(
-    "ADK 1.24-1.27's reload-and-continue applied over the pinned release's refusal",
-    _reload_and_continue,
+RELOAD_AND_CONTINUE = Release(
+    "google-adk==1.27.5", "the last release whose append_event reloads a stale session and writes"
 )
 BROKEN_CHECK = InProcess(
     "a stale check that refuses a fresh session's user turn once the session has events",
     _refuse_every_append_after_the_first,
 )
 PINNED_REFUSES = AsInstalled("the pinned release refuses a stale write (the revision-marker check, 1.28 on)")
+PINNED_HOLDS = AsInstalled("the pinned release stores both sequential turns")
 
 SCENARIO = Scenario(
     id="adk-database-stale-session-interleave",
@@ -499,8 +479,9 @@ SCENARIO = Scenario(
             "sequential-control",
             replay_sequential,
             judge_sequential,
-            {"reproduced": BROKEN_CHECK, "fixed": PINNED_REFUSES},
+            {"reproduced": BROKEN_CHECK, "fixed": PINNED_HOLDS},
             "control: one server, two turns one after the other; both stored, no refusal",
+            control=True,
         ),
     ),
 )

@@ -1,40 +1,46 @@
 """google-adk: a sub-agent paused on its second long-running tool never resumes.
 
-Symptom (google/adk-python#5349): a resumable App whose orchestrator ``LlmAgent`` transfers
-to a sub-agent with two ``LongRunningFunctionTool``s called one after the other. The user
-answers the first tool (``run_async(invocation_id=..., new_message=<function response>)``)
-and the sub-agent resumes; it calls the second tool and pauses again; the user answers that
-one too, and the runner ends at once: no model call, no answer, the agent "silently stops".
-The thread traces it to the orchestrator's sub-agent-resume branch
-(google/adk/agents/llm_agent.py ``_run_async_impl``): after resuming the sub-agent it set
-``end_of_agent=True`` for itself even when the sub-agent had paused again, so the next
-resume found the orchestrator "finished" and returned. Community PRs #5365, #5384, #5385 and
-#5386 (closed unmerged) track whether the sub-agent paused; the 2.x ``LlmAgent`` does
-(``should_pause`` in that branch), and 2.x runs agents through its workflow runtime.
+Symptom (google/adk-python#5349, filed on 1.30.0: "bug present in 1.27.0-1.30.0, worked in
+1.26.0"): a resumable App whose orchestrator ``LlmAgent`` transfers to a sub-agent with two
+``LongRunningFunctionTool``s called one after the other. The client answers the first tool
+with a function response, and the sub-agent resumes; it calls the second tool and pauses
+again; the client answers that one too, and the runner ends at once: no model call, no
+answer, the agent "silently stops". The thread traces it to the orchestrator's
+sub-agent-resume branch (google/adk/agents/llm_agent.py ``_run_async_impl``): after resuming
+the sub-agent it set ``end_of_agent=True`` for itself even when the sub-agent had paused
+again, so the next resume found the orchestrator finished and returned. Community PRs #5365,
+#5384, #5385 and #5386 (closed unmerged) make that branch track whether the sub-agent paused;
+the 2.x ``LlmAgent`` has that tracking (``should_pause`` in the branch).
 
-Cases (orchestrator -> ``transfer_to_agent(worker)``; worker: ``pick_slot`` then
-``confirm_booking``, both long-running; each pause answered with a function response
-under the paused invocation's id; scripted models throughout):
-
-- ``pending-status-tools``: the tools return ``{"status": "pending"}``, as ADK's
-  long-running tool docs and the thread do. Releases that do not pause on a long-running
-  tool that returned a value (the worker answers within the first run) raise
-  ``NotApplicable``: the case has nothing to resume there.
-- ``no-result-tools``: the tools return ``None``: the only response is the client's.
+The case (``response-as-new-message``): orchestrator -> ``transfer_to_agent(worker)``; the
+worker calls ``pick_slot`` then ``confirm_booking``, both long-running and returning
+``{"status": "pending"}`` as ADK's long-running tool docs and the thread's tools do; each
+pause is answered by sending the function response as the next ``new_message`` (no
+``invocation_id``), as the thread's client does. Scripted models throughout.
 
 Timeline: each run (the first message, then each resume), its events (author, parts,
 transfer and end-of-agent actions, ``[long-running]`` calls), and the model calls of the
 orchestrator and the worker after it. Oracle: ``fixed`` when every pause was resumed into a
 worker model call and the worker answered (3 worker model calls, 'booked'); ``reproduced``
 when a resume after a pause produced no worker model call (the invocation ended instead).
+``NotApplicable`` on releases with no resumable apps, and on releases that do not pause on a
+long-running tool that returned a value (2.x: the worker answers within the first run, so
+there is nothing to resume).
+
+What the harness found: 1.26.0 resumes both pauses; from 1.27.0 the second resume ends the
+invocation, through 1.39.1, the last 1.x release (still open there). Checked outside the
+harness: the 1.27.0 Runner sends a function response that answers an earlier call back into
+that call's invocation, so the stale ``end_of_agent`` of the orchestrator is replayed; with
+the 2.x branch's pause tracking applied in process to 1.39.1, both resumes reach the model.
+Resuming with ``run_async(invocation_id=...)`` instead fails on every 1.x release with
+resumable apps (1.16.0-1.39.1) the same way, and the pause tracking fixes it too; that variant
+is not a case here because no release shows it fixed (2.x does not pause on these tools).
 """
 
 from __future__ import annotations
 
-import inspect
-
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Scenario
+from harness.scenario import Case, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 APP = "lro_booking_app"
@@ -42,6 +48,7 @@ USER = "user-1"
 ANSWER = "booked"
 CLIENT_RESPONSES = {"pick_slot": {"slot": "9am"}, "confirm_booking": {"confirmed": True}}
 MAX_RESUMES = 2
+PENDING = {"status": "pending"}  # what each long-running tool returns when called
 
 
 def _api():
@@ -52,8 +59,6 @@ def _api():
     from google.adk.runners import Runner
     from google.adk.tools import LongRunningFunctionTool
 
-    if "invocation_id" not in inspect.signature(Runner.run_async).parameters:
-        raise NotApplicable("Runner.run_async has no parameter invocation_id")
     return App, ResumabilityConfig, Runner, LongRunningFunctionTool
 
 
@@ -93,8 +98,8 @@ def _event_line(e, ids: Placeholders) -> str:
     return f"  {e.author} " + (" ".join(body) or "<no content>")
 
 
-async def replay(*, tool_result, pass_invocation_id: bool = True) -> Observation:
-    """Transfer to the worker, then answer each long-running call it pauses on."""
+async def replay() -> Observation:
+    """Transfer to the worker, then answer each long-running call it pauses on, as a new message."""
     from google.adk.agents import LlmAgent
     from google.adk.sessions import InMemorySessionService
     from google.genai import types
@@ -102,7 +107,7 @@ async def replay(*, tool_result, pass_invocation_id: bool = True) -> Observation
     from harness.adk import ScriptedLlm, calls, text
 
     App, ResumabilityConfig, Runner, LongRunningFunctionTool = _api()
-    pick_slot, confirm_booking = _tools(tool_result)
+    pick_slot, confirm_booking = _tools(PENDING)
     worker_llm = ScriptedLlm(
         model="scripted-worker",
         script=[calls(("pick_slot", {"day": "monday"})), calls(("confirm_booking", {"slot": "9am"})), text(ANSWER)],
@@ -132,14 +137,12 @@ async def replay(*, tool_result, pass_invocation_id: bool = True) -> Observation
     answered: set[str] = set()
     lro_calls: list = []  # (invocation_id, function call), in the order the worker made them
     message = types.Content(role="user", parts=[types.Part(text="Book me a slot on Monday.")])
-    invocation_id = None
     label = "run 1: user 'Book me a slot on Monday.'"
 
     while True:
         worker_calls_before = len(worker_llm.requests)
-        kwargs = {"invocation_id": invocation_id} if invocation_id and pass_invocation_id else {}
         events = []
-        async for event in runner.run_async(user_id=USER, session_id=session.id, new_message=message, **kwargs):
+        async for event in runner.run_async(user_id=USER, session_id=session.id, new_message=message):
             events.append(event)
         for e in events:
             for p in e.content.parts if e.content and e.content.parts else []:
@@ -167,23 +170,25 @@ async def replay(*, tool_result, pass_invocation_id: bool = True) -> Observation
         )
         if not paused or len(runs) > MAX_RESUMES:
             break
-        invocation_id, fc = pending[0]
+        invocation_id, fc = pending[0]  # the paused call's invocation: shown, not passed
         answered.add(fc.id)
         message = types.Content(
             role="user",
             parts=[types.Part(function_response=types.FunctionResponse(id=fc.id, name=fc.name, response=CLIENT_RESPONSES[fc.name]))],
         )
-        under = f"under {ids('inv', invocation_id)}" if pass_invocation_id else "as a new message (no invocation_id)"
-        label = f"resume {len(runs)}: function response {fc.name} -> {CLIENT_RESPONSES[fc.name]} {under}"
+        label = (
+            f"resume {len(runs)}: function response {fc.name} -> {CLIENT_RESPONSES[fc.name]} as a new message "
+            f"(the call was made in {ids('inv', invocation_id)})"
+        )
 
-    if tool_result is not None and not runs[0]["paused"] and len(runs) == 1:
+    if not runs[0]["paused"] and len(runs) == 1:
         raise NotApplicable(
             "this release does not pause on a long-running tool that returned a value: the worker made "
             f"{len(worker_llm.requests)} model calls in the first run (answered: {runs[0]['answer']}), nothing to resume"
         )
     return Observation(
         timeline=timeline,
-        facts={"runs": runs, "worker_calls": len(worker_llm.requests), "tool_result": tool_result},
+        facts={"runs": runs, "worker_calls": len(worker_llm.requests)},
     )
 
 
@@ -207,47 +212,6 @@ def judge(obs: Observation):
     )
 
 
-# --- builds that prove the oracles (tests only) ------------------------------------------
-
-
-def _premature_end_of_agent():
-    """The orchestrator's sub-agent-resume branch before the fix: it ends itself even when
-    the sub-agent paused again (google/adk/agents/llm_agent.py ``_run_async_impl``, 1.27-1.39)."""
-    import contextlib
-
-    from google.adk.agents import LlmAgent
-    from google.adk.agents.base_agent import BaseAgentState
-
-    original = LlmAgent._run_async_impl
-
-    async def _run_async_impl(self, ctx):
-        agent_state = self._load_agent_state(ctx, BaseAgentState)
-        if agent_state is not None and (agent_to_transfer := self._get_subagent_to_resume(ctx)):
-            async for event in agent_to_transfer.run_async(ctx):
-                yield event
-            ctx.set_agent_state(self.name, end_of_agent=True)
-            yield self._create_agent_state_event(ctx)
-            return
-        async for event in original(self, ctx):
-            yield event
-
-    @contextlib.contextmanager
-    def patch():
-        LlmAgent._run_async_impl = _run_async_impl
-        try:
-            yield
-        finally:
-            LlmAgent._run_async_impl = original
-
-    return patch()
-
-
-PINNED = AsInstalled("the pinned release resumes the sub-agent after both pauses")
-PREMATURE_END = InProcess(
-    "the orchestrator's sub-agent-resume branch as in 1.27-1.39 (end_of_agent after any resume)",
-    _premature_end_of_agent,
-)
-
 SCENARIO = Scenario(
     id="adk-subagent-lro-second-resume",
     framework="google-adk",
@@ -266,25 +230,14 @@ SCENARIO = Scenario(
     ),
     cases=(
         Case(
-            "pending-status-tools",
-            lambda: replay(tool_result={"status": "pending"}),
-            judge,
-            {"reproduced": PREMATURE_END, "fixed": PINNED},
-            "the long-running tools return {'status': 'pending'} (the thread's and ADK docs' pattern)",
-        ),
-        Case(
             "response-as-new-message",
-            lambda: replay(tool_result={"status": "pending"}, pass_invocation_id=False),
+            replay,
             judge,
-            {"reproduced": PREMATURE_END, "fixed": PINNED},
-            "pending-status tools; each function response is sent as a new message, without invocation_id",
-        ),
-        Case(
-            "no-result-tools",
-            lambda: replay(tool_result=None),
-            judge,
-            {"reproduced": PREMATURE_END, "fixed": PINNED},
-            "the long-running tools return None: the client's function response is the only one",
+            {
+                "reproduced": Release("google-adk==1.27.0", "the first release whose second resume ends the invocation"),
+                "fixed": Release("google-adk==1.26.0", "the last release where both resumes reach the worker's model"),
+            },
+            "pending-status tools; each function response is sent as a new message, as the thread's client does",
         ),
     ),
 )

@@ -39,7 +39,7 @@ import contextlib
 import threading
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Scenario
+from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 APP = "sync_run_app"
@@ -182,40 +182,6 @@ def judge(obs: Observation):
 # --- builds that prove the oracles (tests only) ------------------------------------------
 
 
-def _pre_fix_run(self, *, user_id, session_id, new_message, run_config=None, **kwargs):
-    """``Runner.run`` as 2.7.1 and every 1.x release shipped it (google/adk/runners.py)."""
-    import queue
-
-    from google.adk.agents.run_config import RunConfig
-
-    run_config = run_config or RunConfig()
-    event_queue: queue.Queue = queue.Queue()
-
-    async def _invoke_run_async() -> None:
-        try:
-            async for event in self.run_async(
-                user_id=user_id, session_id=session_id, new_message=new_message, run_config=run_config, **kwargs
-            ):
-                event_queue.put(event)
-        finally:
-            event_queue.put(None)
-
-    def _asyncio_thread_main() -> None:
-        try:
-            asyncio.run(_invoke_run_async())
-        finally:
-            event_queue.put(None)
-
-    thread = threading.Thread(target=_asyncio_thread_main)
-    thread.start()
-    while True:
-        event = event_queue.get()
-        if event is None:
-            break
-        yield event
-    thread.join()
-
-
 @contextlib.contextmanager
 def _patched(name: str, replacement):
     from google.adk.runners import Runner
@@ -247,11 +213,11 @@ def _break_run_async():
     return _patched("run_async", _swallowing_run_async(Runner.run_async))
 
 
-PRE_FIX_RUN = InProcess(
-    "Runner.run as shipped before 2.8.0 (the exception stays on the background thread)",
-    lambda: _patched("run", _pre_fix_run),
+PRE_FIX_RUN = Release(
+    "google-adk==2.7.1", "the last release whose Runner.run leaves the exception on the background thread"
 )
 PINNED = AsInstalled("the pinned release re-raises on the calling thread (Runner.run, 2.8.0 on)")
+PINNED_RUN_ASYNC = AsInstalled("the pinned release's run_async raises the model's error")
 SWALLOWING_RUN_ASYNC = InProcess(
     "run_async wrapped to end quietly when the agent raises", _break_run_async
 )
@@ -290,8 +256,9 @@ SCENARIO = Scenario(
             "run-async-control",
             lambda: replay(error_turn=2, sync=False),
             judge,
-            {"reproduced": SWALLOWING_RUN_ASYNC, "fixed": PINNED},
+            {"reproduced": SWALLOWING_RUN_ASYNC, "fixed": PINNED_RUN_ASYNC},
             "control: the same failure through run_async raises on every release",
+            control=True,
         ),
     ),
 )
