@@ -206,6 +206,10 @@ def _stored_lines(events, ids: Placeholders) -> tuple[list[str], str]:
     return lines, order
 
 
+def _stored_header(events) -> str:
+    return f"stored session ({len(events)} event{'s' if len(events) != 1 else ''}):"
+
+
 def _request_line(contents, ids: Placeholders) -> str:
     from harness.adk import describe_part
 
@@ -264,7 +268,7 @@ async def replay_concurrent_runs() -> Observation:
     ]
     if len(llm_a.requests) > 1:
         timeline.append("server A model turn 2 was sent: " + _request_line(llm_a.requests[1], ids))
-    timeline += [f"stored session ({len(stored.events)} events):", *stored_lines]
+    timeline += [_stored_header(stored.events), *stored_lines]
     return Observation(
         timeline=timeline,
         facts={
@@ -310,7 +314,7 @@ async def replay_stale_append_event() -> Observation:
         "server A: append_event (A's user turn)",
         "server B: append_event through its stale session " + ("-> accepted" if exc is None else f"-> {_describe_exc(exc)}"),
         f"server B's session object now holds: {' '.join(b_holds) or 'no events'}",
-        f"stored session ({len(stored.events)} events):",
+        _stored_header(stored.events),
         *stored_lines,
     ]
     return Observation(
@@ -343,7 +347,7 @@ async def replay_sequential() -> Observation:
     timeline = [
         _run_line("A", *result_a),
         _run_line("B", *result_b),
-        f"stored session ({len(stored.events)} events):",
+        _stored_header(stored.events),
         *stored_lines,
     ]
     return Observation(
