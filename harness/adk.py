@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, AsyncGenerator
+from typing import Any
 
 from google.adk.models import BaseLlm, LlmRequest, LlmResponse
 from google.genai import types
@@ -41,9 +41,7 @@ def text(reply: str) -> LlmResponse:
 
 def calls(*function_calls: tuple[str, dict[str, Any]]) -> LlmResponse:
     """A scripted model turn holding one or more function calls, as (name, args) pairs."""
-    parts = [
-        types.Part(function_call=types.FunctionCall(name=name, args=args)) for name, args in function_calls
-    ]
+    parts = [types.Part(function_call=types.FunctionCall(name=name, args=args)) for name, args in function_calls]
     return LlmResponse(content=types.Content(role="model", parts=parts))
 
 

@@ -189,11 +189,17 @@ def known(record: dict, results: Iterable[dict], scenario: str, case: str, frame
             points[p["version"]] = p["outcome"]
             probes += 1
     for r in results:
-        if (r["scenario"], r["case"], r["framework"]) == (scenario, case, framework) \
-                and r["source"] == f"{framework}=={r['version']}" and r["outcome"] != ERROR:
+        if (
+            (r["scenario"], r["case"], r["framework"]) == (scenario, case, framework)
+            and r["source"] == f"{framework}=={r['version']}"
+            and r["outcome"] != ERROR
+        ):
             points[r["version"]] = r["outcome"]
-    ranges = [(b["from"], b["to"]) for b in record["bisects"]
-              if (b["scenario"], b["case"], b["framework"]) == (scenario, case, framework)]
+    ranges = [
+        (b["from"], b["to"])
+        for b in record["bisects"]
+        if (b["scenario"], b["case"], b["framework"]) == (scenario, case, framework)
+    ]
     points = dict(sorted(points.items(), key=lambda kv: versions.key(kv[0])))
     return Known(points, probes, ranges, list(record["releases"].get(framework, [])))
 

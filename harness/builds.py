@@ -43,7 +43,9 @@ def _metadata_of_path(path: Path) -> tuple[str, str | None]:
         try:
             if path.name.endswith(".tar.gz"):
                 with tarfile.open(path) as tf:
-                    member = next((m for m in tf.getmembers() if m.name.count("/") == 1 and m.name.endswith("/PKG-INFO")), None)
+                    member = next(
+                        (m for m in tf.getmembers() if m.name.count("/") == 1 and m.name.endswith("/PKG-INFO")), None
+                    )
                     text = tf.extractfile(member).read().decode() if member else ""
             else:
                 with zipfile.ZipFile(path) as zf:
@@ -53,7 +55,9 @@ def _metadata_of_path(path: Path) -> tuple[str, str | None]:
             raise SpecError(f"{path.name}: cannot read it as a source distribution ({exc})") from None
         fields = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line and not line.startswith(" "))
         if "Name" not in fields:
-            raise SpecError(f"{path.name}: no PKG-INFO with a Name in this archive; give a wheel, sdist or source checkout")
+            raise SpecError(
+                f"{path.name}: no PKG-INFO with a Name in this archive; give a wheel, sdist or source checkout"
+            )
         return fields["Name"], fields.get("Version")
     if path.is_dir():
         pyproject = path / "pyproject.toml"

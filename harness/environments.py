@@ -108,8 +108,13 @@ def requirement_with_extras(build: Build, extras: tuple[str, ...]) -> str:
     return f"{name.strip()}{tag}=={version.strip()}"
 
 
-def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False,
-           requires: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> Environment:
+def ensure(
+    build: Build,
+    root: Path,
+    cache_dir: Path,
+    today: bool = False,
+    requires: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+) -> Environment:
     """Create (or reuse) the environment for ``build``; raise BuildFailed on install errors.
 
     ``requires``: (framework extras, other packages); by default what the framework's
@@ -121,8 +126,9 @@ def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False,
         return _ensure(build, path, cache_dir, today, extras, packages)
 
 
-def _ensure(build: Build, path: Path, cache_dir: Path, today: bool, extras: tuple[str, ...],
-            packages: tuple[str, ...]) -> Environment:
+def _ensure(
+    build: Build, path: Path, cache_dir: Path, today: bool, extras: tuple[str, ...], packages: tuple[str, ...]
+) -> Environment:
     python = path / "bin" / "python"
     date = None if today else dependency_date(build, cache_dir)
     wanted = {

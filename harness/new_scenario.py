@@ -172,18 +172,26 @@ def render(scenario_id: str, framework_name: str, case: str = "basic") -> str:
     framework = frameworks.get(framework_name)
     adapter = "adk" if framework.name == "google-adk" else "openai_agents"
     text = HEADER + REPLAY[framework.name] + FOOTER
-    for word, value in (("__ID__", scenario_id), ("__FRAMEWORK__", framework.name), ("__ADAPTER__", adapter),
-                        ("__CASE__", case)):
+    for word, value in (
+        ("__ID__", scenario_id),
+        ("__FRAMEWORK__", framework.name),
+        ("__ADAPTER__", adapter),
+        ("__CASE__", case),
+    ):
         text = text.replace(word, value)
     return text
 
 
-def create(scenario_id: str, framework_name: str, directory: Path = registry.SCENARIOS_DIR, case: str = "basic") -> Path:
+def create(
+    scenario_id: str, framework_name: str, directory: Path = registry.SCENARIOS_DIR, case: str = "basic"
+) -> Path:
     """Write the template module; raise ScenarioError (one line) for a taken or malformed id."""
     framework = frameworks.get(framework_name)
     if not ID_RE.match(scenario_id):
-        raise ScenarioError(f"scenario id {scenario_id!r} is malformed: use lower-case words joined by hyphens, "
-                            f"e.g. {framework.id_prefix}my-bug")
+        raise ScenarioError(
+            f"scenario id {scenario_id!r} is malformed: use lower-case words joined by hyphens, "
+            f"e.g. {framework.id_prefix}my-bug"
+        )
     if not scenario_id.startswith(framework.id_prefix):
         raise ScenarioError(f"scenario id {scenario_id!r} must start with {framework.id_prefix!r} for {framework.name}")
     if case == "control":

@@ -27,8 +27,22 @@ def _digest(paths: list[Path]) -> str:
 
 # The harness modules a worker runs a case with; editing the CLI, reports or bench code
 # does not change a case's result, so it does not invalidate recorded results.
-CASE_MODULES = ("__init__", "worker", "runner", "registry", "scenario", "outcomes", "timeline", "netguard", "isolation",
-                "frameworks", "proofs", "adk", "openai_agents", "openai_http")
+CASE_MODULES = (
+    "__init__",
+    "worker",
+    "runner",
+    "registry",
+    "scenario",
+    "outcomes",
+    "timeline",
+    "netguard",
+    "isolation",
+    "frameworks",
+    "proofs",
+    "adk",
+    "openai_agents",
+    "openai_http",
+)
 
 
 def inputs_key(root: Path, env_path: Path, scenario_module: str) -> str:

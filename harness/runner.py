@@ -75,7 +75,7 @@ def _verdict(case: Case, timeout: float) -> tuple[Verdict, str]:
         observation = asyncio.run(_observe(case, timeout))
     except NotApplicable as exc:
         return Verdict(NOT_APPLICABLE, strip_paths(str(exc).splitlines()[0] if str(exc) else "not applicable")), ""
-    except (asyncio.TimeoutError, TimeoutError):
+    except TimeoutError:
         return Verdict(ERROR, f"timed out after {timeout:g}s"), ""
     except Exception as exc:  # the harness reports every failure as data, never raises
         return Verdict(ERROR, error_detail(exc)), ""

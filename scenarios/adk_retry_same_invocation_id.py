@@ -84,8 +84,9 @@ async def _deliver(conversation, text: str, invocation_id, state_delta=None) -> 
 
 async def replay(*, resumable: bool, retry_text: str = FIRST_TEXT, retry_delta: dict | None = None) -> Observation:
     """Deliver a message, then deliver it again under the same invocation id."""
-    from harness import adk
     from google.adk.runners import Runner
+
+    from harness import adk
 
     _require_run_async_params(Runner, "invocation_id", *(["state_delta"] if retry_delta else []))
     if resumable:
@@ -224,9 +225,7 @@ SEED_GUARD = InProcess(
     "the seed PR's guard (#6685): skip only an identical message with an identical state_delta",
     lambda: _patched_handle_new_message(_invocation_has_user_event),
 )
-INVOCATION_ONLY_GUARD = AsInstalled(
-    "the pinned release skips any message for an invocation that already has one"
-)
+INVOCATION_ONLY_GUARD = AsInstalled("the pinned release skips any message for an invocation that already has one")
 
 SCENARIO = Scenario(
     id="adk-retry-same-invocation-id",
@@ -241,8 +240,7 @@ SCENARIO = Scenario(
         "(a resume, or a task queue's retry) records the user turn twice."
     ),
     expected=(
-        "The user turn is recorded once; a retry carrying a new state_delta or different "
-        "text is still recorded."
+        "The user turn is recorded once; a retry carrying a new state_delta or different text is still recorded."
     ),
     cases=(
         Case(

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from harness.outcomes import fixed, reproduced, unexpected
 from harness.scenario import Case, NotApplicable, Observation, Release, Scenario
-from harness.timeline import Placeholders, quote
+from harness.timeline import Placeholders
 
 APP = "lro_booking_app"
 USER = "user-1"
@@ -174,7 +174,11 @@ async def replay() -> Observation:
         answered.add(fc.id)
         message = types.Content(
             role="user",
-            parts=[types.Part(function_response=types.FunctionResponse(id=fc.id, name=fc.name, response=CLIENT_RESPONSES[fc.name]))],
+            parts=[
+                types.Part(
+                    function_response=types.FunctionResponse(id=fc.id, name=fc.name, response=CLIENT_RESPONSES[fc.name])
+                )
+            ],
         )
         label = (
             f"resume {len(runs)}: function response {fc.name} -> {CLIENT_RESPONSES[fc.name]} as a new message "
@@ -225,8 +229,7 @@ SCENARIO = Scenario(
         "with no model call."
     ),
     expected=(
-        "Every resume with the paused call's function response reaches the sub-agent's model, "
-        "which goes on to answer."
+        "Every resume with the paused call's function response reaches the sub-agent's model, which goes on to answer."
     ),
     cases=(
         Case(
@@ -234,7 +237,9 @@ SCENARIO = Scenario(
             replay,
             judge,
             {
-                "reproduced": Release("google-adk==1.27.0", "the first release whose second resume ends the invocation"),
+                "reproduced": Release(
+                    "google-adk==1.27.0", "the first release whose second resume ends the invocation"
+                ),
                 "fixed": Release("google-adk==1.26.0", "the last release where both resumes reach the worker's model"),
             },
             "pending-status tools; each function response is sent as a new message, as the thread's client does",

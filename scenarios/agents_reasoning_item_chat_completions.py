@@ -144,7 +144,9 @@ async def replay(*, streamed: bool, next_run: bool = False) -> Observation:
     facts = {
         "requests": len(fake.requests),
         "expected_requests": 2,  # one per model turn, whether in one run or two
-        "error": None if last_error is None and error is None else f"{type(error or last_error).__name__}: {error or last_error}",
+        "error": None
+        if last_error is None and error is None
+        else f"{type(error or last_error).__name__}: {error or last_error}",
         "final_output": getattr(last_result, "final_output", None),
         "expected_output": ANSWER_2 if next_run else ANSWER,
         "tool_calls": len(tool.calls),
