@@ -51,8 +51,9 @@ class ScriptedLlm(BaseLlm):
     Usage: ``ScriptedLlm(model="scripted", script=[calls(("get_weather", {"city": "Paris"})), text("done")])``.
     """
 
-    script: list[Any] = []
-    requests: list[Any] = []
+    # Pydantic fields (BaseLlm is a pydantic model): each instance gets its own copy of the default.
+    script: list[Any] = []  # noqa: RUF012
+    requests: list[Any] = []  # noqa: RUF012
 
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False

@@ -145,10 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["harness_from_scratch_s"] / max(figures["baseline_s"], 1e-9), 2
     )
     figures["ratio_harness_to_floor"] = round(figures["harness_from_scratch_s"] / max(figures["floor_s"], 1e-9), 2)
-    print(
-        f"  harness/baseline {figures['ratio_harness_to_baseline']}x, harness/floor {figures['ratio_harness_to_floor']}x",
-        file=sys.stderr,
-    )
+    baseline, floor = figures["ratio_harness_to_baseline"], figures["ratio_harness_to_floor"]
+    print(f"  harness/baseline {baseline}x, harness/floor {floor}x", file=sys.stderr)
     for case, ms in per_case.items():
         print(f"  {case}: {ms} ms", file=sys.stderr)
     history = ROOT / "bench" / "history.jsonl"

@@ -13,6 +13,7 @@ by the matrix (boundary releases join the matrix) and by the reports.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -73,7 +74,7 @@ def derive(points: Mapping[str, str], releases: Iterable[str] = ()) -> list[Boun
     answered = sorted((v for v, o in points.items() if o != ERROR), key=versions.key)
     every = sorted(set(releases) | set(points), key=versions.key)
     found = []
-    for a, b in zip(answered, answered[1:]):
+    for a, b in itertools.pairwise(answered):
         if points[a] == points[b]:
             continue
         ka, kb = versions.key(a), versions.key(b)

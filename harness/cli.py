@@ -53,10 +53,9 @@ def cmd_run_proof(args) -> int:
     for scenario, case in registry.select(registry.discover(), args.ids):
         run = run_proof(scenario, case, args.proof, timeout=args.timeout)
         result = run.result
-        print(
-            f"{scenario.id}:{case.id} under its {args.proof} proof ({run.build.description or type(run.build).__name__}) "
-            f"on {run.where}: {result.outcome}: {result.detail}"
-        )
+        build = run.build.description or type(run.build).__name__
+        where = f"{scenario.id}:{case.id} under its {args.proof} proof ({build}) on {run.where}"
+        print(f"{where}: {result.outcome}: {result.detail}")
         if args.timeline:
             _print_timeline(result)
         status |= result.outcome != args.proof
@@ -241,13 +240,11 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["bisect"]:
-        # bisect parses its own arguments (harness/bisect.py), --help included.
-        args = argparse.Namespace(func=cmd_bisect, rest=argv[1:])
-    else:
-        args = None
     try:
-        if argv[:1] != ["bisect"]:
+        if argv[:1] == ["bisect"]:
+            # bisect parses its own arguments (harness/bisect.py), --help included.
+            args = argparse.Namespace(func=cmd_bisect, rest=argv[1:])
+        else:
             args = parser().parse_args(argv)
         return args.func(args)
     except INPUT_ERRORS as exc:

@@ -64,7 +64,8 @@ async def replay(*, variant: str) -> Observation:
     #     from google.adk.agents import LlmAgent
     #     session = await adk.run_agent(LlmAgent(name="agent", model=llm, instruction="TODO"), QUESTION)
     #     ids = Placeholders()
-    #     timeline = [*adk.session_timeline(session.events, ids), adk.state_line(session.state), adk.model_calls_line(llm)]
+    #     timeline = [*adk.session_timeline(session.events, ids), adk.state_line(session.state),
+    #                 adk.model_calls_line(llm)]
     #     return Observation(timeline=timeline, facts={...what the oracles read...})
     raise NotImplementedError(
         "scenario __ID__ is a template: write replay() (run an agent on `llm` with adk.run_agent and "

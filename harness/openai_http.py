@@ -595,9 +595,8 @@ def describe_chat_message(message: Any, ids: Any) -> str:
         parts.append(f"tool_calls=[{', '.join(shown)}]")
     for key in sorted(message):
         if key not in ("role", "content", "tool_calls", "tool_call_id"):
-            parts.append(
-                f"{key}={quote(json.dumps(message[key], sort_keys=True) if not isinstance(message[key], str) else message[key], 60)}"
-            )
+            value = message[key] if isinstance(message[key], str) else json.dumps(message[key], sort_keys=True)
+            parts.append(f"{key}={quote(value, 60)}")
     return " ".join(parts)
 
 

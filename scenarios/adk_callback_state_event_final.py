@@ -181,7 +181,7 @@ def judge(obs: Observation):
 
 def judge_callback_answer_final(obs: Observation):
     """Non-regression: a callback's answer that also carries state stays a final response."""
-    finals, empty, figures, odd = _figures(obs)
+    finals, _empty, figures, odd = _figures(obs)
     if odd:
         return odd
     if len(finals) == 1 and finals[0]["text"] == ANSWER:

@@ -305,7 +305,7 @@ async def replay_stale_append_event() -> Observation:
     ids = Placeholders()
     ids.keep("inv-a", "inv-b")
     stored_lines, order = _stored_lines(stored.events, ids)
-    ended, exc = result_b
+    _ended, exc = result_b
     timeline = [
         "server B: get_session; server A: get_session",
         *waited,
@@ -357,7 +357,7 @@ async def replay_sequential() -> Observation:
 
 def _refusal(result) -> str:
     """'refused' (the stale-session error), 'accepted', or 'failed' (any other exception)."""
-    ended, exc = result
+    _ended, exc = result
     if exc is None:
         return "accepted"
     return "refused" if _is_stale_refusal(exc) else "failed"

@@ -470,7 +470,8 @@ SCENARIO = Scenario(
             crash_and_resume,
             judge,
             {"reproduced": NO_INDICATOR, "fixed": EMULATED_INDICATOR},
-            "orchestrator logs, runs two children, crashes once; resume with run_async(invocation_id, new_message=None)",
+            "orchestrator logs, runs two children, crashes once; "
+            "resume with run_async(invocation_id, new_message=None)",
         ),
     ),
 )

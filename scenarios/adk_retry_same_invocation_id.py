@@ -143,7 +143,8 @@ def judge_state_delta_kept(obs: Observation):
     """Non-regression: a retry carrying a new state_delta still has an effect to persist."""
     n, inv = len(obs.facts["user_turns"]), obs.facts["invocation"]
     persisted = obs.facts["state"] == RETRY_DELTA
-    figures = f"{n} user event{'s' if n != 1 else ''} for {inv}; retry's state_delta {'persisted' if persisted else 'dropped'}"
+    kept = "persisted" if persisted else "dropped"
+    figures = f"{n} user event{'s' if n != 1 else ''} for {inv}; retry's state_delta {kept}"
     if persisted and n <= 2:
         return fixed(figures)
     if not persisted and n == 1:

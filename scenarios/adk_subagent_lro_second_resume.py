@@ -188,7 +188,8 @@ async def replay() -> Observation:
     if not runs[0]["paused"] and len(runs) == 1:
         raise NotApplicable(
             "this release does not pause on a long-running tool that returned a value: the worker made "
-            f"{len(worker_llm.requests)} model calls in the first run (answered: {runs[0]['answer']}), nothing to resume"
+            f"{len(worker_llm.requests)} model calls in the first run (answered: {runs[0]['answer']}), "
+            "nothing to resume"
         )
     return Observation(
         timeline=timeline,

@@ -140,7 +140,7 @@ async def replay(*, streamed: bool, next_run: bool = False) -> Observation:
         else:
             timeline.append(f"{label} finished: final_output {quote(res.final_output)}")
 
-    last_label, last_result, _, last_error = runs[-1]
+    _, last_result, _, last_error = runs[-1]
     facts = {
         "requests": len(fake.requests),
         "expected_requests": 2,  # one per model turn, whether in one run or two

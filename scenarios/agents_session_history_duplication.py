@@ -92,7 +92,8 @@ def judge(obs: Observation):
     repeated = sorted({line for line in stored if stored.count(line) > 1}, key=stored.index)
     if repeated and set(stored) == set(expected):
         return reproduced(
-            f"{after} items after runs 1-{len(counts)}, expected {', '.join(str(2 * n) for n in range(1, len(counts) + 1))}: "
+            f"{after} items after runs 1-{len(counts)}, "
+            f"expected {', '.join(str(2 * n) for n in range(1, len(counts) + 1))}: "
             f"{len(repeated)} items stored more than once, first {repeated[0]} x{stored.count(repeated[0])}"
         )
     return unexpected(

@@ -177,7 +177,10 @@ SCENARIO = Scenario(
         "OpenAIResponsesModel report Usage() for the turn, so usage.requests stays 0 for a run "
         "that made real API calls."
     ),
-    expected="Every completed model request counts once in usage.requests, with or without a usage block; no tokens are invented.",
+    expected=(
+        "Every completed model request counts once in usage.requests, with or without a usage block; "
+        "no tokens are invented."
+    ),
     cases=(
         Case(
             "chat-completions",

@@ -57,7 +57,7 @@ def sides(boundary) -> tuple:
 def test_a_single_boundary_is_found_with_about_log2_probes(n, first_fixed):
     vs = releases(n)
     fake = one_case(vs, lambda i: REPRODUCED if i < first_fixed else FIXED)
-    search, [result], lines = run_search(vs, fake)
+    _search, [result], lines = run_search(vs, fake)
     [b] = result.boundaries
     assert sides(b) == (vs[first_fixed - 1], REPRODUCED, vs[first_fixed], FIXED)
     assert b.summary == f"first fixed in {vs[first_fixed]}"
@@ -335,7 +335,7 @@ def test_an_unmergeable_record_is_refused_before_any_work(fake_index, tmp_path):
     (tmp_path / "reports").mkdir()
     (tmp_path / "reports" / "bisect.json").write_text("{not json")
     fake = Fake({})
-    with pytest.raises(boundaries.RecordError, match="bisect.json cannot be read"):
+    with pytest.raises(boundaries.RecordError, match=r"bisect\.json cannot be read"):
         bisect.run(bisect.Options(selector=RETRY, root=tmp_path), evaluate=fake)
     assert fake.calls == []
 

@@ -85,7 +85,7 @@ async def test_chat_completions_plain():
     fake.check()
     assert result.final_output == "It is sunny." and [c.arguments for c in weather.calls] == [{"city": "Paris"}]
     assert [(r.method, r.path, r.streamed) for r in fake.requests] == [("POST", "chat/completions", False)] * 2
-    first, second = fake.bodies
+    first, _second = fake.bodies
     assert first["model"] == oh.CHAT_MODEL and first["messages"] == [{"role": "user", "content": QUESTION}]
     assert [t["function"]["name"] for t in first["tools"]] == ["get_weather"]
     ids = Placeholders()
@@ -191,19 +191,20 @@ async def test_responses_streamed():
 
 async def test_an_unscripted_request_is_the_fakes_error_not_a_result():
     from agents import Runner
+    from openai import InternalServerError  # the fake answers what was not scripted with a 500
 
     from harness import openai_http as oh
 
     fake = oh.FakeOpenAI().add(oh.responses_reply(oh.response([oh.output_message("hi")])))
     agent, _ = _agent(fake.chat_model())  # the script answers /responses, the model asks /chat/completions
-    with netguard.blocked(), pytest.raises(Exception):
+    with netguard.blocked(), pytest.raises(InternalServerError):
         await Runner.run(agent, input=QUESTION)
     assert fake.problems == ["request 1 went to chat/completions, the script expected responses"]
     with pytest.raises(oh.FakeServerError, match="the script expected responses"):
         fake.check()
 
     exhausted = oh.FakeOpenAI()
-    with netguard.blocked(), pytest.raises(Exception):
+    with netguard.blocked(), pytest.raises(InternalServerError):
         await Runner.run(_agent(exhausted.chat_model())[0], input=QUESTION)
     assert exhausted.problems == ["request 1 (POST chat/completions) but the scenario scripted 0 replies"]
 

@@ -192,7 +192,7 @@ def test_bisect_boundary_releases_join_the_matrix(project, monkeypatch):
 def test_an_unreadable_record_is_refused_in_one_line(project, monkeypatch):
     (project / "reports").mkdir()
     (project / "reports" / "matrix.json").write_text("{")
-    with pytest.raises(record.RecordError, match="reports/matrix.json cannot be read"):
+    with pytest.raises(record.RecordError, match=r"reports/matrix\.json cannot be read"):
         run(project, monkeypatch, Table(every_adk), "--only", RETRY)
 
 

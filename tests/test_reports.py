@@ -110,7 +110,7 @@ def test_matrix_md_links_each_scenario_report():
 
 def bisect_record(ranges, probes, releases):
     record = boundaries.empty_record()
-    for (a, b), pts in zip(ranges, probes):
+    for (a, b), pts in zip(ranges, probes, strict=True):
         record = boundaries.add(
             record,
             [

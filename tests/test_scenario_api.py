@@ -70,7 +70,7 @@ def test_a_control_case_is_proven_able_to_fail_in_process():
     ok = scenario(control=True, proofs={"reproduced": BREAK, "fixed": AsInstalled()})
     assert validate(ok, "m").cases[0].control is True
     for reproduced in (AsInstalled(), Release("openai-agents==0.8.0")):
-        with pytest.raises(ScenarioError, match="is a control .* must break it in this process"):
+        with pytest.raises(ScenarioError, match=r"is a control .* must break it in this process"):
             validate(scenario(control=True, proofs={"reproduced": reproduced, "fixed": AsInstalled()}), "m")
     with pytest.raises(ScenarioError, match="does not say how to obtain a build that is reproduced"):
         validate(scenario(control=True, proofs={"fixed": AsInstalled()}), "m")

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
 FILLED_IN = {
-    "google-adk": '''"""google-adk: the same message retried under the same invocation_id is recorded twice (walkthrough)."""
+    "google-adk": '''"""google-adk: a message retried under the same invocation_id is recorded twice (walkthrough)."""
 
 from functools import partial
 
@@ -135,7 +135,7 @@ def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_pytho
     (ROOT / ".nox").mkdir(exist_ok=True)
     (tmp_path / ".nox").symlink_to(ROOT / ".nox")  # share environments with every other run
     commands = walkthrough_commands(framework)
-    assert [c.split()[:3] for c in commands][0] == ["python", "-m", "harness"] and len(commands) == 8, commands
+    assert commands[0].split()[:3] == ["python", "-m", "harness"] and len(commands) == 8, commands
     module = tmp_path / "scenarios" / (scenario_id.replace("-", "_") + ".py")
     reporter_release = None
     for step, command in enumerate(commands, 1):
