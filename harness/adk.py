@@ -163,7 +163,7 @@ async def start(
         app_name = agent_or_app.name
     else:
         runner = Runner(app_name=app_name, agent=agent_or_app, session_service=sessions)
-    create = {"app_name": app_name, "user_id": user_id}
+    create: dict[str, Any] = {"app_name": app_name, "user_id": user_id}
     if state is not None:
         create["state"] = state
     session = await sessions.create_session(**create)

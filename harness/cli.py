@@ -15,7 +15,7 @@ from harness import boundaries, flags, frameworks, matrix, record, registry
 from harness.builds import SpecError
 from harness.index import IndexError_
 from harness.reports import ReportsNotWritable
-from harness.runner import DEFAULT_TIMEOUT, run_case
+from harness.runner import DEFAULT_TIMEOUT, CaseResult, run_case
 from harness.scenario import ScenarioError
 from harness.snapshots import SnapshotCorrupt
 
@@ -33,7 +33,7 @@ INPUT_ERRORS = (
 )
 
 
-def cmd_list(args) -> int:
+def cmd_list(args: argparse.Namespace) -> int:
     for scenario in registry.discover().values():
         print(f"{scenario.id}  ({scenario.framework})")
         for case in scenario.cases:
@@ -41,11 +41,11 @@ def cmd_list(args) -> int:
     return 0
 
 
-def _print_timeline(result) -> None:
+def _print_timeline(result: CaseResult) -> None:
     print("".join("    " + line for line in result.timeline.splitlines(keepends=True)), end="")
 
 
-def cmd_run_proof(args) -> int:
+def cmd_run_proof(args: argparse.Namespace) -> int:
     """Run cases under their proof build for ``args.proof``; status 1 unless every case says it."""
     from harness.proofs import run_proof
 
@@ -62,7 +62,7 @@ def cmd_run_proof(args) -> int:
     return status
 
 
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     """Run cases in this environment, with whatever framework releases it has installed."""
     if args.proof:
         return cmd_run_proof(args)
@@ -82,7 +82,7 @@ def cmd_run(args) -> int:
     return status
 
 
-def cmd_matrix(args) -> int:
+def cmd_matrix(args: argparse.Namespace) -> int:
     options = matrix.Options(
         specs=args.specs,
         only=[i for value in args.only for i in value.split(",") if i],
@@ -105,13 +105,13 @@ def cmd_matrix(args) -> int:
     return matrix.run(options)
 
 
-def cmd_merge(args) -> int:
+def cmd_merge(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     return matrix.merge([Path(p) for p in args.shards])
 
 
-def cmd_report(args) -> int:
+def cmd_report(args: argparse.Namespace) -> int:
     """Re-render every markdown report from the record (reports/matrix.json and reports/bisect.json)."""
     root = matrix.PROJECT_ROOT
     if record.load(root / "reports") is None:
@@ -121,7 +121,7 @@ def cmd_report(args) -> int:
     return 0
 
 
-def cmd_releases(args) -> int:
+def cmd_releases(args: argparse.Namespace) -> int:
     """The final releases of a framework on the index with their upload times, or the one current on a date."""
     from harness import index
 
@@ -136,7 +136,7 @@ def cmd_releases(args) -> int:
     return 0
 
 
-def cmd_new(args) -> int:
+def cmd_new(args: argparse.Namespace) -> int:
     from harness import new_scenario
 
     path = new_scenario.create(args.scenario_id, args.framework)
@@ -144,7 +144,7 @@ def cmd_new(args) -> int:
     return 0
 
 
-def cmd_bisect(args) -> int:
+def cmd_bisect(args: argparse.Namespace) -> int:
     from harness import bisect
 
     return bisect.main(args.rest)

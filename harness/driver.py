@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
+from typing import IO
 
 from harness import isolation
 from harness.outcomes import ERROR
@@ -25,7 +26,7 @@ IMPORT_GRACE = 120.0  # first import of a framework in a cold environment can be
 CASE_SLACK = 10.0
 
 
-def _reader(stream, q: queue.Queue) -> None:
+def _reader(stream: IO[str], q: queue.Queue[str | None]) -> None:
     for line in stream:
         q.put(line)
     q.put(None)

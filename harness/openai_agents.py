@@ -651,7 +651,7 @@ def history_markers() -> tuple[str, str]:
         from agents.handoffs.history import get_conversation_history_wrappers
     except ImportError:
         return DEFAULT_HISTORY_MARKERS
-    return tuple(get_conversation_history_wrappers())  # type: ignore[return-value]
+    return tuple(get_conversation_history_wrappers())
 
 
 def history_item_key(item: dict) -> tuple:

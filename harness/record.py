@@ -20,9 +20,13 @@ import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness import boundaries, index, reports, versions
 from harness.snapshots import SnapshotStore
+
+if TYPE_CHECKING:
+    from harness.scenario import Scenario
 
 RECORD_NAME = "matrix.json"
 RUNS_DIR = "runs"
@@ -93,7 +97,7 @@ def bisect_record(reports_dir: Path) -> dict:
 
 
 def scenario_releases(
-    scenario,
+    scenario: Scenario,
     defaults: list[str],
     store: SnapshotStore,
     bisects: dict,

@@ -66,4 +66,6 @@ def save(env_path: Path, env_record: dict, entries: dict) -> None:
 
 
 def reusable(entry: dict | None, key: str) -> bool:
-    return bool(entry) and entry.get("inputs") == key and entry["result"].get("outcome") != ERROR
+    if not entry:
+        return False
+    return entry.get("inputs") == key and entry["result"].get("outcome") != ERROR
