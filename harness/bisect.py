@@ -3,8 +3,8 @@
 ``python -m harness bisect <scenario-id>[:<case>] [--framework NAME] [--from A] [--to B]
 [--today-deps] [--timeout S] [--rerun]`` searches the framework's final releases on the
 package index (every non-pre-release, non-yanked one between A and B, by default the first
-and the latest; not only the matrix's default set) for each *boundary*: a pair of adjacent tested releases whose outcomes differ,
-such as ``reproduced`` on 2.8.0 then ``fixed`` on 2.9.0 ("first fixed in 2.9.0").
+and the latest; not only the matrix's default set) for each *boundary*: a pair of adjacent
+tested releases whose outcomes differ, such as ``reproduced`` on 2.8.0 then ``fixed`` on 2.9.0 ("first fixed in 2.9.0").
 
 Search (interval splitting): evaluate both ends of the range; whenever an interval's two
 ends have different outcomes, evaluate the release in its middle and split it in two, until
@@ -39,11 +39,13 @@ The releases on either side of a boundary join the scenario's matrix (harness/re
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NoReturn, TextIO
 
 from harness import boundaries, environments, flags, frameworks, index, registry, reports, result_cache, versions
 from harness import builds as builds_mod
@@ -169,14 +171,14 @@ class Search:
                     if (self.releases[i] in self.cache or self.releases[i] in already) and outcome(i) is not None
                 }
             )
-            self._split(list(zip(known, known[1:])), outcome)
+            self._split(list(itertools.pairwise(known)), outcome)
             # Every differing interval is now split down to adjacent answered releases.
             out.boundaries = boundaries.derive(out.probed, self.releases)
         out.skipped = [(self.releases[i], skipped[i]) for i in sorted(skipped)]
         out.probed = dict(sorted(out.probed.items(), key=lambda kv: versions.key(kv[0])))
         return out
 
-    def _split(self, intervals: list[tuple[int, int]], outcome) -> None:
+    def _split(self, intervals: list[tuple[int, int]], outcome: Callable[[int], str | None]) -> None:
         """Probe inside each interval whose ends differ until no answered release lies between them."""
         stack = list(reversed(intervals))
         while stack:
@@ -195,7 +197,7 @@ class Search:
 
 
 def bisect(
-    releases: Sequence[str], case_ids: Sequence[str], evaluate: Evaluate, **kwargs
+    releases: Sequence[str], case_ids: Sequence[str], evaluate: Evaluate, **kwargs: Any
 ) -> tuple[Search, list[CaseBisection]]:
     """Bisect every case over ``releases``, sharing one evaluation per release."""
     search = Search(releases, evaluate, **kwargs)
@@ -243,7 +245,7 @@ class EnvironmentEvaluator:
         entries = cached.get("cases", {})
         key = result_cache.inputs_key(self.root, env.path, self.module)
         to_run = [s for s in self.selectors if self.rerun or not result_cache.reusable(entries.get(s), key)]
-        env_record, raw = cached.get("env"), []
+        env_record, raw = cached.get("env"), list[dict]()
         if to_run:
             env_record, raw = run_worker(
                 env.python, self.framework, to_run, environments.worker_environment(self.root), self.root, self.timeout
@@ -288,7 +290,7 @@ class Options:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2, like every other bad input
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, like every other bad input
         raise SpecError(f"{message}; usage: {' '.join(self.format_usage().split()).removeprefix('usage: ')}")
 
 
@@ -385,7 +387,7 @@ def _record_results(reports_dir: Path) -> list[dict]:
     return document["results"] if document else []
 
 
-def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
+def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None = None) -> int:
     """Bisect; print the result; record it. 0 when every case got an answer, 1 otherwise."""
     out = out or sys.stdout
     started = time.monotonic()
@@ -423,7 +425,8 @@ def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
     )
     if older:
         log(
-            f"  not in the range: {len(older)} older final releases ({older[0]} .. {older[-1]}); use --from to include them"
+            f"  not in the range: {len(older)} older final releases ({older[0]} .. {older[-1]}); "
+            "use --from to include them"
         )
     if left_out:
         log(f"  not tested (pre-releases and yanked): {', '.join(left_out)}")
@@ -507,7 +510,7 @@ def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
 
 
 def _say_what_is_known(
-    bisect_record: dict, record_results: list[dict], scenario_id: str, cases: list[str], framework: str, out
+    bisect_record: dict, record_results: list[dict], scenario_id: str, cases: list[str], framework: str, out: TextIO
 ) -> None:
     """Boundaries from every bisect and the record together, and the releases that join the matrix."""
     in_record = {

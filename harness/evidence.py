@@ -7,7 +7,7 @@ results, and kept under GitHub's comment limit by cutting long blocks with a vis
 from __future__ import annotations
 
 import difflib
-from itertools import groupby
+import itertools
 
 from harness import boundaries, versions
 from harness.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
@@ -25,7 +25,7 @@ def _label(r: dict) -> str:
     return r["source"] if r["source"].startswith("local:") else f"{r['framework']} {r['version']}"
 
 
-def _release_order(r: dict):
+def _release_order(r: dict) -> tuple:
     return (versions.key(r["version"] or "0"), r["source"].startswith("local:"), r["source"])
 
 
@@ -78,7 +78,7 @@ def _line_summary(releases: list[dict]) -> str:
         parts.append("fixed on no release run")
     changes = [
         f"{a['version']} → {b['version']}: {a['outcome']} → {b['outcome']}"
-        for a, b in zip(releases, releases[1:])
+        for a, b in itertools.pairwise(releases)
         if a["outcome"] != b["outcome"]
     ]
     if changes:
@@ -213,7 +213,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
             )
             for r in rows
         ]
-        for key, grp in groupby(keyed, key=lambda x: x[1]):
+        for key, grp in itertools.groupby(keyed, key=lambda x: x[1]):
             group = [r for r, _ in grp]
             out.append(f"| {_esc(_range(group))} | {key[0]} | {_esc(key[1])} | {key[2]} |")
         out.append("")

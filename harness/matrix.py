@@ -76,7 +76,7 @@ def is_release(result: dict) -> bool:
     return result["source"] == f"{result['framework']}=={result['version']}"
 
 
-def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: str | None, **fields) -> dict:
+def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: str | None, **fields: object) -> dict:
     return {
         "scenario": scenario.id,
         "case": case.id,
@@ -89,7 +89,9 @@ def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: st
     }
 
 
-def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, list[dict]]:
+def run_build(
+    build: builds_mod.Build, cases: list[tuple[Scenario, Case]], options: Options, cache_dir: Path
+) -> tuple[dict, list[dict]]:
     """Build the environment, run the worker; every case gets a result, errors included."""
     started = time.monotonic()
     env_root = options.root / ".nox" / "builds"
@@ -171,20 +173,22 @@ def check_snapshots(
         check = store.check(r)
         r["snapshot"], r["snapshot_base"], r["snapshot_diff"] = check.status, check.base, check.diff
         if update and check.status in (NEW, CHANGED):
+            base = check.base
             later = [
                 x
                 for x in recorded or []
                 if (x["scenario"], x["case"]) == (r["scenario"], r["case"])
                 and is_release(x)
-                and check.base is not None
-                and x.get("snapshot_base") == check.base
+                and base is not None
+                and x.get("snapshot_base") == base
                 and versions.key(x["version"]) > versions.key(r["version"])
                 and (x["scenario"], x["case"], x["version"]) not in ran
             ]
             if store.accept(r):
                 r["snapshot"], r["snapshot_base"] = UPDATED, r["version"]
                 for x in later:
-                    store.pin(x["scenario"], x["case"], x["version"], check.base)
+                    assert base is not None  # `later` is empty without a base
+                    store.pin(x["scenario"], x["case"], x["version"], base)
 
 
 def _members(
@@ -258,7 +262,8 @@ def run(options: Options) -> int:
         shard_path.parent.mkdir(exist_ok=True)
         reports.write_atomic(shard_path, reports.dumps(document))
         log(
-            f"wrote reports/shards/{shard_path.name}; merge the shards with `python -m harness merge reports/shards/*.json`"
+            f"wrote reports/shards/{shard_path.name}; "
+            "merge the shards with `python -m harness merge reports/shards/*.json`"
         )
     else:
         full = not options.only and not options.specs
@@ -317,7 +322,8 @@ def publish(
         record.render(root, scenarios, document=merged)
         kept = len(merged["results"]) - len(results)
         log(
-            f"record: {len(results)} results written to reports/{record.RECORD_NAME}, {kept} other results kept as they were"
+            f"record: {len(results)} results written to reports/{record.RECORD_NAME}, "
+            f"{kept} other results kept as they were"
         )
         return reports_dir
     if out is None:

@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness import versions
+
+if TYPE_CHECKING:
+    from harness.scenario import Scenario
 
 SCHEMA_VERSION = 1
 # Keys of each result in matrix.json, contract first (see CONTRACT.md); more may be added.
@@ -36,8 +41,8 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def sort_key(order: dict[tuple[str, str], int]):
-    def key(r: dict):
+def sort_key(order: dict[tuple[str, str], int]) -> Callable[[dict], tuple]:
+    def key(r: dict) -> tuple:
         return (
             order.get((r["scenario"], r["case"]), 1 << 30),
             r["scenario"],
@@ -147,7 +152,7 @@ def harness_info(root: Path) -> dict:
     return info
 
 
-def scenario_metadata(scenario) -> dict:
+def scenario_metadata(scenario: Scenario) -> dict:
     return {
         "id": scenario.id,
         "framework": scenario.framework,
