@@ -135,8 +135,12 @@ async def replay(*, error_turn: int, sync: bool) -> Observation:
     api = "Runner.run()" if sync else "Runner.run_async()"
     timeline = [f"{api}: model turn {error_turn} raises ScriptedModelError"]
     timeline += [f"caller received: {line(e)}" for e in received]
-    timeline.append(f"caller's iteration ended: {'raised ' + _describe_exc(raised) if raised else 'normally, no exception'}")
-    timeline += [f"threading.excepthook got: {_describe_exc(e)}" for e in hooked] or ["threading.excepthook got: nothing"]
+    timeline.append(
+        f"caller's iteration ended: {'raised ' + _describe_exc(raised) if raised else 'normally, no exception'}"
+    )
+    timeline += [f"threading.excepthook got: {_describe_exc(e)}" for e in hooked] or [
+        "threading.excepthook got: nothing"
+    ]
     timeline.append(f"model calls: {len(llm.requests)}")
     timeline += [f"stored: {line(e)}" for e in stored.events]
     return Observation(
@@ -163,7 +167,9 @@ def judge(obs: Observation):
     """The caller must get the model's error after the events before it."""
     f = obs.facts
     if f["model_calls"] != f["error_turn"]:
-        return unexpected(f"the model was called {f['model_calls']} times, expected {f['error_turn']} (the last one fails)")
+        return unexpected(
+            f"the model was called {f['model_calls']} times, expected {f['error_turn']} (the last one fails)"
+        )
     got = f"{f['received']} event{'s' if f['received'] != 1 else ''} received"
     if _is_scripted(f["raised"]):
         return fixed(f"{f['api']} raised the model's ScriptedModelError to the caller after {got}")
@@ -218,9 +224,7 @@ PRE_FIX_RUN = Release(
 )
 PINNED = AsInstalled("the pinned release re-raises on the calling thread (Runner.run, 2.8.0 on)")
 PINNED_RUN_ASYNC = AsInstalled("the pinned release's run_async raises the model's error")
-SWALLOWING_RUN_ASYNC = InProcess(
-    "run_async wrapped to end quietly when the agent raises", _break_run_async
-)
+SWALLOWING_RUN_ASYNC = InProcess("run_async wrapped to end quietly when the agent raises", _break_run_async)
 
 SCENARIO = Scenario(
     id="adk-sync-run-model-error",
