@@ -13,7 +13,7 @@ reloaded, mixed history. Every later turn replays that corrupted history.
 Upstream: the report (#4751) and a community PR (#4752, closed unmerged). The refusal came
 back in 1.28.0 as an optimistic-concurrency check on a storage revision marker
 (``_STALE_SESSION_ERROR_MESSAGE``, "The session has been modified in storage since it was
-loaded"; a ``StaleSessionError(ValueError)`` from 2.10).
+loaded"; raised as ``StaleSessionError``, a ``ValueError``, by 2.7.1).
 
 Cases (each on a real SQLite file in a temporary directory, through the async driver
 ``sqlite+aiosqlite`` on the releases whose ``DatabaseSessionService`` is async (1.19 on),

@@ -149,7 +149,7 @@ async def replay() -> Observation:
                 fc = p.function_call
                 if fc is not None and fc.id in set(e.long_running_tool_ids or ()) and fc.id not in answered:
                     lro_calls.append((e.invocation_id, fc))
-        timeline.append(f"{label} -> {len(events)} events")
+        timeline.append(f"{label} -> {len(events)} event{'s' if len(events) != 1 else ''}")
         timeline += [_event_line(e, ids) for e in events]
         timeline.append(
             f"  model calls so far: orchestrator {len(orchestrator_llm.requests)}, worker {len(worker_llm.requests)}"

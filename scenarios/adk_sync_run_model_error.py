@@ -28,8 +28,16 @@ the run, and the session's stored events. Oracle: ``fixed`` when the caller got 
 scripted error after the events before it; ``reproduced`` when the iteration ended without
 it (the error went to the background thread's excepthook, or nowhere).
 
-What the harness found: see the scenario report; the re-raise is in the 2.x line from 2.8.0
-(source diff 2.7.1 -> 2.8.0 of google/adk/runners.py); no 1.x release has it.
+What the harness found (bisect over every final release from 1.0.0): reproduced on every
+release up to 2.7.1, the 1.x line included (1.39.1, released after 2.8.0, still has it);
+fixed from 2.8.0 (source diff 2.7.1 -> 2.8.0 of google/adk/runners.py: the queue carries the
+exception and ``run`` re-raises it). The 2.x releases also yield an error event
+(``error_code``/``error_message``) before the run ends, so there a caller that reads every
+event's ``error_code`` could tell, but the iteration still ends without the exception up to
+2.7.1. Checked outside the harness: a script after the thread's reproducer (``run_async``
+replaced by one that raises ``RuntimeError("boom")``, ``list(runner.run(...))``) returns 0
+events and no exception on 1.0.0, 1.39.1 and 2.7.1 (the error reaches ``threading.excepthook``),
+and raises ``RuntimeError('boom')`` on 2.8.0 and 2.13.0.
 """
 
 from __future__ import annotations
