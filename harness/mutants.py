@@ -705,17 +705,24 @@ def _worker(spec_file: str) -> int:
         emit({"error": f"this environment enumerates other mutants ({len(mine)}) than the coordinator "
                        f"({len(spec['mutants'])}): is it the same source and Python?"})
         return 0
-    for case_id, outcome in spec["proofs"]:
+    for case_id, proof in spec["proofs"]:
         case = scenario.case(case_id)
         sink: dict[str, tuple[str, str]] = {}
-        judging = judging_case(case, the_plan, sink, spec["mutant_timeout"])
-        if spec["release"]:
-            result = run_case(scenario, judging, timeout=spec["timeout"])
+        if spec["release"]:  # this environment is the proof's build
+            outcome = proof
+            result = run_case(scenario, judging_case(case, the_plan, sink, spec["mutant_timeout"]),
+                              timeout=spec["timeout"])
         else:
-            from harness.proofs import run_proof
+            from harness import proofs
 
-            result = run_proof(scenario, judging, outcome, root=root, timeout=spec["timeout"]).result
-        emit({"case": case_id, "outcome": outcome, "got": result.outcome, "detail": result.detail,
+            if proof.startswith("edge-"):
+                edge = case.edges[int(proof.removeprefix("edge-")) - 1]
+                outcome, build, judged = edge.outcome, edge.build, proofs.edge_case(case, edge)
+            else:
+                outcome, build, judged = proof, case.proofs[proof], case
+            judging = judging_case(judged, the_plan, sink, spec["mutant_timeout"])
+            result = proofs.run_build(scenario, judging, build, outcome, root=root, timeout=spec["timeout"]).result
+        emit({"case": case_id, "proof": proof, "outcome": outcome, "got": result.outcome, "detail": result.detail,
               "mutants": {k: list(v) for k, v in sorted(sink.items())}})
     return 0
 
@@ -725,14 +732,22 @@ def _worker(spec_file: str) -> int:
 
 @dataclass
 class ProofResult:
-    """One proof of one case, run once, with what each mutant said there."""
+    """One proof (or edge) of one case, run once, with what each mutant said there."""
 
     case: str
-    outcome: str  # expected: the proof's key
+    proof: str  # the proof's key in Case.proofs, or edge-N for the case's N-th edge
+    outcome: str  # what it must say
     build: str  # in process / the release spec
     got: str
     detail: str
     mutants: dict[str, tuple[str, str]]
+
+    @property
+    def name(self) -> str:
+        """``basic's fixed proof``, ``basic's edge 2 (unexpected)``."""
+        if self.proof.startswith("edge-"):
+            return f"{self.case}'s edge {self.proof.removeprefix('edge-')} ({self.outcome})"
+        return f"{self.case}'s {self.proof} proof"
 
 
 @dataclass
@@ -800,6 +815,7 @@ def _tasks(scenario: Scenario) -> list[_Task]:
                 releases.setdefault(build.spec, _Task(scenario, build.spec, [])).proofs.append((case.id, outcome))
             else:
                 inproc.proofs.append((case.id, outcome))
+        inproc.proofs += [(case.id, f"edge-{n}") for n in range(1, len(case.edges) + 1)]
     return ([inproc] if inproc.proofs else []) + [releases[k] for k in sorted(releases)]
 
 
@@ -846,9 +862,9 @@ def _run_task(task: _Task, the_plan: Plan, root: Path, scenarios_dir: Path, time
         if "error" in record:
             problems.append(f"{task.scenario.id}: {where}: {record['error']}")
             continue
-        results.append(ProofResult(record["case"], record["outcome"], where, record["got"], record["detail"],
-                                   {k: tuple(v) for k, v in record["mutants"].items()}))
-    done = {(r.case, r.outcome) for r in results}
+        results.append(ProofResult(record["case"], record["proof"], record["outcome"], where, record["got"],
+                                   record["detail"], {k: tuple(v) for k, v in record["mutants"].items()}))
+    done = {(r.case, r.proof) for r in results}
     missing = [f"{c}:{o}" for c, o in task.proofs if (c, o) not in done]
     if missing and not problems:
         tail = " | ".join(line.strip() for line in (stderr or "").strip().splitlines()[-3:] if line.strip())
@@ -866,8 +882,8 @@ def judge_scenario(the_plan: Plan, proofs: list[ProofResult], problems: list[str
         if p.got == p.outcome:
             valid.append(p)
         else:
-            problems.append(f"{scenario.id}:{p.case} does not say {p.outcome} on its proof build ({p.build}) "
-                            f"unmutated: {p.got}: {p.detail}; mutants are not judged there")
+            problems.append(f"{scenario.id}: {p.name} ({p.build}) does not say {p.outcome} unmutated: "
+                            f"{p.got}: {p.detail}; mutants are not judged there")
     killed: dict[str, ProofResult] = {}
     for m in the_plan.mutants:
         for p in valid:
@@ -884,7 +900,7 @@ def judge_scenario(the_plan: Plan, proofs: list[ProofResult], problems: list[str
             if m.key in killed:
                 p = killed[m.key]
                 problems.append(f"{EQUIVALENTS_FILE} says {scenario.id} {m.function} '{m.mutation}' is equivalent, "
-                                f"but {p.case}'s {p.outcome} proof ({p.build}) kills it: "
+                                f"but {p.name} ({p.build}) kills it: "
                                 f"{p.mutants[m.key][0]}: {p.mutants[m.key][1]}")
             else:
                 equivalent.append((m, entry))
@@ -897,7 +913,7 @@ def _changed_detail(m: Mutant, outcome: ScenarioOutcome) -> str:
     for p in outcome.proofs:
         said = p.mutants.get(m.key)
         if said is not None and p.got == p.outcome and said[1] != p.detail:
-            return f" (only the detail changes, on {p.case}'s {p.outcome} proof)"
+            return f" (only the detail changes, on {p.name})"
     return ""
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness import frameworks
-from harness.outcomes import FIXED, REPRODUCED, Verdict
+from harness.outcomes import FIXED, REPRODUCED, UNEXPECTED, Verdict
 
 ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # A plain requirement: name, optional extras, optional version specifiers (no URLs, no markers).
@@ -88,6 +88,27 @@ Build = InProcess | AsInstalled | Release
 
 
 @dataclass(frozen=True)
+class Edge:
+    """An observation at one of the oracle's lines: the case's observation on ``build``, with
+    ``alter`` applied to a copy of it, must get ``outcome``.
+
+    ``alter`` edits the copy in place (or returns a new Observation): for example
+    ``lambda obs: obs.facts.update(calls=[...])`` for two calls with different arguments, where
+    the scenario's script only ever sends identical ones. Proofs show the oracle can say
+    ``reproduced`` and ``fixed`` on real builds; an edge shows it draws the line where the
+    docstring says, on an observation no build has to produce (a guard against a malformed
+    observation, a count one past the bug's), so a mutant of the oracle that moves the line is
+    caught (``nox -s mutants``). It is no evidence about any release: reports never show it.
+    ``build`` is ``AsInstalled()`` (the pinned release) or an ``InProcess`` patch.
+    """
+
+    outcome: str
+    description: str
+    alter: Callable[[Observation], Observation | None]
+    build: InProcess | AsInstalled = AsInstalled()
+
+
+@dataclass(frozen=True)
 class Case:
     """One variant of a scenario: how to replay it, and how to judge what it saw.
 
@@ -107,6 +128,8 @@ class Case:
     proofs: Mapping[str, Build]
     summary: str = ""
     control: bool = False
+    # Observations at the oracle's lines, each altered from a real one (see Edge).
+    edges: tuple[Edge, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -202,6 +225,19 @@ def _proof_problems(scenario: Scenario, case: Case) -> list[str]:
                 continue
             if named != _framework_name(scenario.framework):
                 problems.append(f"{where} is a {named} release, but the scenario is about {scenario.framework}")
+    for n, edge in enumerate(case.edges, 1) if isinstance(case.edges, tuple) else ():
+        where = f"case {case.id!r}'s edge {n}"
+        if not isinstance(edge, Edge):
+            problems.append(f"{where} is a {type(edge).__name__}, not an Edge")
+            continue
+        if edge.outcome not in (REPRODUCED, FIXED, UNEXPECTED):
+            problems.append(f"{where} expects {edge.outcome!r}; valid: {REPRODUCED}, {FIXED}, {UNEXPECTED}")
+        if not isinstance(edge.build, (InProcess, AsInstalled)):
+            problems.append(f"{where} runs on a {type(edge.build).__name__}; valid: AsInstalled, InProcess")
+        if not callable(edge.alter) or not str(edge.description).strip():
+            problems.append(f"{where} needs a description and an alter function")
+    if not isinstance(case.edges, tuple):
+        problems.append(f"case {case.id!r}: edges must be a tuple of Edge, got {type(case.edges).__name__}")
     if case.control and REPRODUCED in case.proofs and not isinstance(case.proofs[REPRODUCED], InProcess):
         problems.append(
             f"case {case.id!r} is a control (it holds on every release), so its 'reproduced' proof must "

@@ -63,7 +63,7 @@ def judge(obs):
     where = "at the start" if n == 0 else f"after {n - 1} others"
     if n > 9:
         return unexpected(f"{n} events ({_label(obs)}), more than the fake can make")
-    if n == 2:
+    if n >= 2:
         return reproduced(f"{n} events {where}")
     if n == 1:
         return fixed("1 event")
@@ -96,8 +96,8 @@ SCENARIO = Scenario(
 )
 '''
 
-# judge's mutants: the `if n > 9` guard only decides between unexpected and the rest, and the
-# proofs make n = 1 and 2, so its three mutants survive; everything else is killed.
+# judge's mutants: the proofs make n = 1 and 2, so the three mutants of the `if n > 9` line
+# survive (2 and 1 are far from it); everything else is killed. Two edges kill those three.
 GUARD_SURVIVORS = {"compare: n > 9 -> n >= 9", "constant: n > 9 -> n > 10", "constant: n > 9 -> n > 8"}
 EQUIVALENT = '''
 [[mutant]]
@@ -128,7 +128,8 @@ def test_every_operator_and_what_is_left_alone(fixture_dir):
     judge = {t for f, t in texts if f == "judge"}
     assert judge == GUARD_SURVIVORS | {
         "if: if n > 9 -> if not n > 9",
-        "compare: n == 2 -> n != 2", "constant: n == 2 -> n == 3", "constant: n == 2 -> n == 1",
+        "if: if n >= 2 -> if not n >= 2",
+        "compare: n >= 2 -> n > 2", "constant: n >= 2 -> n >= 3", "constant: n >= 2 -> n >= 1",
         "compare: n == 1 -> n != 1", "constant: n == 1 -> n == 2", "constant: n == 1 -> n == 0",
         "verdict: reproduced(f'{n} events {where}') -> fixed(f'{n} events {where}')",
         "verdict: fixed('1 event') -> reproduced('1 event')",
@@ -187,7 +188,7 @@ def test_killed_survived_and_equivalent(fixture_dir, tmp_path):
     row = next(line for line in text.splitlines() if line.startswith("adk-mutants-fixture")).split()
     made, killed, surv, eq = map(int, row[1:])
     assert (surv, eq) == (2, 1) and made == killed + surv + eq, text
-    assert "[1/1] adk-mutants-fixture: in-process proofs: 2/2 proofs held unmutated, 14 mutants judged" in text
+    assert "[1/1] adk-mutants-fixture: in-process proofs: 2/2 proofs held unmutated, 15 mutants judged" in text
 
 
 def test_a_clean_run_exits_0_and_a_false_or_stale_equivalent_fails(fixture_dir, tmp_path):
@@ -205,7 +206,7 @@ def test_a_clean_run_exits_0_and_a_false_or_stale_equivalent_fails(fixture_dir, 
         [[mutant]]
         scenario = "adk-mutants-fixture"
         function = "judge"
-        mutation = "compare: n == 2 -> n != 2"
+        mutation = "compare: n >= 2 -> n > 2"
         reason = "wrong: a proof kills it"
 
         [[mutant]]
@@ -219,19 +220,35 @@ def test_a_clean_run_exits_0_and_a_false_or_stale_equivalent_fails(fixture_dir, 
                        mutant_timeout=0.5) == 1
     problems = [line for line in out.getvalue().splitlines() if line.startswith("PROBLEM")]
     assert len(problems) == 2, out.getvalue()
-    assert "says adk-mutants-fixture judge 'compare: n == 2 -> n != 2' is equivalent, but basic's" in problems[0]
+    assert "says adk-mutants-fixture judge 'compare: n >= 2 -> n > 2' is equivalent, but basic's reproduced proof (in process) kills it" in problems[0]
     assert "no mutant of adk-mutants-fixture judge is 'compare: n == 7 -> n != 7'" in problems[1]
+
+
+def test_edges_kill_the_mutants_that_move_a_line_no_build_reaches(fixture_dir, tmp_path):
+    path = fixture_dir / "adk_mutants_fixture.py"
+    path.write_text(path.read_text().replace(
+        'Case("basic", replay, judge, PROOFS)',
+        'Case("basic", replay, judge, PROOFS, edges=('
+        'Edge("reproduced", "nine events: still the bug", lambda obs: obs.facts.update(n=9)), '
+        'Edge("unexpected", "ten events: more than the fake makes", lambda obs: obs.facts.update(n=10))))',
+    ).replace("import Case,", "import Case, Edge,"))
+    out = io.StringIO()
+    assert mutants.run([], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=tmp_path / "none.toml", out=out,
+                       mutant_timeout=0.5) == 0, out.getvalue()
+    assert "in-process proofs: 4/4 proofs held unmutated" in out.getvalue()
+    row = next(line for line in out.getvalue().splitlines() if line.startswith("adk-mutants-fixture")).split()
+    assert row[1:] == ["15", "15", "0", "0"]
 
 
 def test_a_proof_that_fails_unmutated_is_a_problem_not_a_kill(fixture_dir, tmp_path):
     path = fixture_dir / "adk_mutants_fixture.py"
     path.write_text(path.read_text().replace('"fixed": InProcess("one event", lambda: events(1))',
-                                             '"fixed": InProcess("three events", lambda: events(3))'))
+                                             '"fixed": InProcess("no event", lambda: events(0))'))
     out = io.StringIO()
     assert mutants.run([], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=tmp_path / "none.toml", out=out,
                        mutant_timeout=0.5) == 1
-    assert ("PROBLEM adk-mutants-fixture:basic does not say fixed on its proof build (in process) unmutated: "
-            "unexpected: 3 events") in out.getvalue()
+    assert ("PROBLEM adk-mutants-fixture: basic's fixed proof (in process) does not say fixed unmutated: "
+            "unexpected: 0 events") in out.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -283,11 +300,11 @@ def test_a_release_proof_runs_in_its_environment_once_with_every_mutant(fixture_
     status = mutants.run([], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=tmp_path / "none.toml", out=out,
                          mutant_timeout=0.5)
     text = out.getvalue()
-    assert "adk-mutants-fixture: google-adk==2.13.0: 1/1 proofs held unmutated, 14 mutants judged" in text, text
-    assert "adk-mutants-fixture: in-process proofs: 1/1 proofs held unmutated, 14 mutants judged" in text, text
+    assert "adk-mutants-fixture: google-adk==2.13.0: 1/1 proofs held unmutated, 15 mutants judged" in text, text
+    assert "adk-mutants-fixture: in-process proofs: 1/1 proofs held unmutated, 15 mutants judged" in text, text
     survived = {line.split("  ")[-1] for line in text.splitlines() if line.startswith("SURVIVED")}
     assert status == 1 and survived == GUARD_SURVIVORS, text
     # the same figures as with both proofs in process: e.g. reproduced(...) -> fixed(...) is only
     # killed by the reproduced proof, which ran in the release's environment
     row = next(line for line in text.splitlines() if line.startswith("adk-mutants-fixture")).split()
-    assert row[1:] == ["14", "11", "3", "0"], text
+    assert row[1:] == ["15", "12", "3", "0"], text
