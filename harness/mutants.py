@@ -11,9 +11,12 @@ What is mutated: the functions scenarios pass as ``Case.oracle`` (through ``part
 lambda or a closure as well), and the helper functions of the scenario module that only
 oracles call (``_figures``, ``_unjudgeable``: every reference to them lies inside an oracle
 or another such helper, so mutating them cannot change what the case observed). Code that
-only formats the detail is left alone (f-strings, the arguments of ``fixed()``,
-``reproduced()``, ``unexpected()`` and ``Verdict``'s detail, ``"s" if n != 1 else ""``): the
-proofs check outcomes, and a detail-only mutant would survive without saying anything.
+only formats the detail is left alone, since the proofs check outcomes and a detail-only
+mutant would survive without saying anything: f-strings; the arguments of ``fixed()``,
+``reproduced()``, ``unexpected()`` and ``Verdict``'s detail; ``"s" if n != 1 else ""`` and
+``x or "none"``; a helper called only there (``_label``); and the assignments of *text
+variables*, locals read only in such places or in other text variables' assignments
+(``where = ...``, ``how += [...]``, ``reached.append(...)``, an ``if`` that only does that).
 
 Operators (each site gives one mutant, a numeric constant two):
 
@@ -27,9 +30,12 @@ Operators (each site gives one mutant, a numeric constant two):
   would repeat another operator: a test that is ``not x`` or a single ``==``/``!=``).
 
 A mutant is *killed* when some proof of some case whose oracle it changes no longer gives
-its expected outcome (its key in ``Case.proofs``): another outcome, an exception (``error``),
-a return value that is not a Verdict, or no answer within ``MUTANT_TIMEOUT`` (a constant
-mutated in a loop). Otherwise it *survived*, unless ``mutants-equivalent.toml`` lists it.
+its expected outcome (its key in ``Case.proofs``), or some edge of such a case (``Case.edges``,
+a real observation altered to sit just across one of the oracle's lines) no longer gives its
+``outcome``: another outcome, an exception (``error``), a return value that is not a Verdict,
+or no answer within ``MUTANT_TIMEOUT`` (a constant mutated in a loop). Otherwise it
+*survived*, unless ``mutants-equivalent.toml`` lists it. A proof that does not give its
+outcome unmutated judges no mutant and fails the run.
 
 Why a small AST mutator, not mutmut or cosmic-ray: both mutate whole files and run a test
 command per mutant. Here that would mean one pytest run, one framework import and one replay
@@ -40,8 +46,9 @@ An oracle is a function of the Observation, so the mutator can do better: each p
 replays its case *once*, and at the point the proof calls the oracle (inside the proof's
 patch, the network guard and the case environment, as harness/proofs.py runs it) every
 mutant of that oracle judges a copy of the same Observation, then the real oracle gives the
-proof's own verdict. A mutant is applied by compiling the mutated module with ``compile()``
-and swapping the mutated function's code object into the live function (``__code__``), so
+proof's own verdict. A mutant is applied by compiling the mutated top-level statement that
+holds the function (with the module's ``__future__`` imports) and swapping the mutated
+function's code object into the live function (``__code__``), so
 partials, closures and helpers called by name all see it, and it is swapped back right
 after. The in-process proofs of a scenario run in one process; each Release proof's
 environment runs once per scenario, in a worker (``python -m harness.mutants worker SPEC``,
@@ -54,10 +61,10 @@ with the reason::
 
     [[mutant]]
     scenario = "adk-my-bug"
-    function = "judge"                      # the qualified name
-    mutation = "compare: n >= 0 -> n > 0"   # as the survivor line prints it
-    occurrence = 1                          # only when the same text occurs twice in the function
-    reason = "n counts items, so it is never negative"
+    function = "judge"                          # the qualified name
+    mutation = "compare: total > 2 -> total >= 2"  # as the survivor line prints it
+    occurrence = 1                              # only when the same text occurs twice in the function
+    reason = "`if total == 2: return fixed(...)` comes first, so total is never 2 here"
 
 An entry that matches no mutant, or a mutant that a proof kills, fails the run: the file
 must stay true.
