@@ -367,6 +367,7 @@ class _Sites:
 
     def __init__(self, fn: ast.AST, tree: ast.Module):
         self.members, self.modules = _outcome_names(tree)
+        self.makers = _text_makers(tree)
         self.fn = fn
         self.shadowed = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         # Text variables: locals every load of which is in detail formatting, or in the
@@ -405,11 +406,9 @@ class _Sites:
 
     def _detail(self, node: ast.AST) -> bool:
         """A node that only makes detail text: it and everything in it hold no site."""
-        if isinstance(node, ast.JoinedStr) or _is_text(node) or self._text_statement(node):
-            return True
-        if isinstance(node, ast.IfExp) and _is_text(node.body) and _is_text(node.orelse):
-            return True  # "s" if n != 1 else ""
-        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_text(node.values[-1]):
+        if _is_text(node, self.makers) or self._text_statement(node):
+            return True  # an f-string, "s" if n != 1 else "", _label(key), ...
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_text(node.values[-1], self.makers):
             return True  # ", ".join(outputs) or "none"
         return False
 
@@ -479,15 +478,63 @@ class _Sites:
         return []
 
 
-def _is_text(node: ast.AST) -> bool:
-    """A string literal that is not an outcome word, an f-string, or a concatenation of them."""
+TEXT_BUILTINS = {"str", "repr", "ascii", "format"}
+
+
+def _is_text(node: ast.AST, makers: frozenset[str] = frozenset()) -> bool:
+    """Text: a string literal that is not an outcome word, an f-string, a concatenation or
+    ``%``-format of them, ``"...".join(...)``/``.format(...)``, or a call of a function in
+    ``makers`` (str, repr, harness.timeline.quote, a helper of the module that returns only text)."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str) and node.value not in OUTCOMES
     if isinstance(node, ast.JoinedStr):
         return True
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _is_text(node.left) and _is_text(node.right)
+        return _is_text(node.left, makers) and _is_text(node.right, makers)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return _is_text(node.left, makers)
+    if isinstance(node, ast.IfExp):
+        return _is_text(node.body, makers) and _is_text(node.orelse, makers)
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Name):
+            return func.id in makers
+        return (isinstance(func, ast.Attribute) and func.attr in ("join", "format")
+                and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str))
     return False
+
+
+def _text_makers(tree: ast.Module) -> frozenset[str]:
+    """Names whose call gives text: the builtins, harness.timeline's quote, and the module's
+    functions every ``return`` of which gives text (``_label``, ``_n``), found to a fixpoint."""
+    makers = set(TEXT_BUILTINS)
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "harness.timeline":
+            makers.update(a.asname or a.name for a in node.names if a.name == "quote")
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+    def returns(fn: ast.AST) -> list[ast.Return]:
+        found, queue = [], deque(fn.body)
+        while queue:
+            node = queue.popleft()
+            if isinstance(node, ast.Return):
+                found.append(node)
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                queue.extend(ast.iter_child_nodes(node))
+        return found
+
+    changed = True
+    while changed:
+        changed = False
+        frozen = frozenset(makers)
+        for fn in defs:
+            if fn.name in makers:
+                continue
+            found = returns(fn)
+            if found and all(r.value is not None and _is_text(r.value, frozen) for r in found):
+                makers.add(fn.name)
+                changed = True
+    return frozenset(makers)
 
 
 def _assigned(node: ast.AST) -> list[ast.AST]:

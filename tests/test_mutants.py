@@ -308,3 +308,28 @@ def test_a_release_proof_runs_in_its_environment_once_with_every_mutant(fixture_
     # killed by the reproduced proof, which ran in the release's environment
     row = next(line for line in text.splitlines() if line.startswith("adk-mutants-fixture")).split()
     assert row[1:] == ["15", "12", "3", "0"], text
+
+
+def test_helpers_that_only_make_text_are_not_mutated():
+    import ast
+
+    tree = ast.parse(textwrap.dedent('''
+        from harness.timeline import quote as q
+
+        def _label(key):
+            if key[0] == "message":
+                return f"{key[1]} {q(key[2], 40)}"
+            return q(key[1], 40)
+
+        def _plural(n):
+            return _label(("x", str(n))) + ("s" if n != 1 else "")
+
+        def _count(obs):
+            return len(obs.facts["items"]) if obs.facts else "none"
+
+        def _outcome(ok):
+            return "fixed" if ok else "unexpected"
+    '''))
+    makers = mutants._text_makers(tree)
+    assert {"_label", "_plural", "q", "str", "repr"} <= makers
+    assert not {"_count", "_outcome"} & makers  # a number on one branch; outcome words are not text
