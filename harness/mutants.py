@@ -88,14 +88,15 @@ import threading
 import time
 import types
 from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from harness import registry
 from harness.outcomes import ERROR, OUTCOMES, Verdict
 from harness.runner import DEFAULT_TIMEOUT, error_detail, run_case
-from harness.scenario import Case, Release, Scenario
+from harness.scenario import Build, Case, Observation, Release, Scenario
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS_FILE = "mutants-equivalent.toml"
@@ -104,7 +105,12 @@ IMPORT_GRACE = 180.0  # a worker's framework import on a loaded machine
 CASE_SLACK = 10.0
 
 FLIPS: dict[type, type] = {
-    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
 }
 VERDICT_SWAP = {"fixed": "reproduced", "reproduced": "fixed", "FIXED": "REPRODUCED", "REPRODUCED": "FIXED"}
 DETAIL_HELPERS = {"fixed", "reproduced", "unexpected"}  # every argument is the detail
@@ -203,7 +209,7 @@ def _tree(file: str) -> ast.Module:
     return _parse(file, os.stat(file).st_mtime)
 
 
-def _first_line(node: ast.AST) -> int:
+def _first_line(node: Any) -> int:
     decorators = getattr(node, "decorator_list", [])
     return min([d.lineno for d in decorators] + [node.lineno])
 
@@ -230,8 +236,7 @@ def _functions(tree: ast.AST) -> list[tuple[ast.AST, str]]:
 
 def _find(tree: ast.AST, name: str, firstlineno: int) -> list[tuple[ast.AST, str]]:
     want = "<lambda>" if name == "<lambda>" else name
-    return [(n, q) for n, q in _functions(tree)
-            if (q.rsplit(".", 1)[-1] == want) and _first_line(n) == firstlineno]
+    return [(n, q) for n, q in _functions(tree) if (q.rsplit(".", 1)[-1] == want) and _first_line(n) == firstlineno]
 
 
 def _outcome_names(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
@@ -258,15 +263,16 @@ def _references(tree: ast.Module) -> dict[str, list[tuple[ast.AST, ...]]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
                 refs.setdefault(child.id, []).append(chain)
-            inner = chain + (child,) if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else chain
+            inner = (*chain, child) if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else chain
             visit(child, inner)
 
     visit(tree, ())
     return refs
 
 
-def targets(scenario: Scenario, root: Path = PROJECT_ROOT, scenarios_dir: Path | None = None
-            ) -> tuple[dict[str, list[Target]], dict[Target, types.FunctionType], list[str]]:
+def targets(
+    scenario: Scenario, root: Path = PROJECT_ROOT, scenarios_dir: Path | None = None
+) -> tuple[dict[str, list[Target]], dict[Target, types.FunctionType], list[str]]:
     """(case id -> the targets its oracle runs, target -> live function, notes on what was left out)."""
     notes: list[str] = []
     per_case: dict[str, list[Target]] = {}
@@ -288,8 +294,10 @@ def targets(scenario: Scenario, root: Path = PROJECT_ROOT, scenarios_dir: Path |
         found = _find(tree, code.co_name, code.co_firstlineno)
         if len(found) != 1:
             what = "no" if not found else f"{len(found)}"
-            notes.append(f"{case.id}: {what} function named {code.co_name} starts on line {code.co_firstlineno} of "
-                         f"{_relative(file, root)}; not mutated")
+            notes.append(
+                f"{case.id}: {what} function named {code.co_name} starts on line {code.co_firstlineno} of "
+                f"{_relative(file, root)}; not mutated"
+            )
             per_case[case.id] = []
             continue
         node, qual = found[0]
@@ -306,7 +314,15 @@ def targets(scenario: Scenario, root: Path = PROJECT_ROOT, scenarios_dir: Path |
     return per_case, live, notes
 
 
-def _helpers(tree: ast.Module, oracle: ast.AST, file: str, path: str, module, live, scenario: Scenario) -> list[Target]:
+def _helpers(
+    tree: ast.Module,
+    oracle: ast.AST,
+    file: str,
+    path: str,
+    module: types.ModuleType | None,
+    live: dict[Target, types.FunctionType],
+    scenario: Scenario,
+) -> list[Target]:
     defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     refs = _references(tree)
     # Every oracle node of this module, so a helper shared by two oracles of the scenario counts.
@@ -358,14 +374,14 @@ def _helpers(tree: ast.Module, oracle: ast.AST, file: str, path: str, module, li
 @dataclass
 class _Site:
     kind: str
-    node: ast.AST
+    node: Any  # the ast node the operator changes
     extra: Any = None
 
 
 class _Sites:
     """The mutation sites of one function body, in a fixed order (breadth first)."""
 
-    def __init__(self, fn: ast.AST, tree: ast.Module):
+    def __init__(self, fn: Any, tree: ast.Module):
         self.members, self.modules = _outcome_names(tree)
         self.makers = _text_makers(tree)
         self.fn = fn
@@ -374,8 +390,13 @@ class _Sites:
         # assignment of another text variable (``how``, ``where``, ``figures``). Their
         # assignments only make the detail, so they hold no mutation site. The largest such
         # set: start from every assigned local and drop those loaded where an outcome is decided.
-        self.text_vars = {t.id for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-                          for t in _assigned(n) if isinstance(t, ast.Name)}
+        self.text_vars = {
+            t.id
+            for n in ast.walk(fn)
+            if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+            for t in _assigned(n)
+            if isinstance(t, ast.Name)
+        }
         while True:
             live = self.live_loads()
             if not (self.text_vars & live):
@@ -386,8 +407,7 @@ class _Sites:
         """The harness.outcomes member a call's function names, if it does."""
         if isinstance(func, ast.Name) and func.id in self.members and func.id not in self.shadowed:
             return self.members[func.id]
-        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and func.value.id in self.modules):
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in self.modules:
             return func.attr
         return None
 
@@ -398,8 +418,9 @@ class _Sites:
             return bool(targets) and all(isinstance(t, ast.Name) and t.id in self.text_vars for t in targets)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             func = node.value.func
-            return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                    and func.value.id in self.text_vars)
+            return (
+                isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in self.text_vars
+            )
         if isinstance(node, ast.If):  # if any(...): how += " and re-executed the children"
             return all(self._text_statement(n) for n in [*node.body, *node.orelse])
         return False
@@ -408,9 +429,8 @@ class _Sites:
         """A node that only makes detail text: it and everything in it hold no site."""
         if _is_text(node, self.makers) or self._text_statement(node):
             return True  # an f-string, "s" if n != 1 else "", _label(key), ...
-        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_text(node.values[-1], self.makers):
-            return True  # ", ".join(outputs) or "none"
-        return False
+        # ", ".join(outputs) or "none"
+        return isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_text(node.values[-1], self.makers)
 
     def _inner(self, node: ast.AST) -> list[ast.AST]:
         """Child nodes that can change an outcome (a verdict's detail argument left out)."""
@@ -419,13 +439,21 @@ class _Sites:
             if helper in DETAIL_HELPERS:
                 return [node.func]
             if helper == "Verdict":
-                kept = [node.func] + node.args[:1]
+                kept: list[ast.AST] = [node.func, *node.args[:1]]
                 return kept + [k.value for k in node.keywords if k.arg == "outcome"]
-            if (isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join")
-                    and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)):
+            if (
+                isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("format", "join")
+                and isinstance(node.func.value, ast.Constant)
+                and isinstance(node.func.value.value, str)
+            ):
                 return []  # "...".format(...) and ", ".join(...): text only
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
-                and isinstance(node.left.value, str):
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and isinstance(node.left, ast.Constant)
+            and isinstance(node.left.value, str)
+        ):
             return []  # "%d items" % n
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return [*node.decorator_list, *node.args.defaults, *[d for d in node.args.kw_defaults if d], *node.body]
@@ -463,17 +491,26 @@ class _Sites:
             return [_Site("not", node)]
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
             return [_Site("constant", node, +1), _Site("constant", node, -1)]
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in self.shadowed \
-                and self.members.get(node.id) in VERDICT_SWAP \
-                and VERDICT_SWAP[self.members[node.id]] in self.members.values():
+        if (
+            isinstance(node, ast.Name)
+            and isinstance(node.ctx, ast.Load)
+            and node.id not in self.shadowed
+            and self.members.get(node.id) in VERDICT_SWAP
+            and VERDICT_SWAP[self.members[node.id]] in self.members.values()
+        ):
             return [_Site("verdict", node)]  # only when the other helper is imported too
-        if (isinstance(node, ast.Attribute) and node.attr in VERDICT_SWAP and isinstance(node.value, ast.Name)
-                and node.value.id in self.modules):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in VERDICT_SWAP
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.modules
+        ):
             return [_Site("verdict", node)]
         if isinstance(node, (ast.If, ast.IfExp)):
             test = node.test
             repeats = (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)) or (
-                isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)))
+                isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
+            )
             return [] if repeats else [_Site("if", node)]
         return []
 
@@ -499,8 +536,12 @@ def _is_text(node: ast.AST, makers: frozenset[str] = frozenset()) -> bool:
         func = node.func
         if isinstance(func, ast.Name):
             return func.id in makers
-        return (isinstance(func, ast.Attribute) and func.attr in ("join", "format")
-                and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str))
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("join", "format")
+            and isinstance(func.value, ast.Constant)
+            and isinstance(func.value.value, str)
+        )
     return False
 
 
@@ -513,8 +554,9 @@ def _text_makers(tree: ast.Module) -> frozenset[str]:
             makers.update(a.asname or a.name for a in node.names if a.name == "quote")
     defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
-    def returns(fn: ast.AST) -> list[ast.Return]:
-        found, queue = [], deque(fn.body)
+    def returns(fn: Any) -> list[ast.Return]:
+        found: list[ast.Return] = []
+        queue = deque(fn.body)
         while queue:
             node = queue.popleft()
             if isinstance(node, ast.Return):
@@ -537,7 +579,7 @@ def _text_makers(tree: ast.Module) -> frozenset[str]:
     return frozenset(makers)
 
 
-def _assigned(node: ast.AST) -> list[ast.AST]:
+def _assigned(node: Any) -> list[ast.AST]:
     """The names an assignment statement binds (tuple targets unpacked)."""
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     out: list[ast.AST] = []
@@ -546,8 +588,8 @@ def _assigned(node: ast.AST) -> list[ast.AST]:
     return out
 
 
-def _parents(root: ast.AST) -> dict[int, tuple[ast.AST, str, int | None]]:
-    out: dict[int, tuple[ast.AST, str, int | None]] = {}
+def _parents(root: ast.AST) -> dict[int, tuple[Any, str, int | None]]:
+    out: dict[int, tuple[Any, str, int | None]] = {}
     for parent in ast.walk(root):
         for name, value in ast.iter_fields(parent):
             if isinstance(value, list):
@@ -563,7 +605,7 @@ def _unparse(node: ast.AST) -> str:
     return " ".join(ast.unparse(node).split())
 
 
-def _apply(site: _Site, sites: _Sites, parents) -> tuple[str, str]:
+def _apply(site: _Site, sites: _Sites, parents: dict[int, tuple[Any, str, int | None]]) -> tuple[str, str]:
     """Mutate the (copied) tree at ``site``; return the text before and after."""
     node = site.node
     if site.kind == "compare":
@@ -657,8 +699,19 @@ def plan(scenario: Scenario, root: Path = PROJECT_ROOT, scenarios_dir: Path | No
                 continue
             text = (target.qualname, f"{site.kind}: {before} -> {after}")
             seen[text] = seen.get(text, 0) + 1
-            mutant = Mutant(scenario.id, target.path, target.qualname, index, line, site.kind, before, after,
-                            seen[text], tuple(cases_of[target]), target.firstlineno)
+            mutant = Mutant(
+                scenario.id,
+                target.path,
+                target.qualname,
+                index,
+                line,
+                site.kind,
+                before,
+                after,
+                seen[text],
+                tuple(cases_of[target]),
+                target.firstlineno,
+            )
             mutants.append(mutant)
             codes[mutant.key] = code
     return Plan(scenario, mutants, codes, functions, notes)
@@ -672,7 +725,7 @@ class _Overran(BaseException):
 
 
 @contextlib.contextmanager
-def _deadline(seconds: float):
+def _deadline(seconds: float) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
@@ -696,7 +749,9 @@ def _copy(obs):
         return obs
 
 
-def judge_with(oracle, obs, timeout: float = MUTANT_TIMEOUT) -> tuple[str, str]:
+def judge_with(
+    oracle: Callable[[Observation], Any], obs: Observation, timeout: float = MUTANT_TIMEOUT
+) -> tuple[str, str]:
     """What ``oracle`` says of a copy of ``obs``: (outcome, detail); failures are ``error``."""
     try:
         with _deadline(timeout):
@@ -711,7 +766,7 @@ def judge_with(oracle, obs, timeout: float = MUTANT_TIMEOUT) -> tuple[str, str]:
 
 
 @contextlib.contextmanager
-def applied(function: types.FunctionType, code: types.CodeType):
+def applied(function: types.FunctionType, code: types.CodeType) -> Iterator[None]:
     """``function`` runs ``code`` inside the block."""
     saved = function.__code__
     function.__code__ = code
@@ -756,19 +811,25 @@ def _worker(spec_file: str) -> int:
         return 0
     mine = {m.key: m.mutation for m in the_plan.mutants}
     if mine != dict(spec["mutants"]):
-        emit({"error": f"this environment enumerates other mutants ({len(mine)}) than the coordinator "
-                       f"({len(spec['mutants'])}): is it the same source and Python?"})
+        emit(
+            {
+                "error": f"this environment enumerates other mutants ({len(mine)}) than the coordinator "
+                f"({len(spec['mutants'])}): is it the same source and Python?"
+            }
+        )
         return 0
     for case_id, proof in spec["proofs"]:
         case = scenario.case(case_id)
         sink: dict[str, tuple[str, str]] = {}
         if spec["release"]:  # this environment is the proof's build
             outcome = proof
-            result = run_case(scenario, judging_case(case, the_plan, sink, spec["mutant_timeout"]),
-                              timeout=spec["timeout"])
+            result = run_case(
+                scenario, judging_case(case, the_plan, sink, spec["mutant_timeout"]), timeout=spec["timeout"]
+            )
         else:
             from harness import proofs
 
+            build: Build
             if proof.startswith("edge-"):
                 edge = case.edges[int(proof.removeprefix("edge-")) - 1]
                 outcome, build, judged = edge.outcome, edge.build, proofs.edge_case(case, edge)
@@ -776,8 +837,16 @@ def _worker(spec_file: str) -> int:
                 outcome, build, judged = proof, case.proofs[proof], case
             judging = judging_case(judged, the_plan, sink, spec["mutant_timeout"])
             result = proofs.run_build(scenario, judging, build, outcome, root=root, timeout=spec["timeout"]).result
-        emit({"case": case_id, "proof": proof, "outcome": outcome, "got": result.outcome, "detail": result.detail,
-              "mutants": {k: list(v) for k, v in sorted(sink.items())}})
+        emit(
+            {
+                "case": case_id,
+                "proof": proof,
+                "outcome": outcome,
+                "got": result.outcome,
+                "detail": result.detail,
+                "mutants": {k: list(v) for k, v in sorted(sink.items())},
+            }
+        )
     return 0
 
 
@@ -834,7 +903,9 @@ def load_equivalents(path: Path) -> list[Equivalent]:
     entries = data.get("mutant", [])
     unknown = set(data) - {"mutant"}
     if unknown or not isinstance(entries, list):
-        raise MutantsError(f"{path.name}: only [[mutant]] tables are allowed, found {', '.join(sorted(unknown)) or 'mutant'}")
+        raise MutantsError(
+            f"{path.name}: only [[mutant]] tables are allowed, found {', '.join(sorted(unknown)) or 'mutant'}"
+        )
     out = []
     for n, entry in enumerate(entries, 1):
         need = {"scenario": str, "function": str, "mutation": str, "reason": str}
@@ -842,10 +913,17 @@ def load_equivalents(path: Path) -> list[Equivalent]:
         extra = set(entry) - set(need) - {"occurrence"}
         occurrence = entry.get("occurrence", 1)
         if bad or extra or not isinstance(occurrence, int) or occurrence < 1:
-            what = (f"missing or empty {', '.join(bad)}" if bad else
-                    f"unknown keys {', '.join(sorted(extra))}" if extra else "occurrence must be a whole number >= 1")
-            raise MutantsError(f"{path.name}: [[mutant]] number {n}: {what}; valid keys: scenario, function, "
-                               "mutation, reason (and occurrence)")
+            what = (
+                f"missing or empty {', '.join(bad)}"
+                if bad
+                else f"unknown keys {', '.join(sorted(extra))}"
+                if extra
+                else "occurrence must be a whole number >= 1"
+            )
+            raise MutantsError(
+                f"{path.name}: [[mutant]] number {n}: {what}; valid keys: scenario, function, "
+                "mutation, reason (and occurrence)"
+            )
         out.append(Equivalent(entry["scenario"], entry["function"], entry["mutation"], occurrence, entry["reason"]))
     return out
 
@@ -873,8 +951,9 @@ def _tasks(scenario: Scenario) -> list[_Task]:
     return ([inproc] if inproc.proofs else []) + [releases[k] for k in sorted(releases)]
 
 
-def _run_task(task: _Task, the_plan: Plan, root: Path, scenarios_dir: Path, timeout: float,
-              mutant_timeout: float) -> tuple[list[ProofResult], list[str]]:
+def _run_task(
+    task: _Task, the_plan: Plan, root: Path, scenarios_dir: Path, timeout: float, mutant_timeout: float
+) -> tuple[list[ProofResult], list[str]]:
     where = task.release or "in process"
     problems: list[str] = []
     if task.release:
@@ -891,8 +970,13 @@ def _run_task(task: _Task, the_plan: Plan, root: Path, scenarios_dir: Path, time
     from harness import environments, isolation
 
     spec = {
-        "root": str(root), "scenarios_dir": str(scenarios_dir), "scenario": task.scenario.id,
-        "proofs": task.proofs, "release": bool(task.release), "timeout": timeout, "mutant_timeout": mutant_timeout,
+        "root": str(root),
+        "scenarios_dir": str(scenarios_dir),
+        "scenario": task.scenario.id,
+        "proofs": task.proofs,
+        "release": bool(task.release),
+        "timeout": timeout,
+        "mutant_timeout": mutant_timeout,
         "mutants": [[m.key, m.mutation] for m in the_plan.mutants],
     }
     budget = IMPORT_GRACE + len(task.proofs) * (timeout + CASE_SLACK + len(the_plan.mutants) * mutant_timeout)
@@ -901,11 +985,13 @@ def _run_task(task: _Task, the_plan: Plan, root: Path, scenarios_dir: Path, time
         spec_file.write_text(json.dumps(spec))
         cmd = isolation.wrap([str(python), "-m", "harness.mutants", "worker", str(spec_file)])
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, cwd=root,
-                                  env=environments.worker_environment(root), timeout=budget)
+            proc = subprocess.run(
+                cmd, capture_output=True, text=True, cwd=root, env=environments.worker_environment(root), timeout=budget
+            )
             stdout, rc, stderr = proc.stdout, proc.returncode, proc.stderr
         except subprocess.TimeoutExpired as exc:
-            stdout = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+            partial: Any = exc.stdout  # str, or bytes on some Pythons despite text=True
+            stdout = partial.decode() if isinstance(partial, bytes) else (partial or "")
             rc, stderr = None, f"worker killed after {budget:g}s"
     results: list[ProofResult] = []
     for line in stdout.splitlines():
@@ -916,19 +1002,30 @@ def _run_task(task: _Task, the_plan: Plan, root: Path, scenarios_dir: Path, time
         if "error" in record:
             problems.append(f"{task.scenario.id}: {where}: {record['error']}")
             continue
-        results.append(ProofResult(record["case"], record["proof"], record["outcome"], where, record["got"],
-                                   record["detail"], {k: tuple(v) for k, v in record["mutants"].items()}))
+        results.append(
+            ProofResult(
+                record["case"],
+                record["proof"],
+                record["outcome"],
+                where,
+                record["got"],
+                record["detail"],
+                {k: tuple(v) for k, v in record["mutants"].items()},
+            )
+        )
     done = {(r.case, r.proof) for r in results}
     missing = [f"{c}:{o}" for c, o in task.proofs if (c, o) not in done]
     if missing and not problems:
         tail = " | ".join(line.strip() for line in (stderr or "").strip().splitlines()[-3:] if line.strip())
-        problems.append(f"{task.scenario.id}: {where}: no result for {', '.join(missing)} "
-                        f"(worker exit {rc}): {tail or 'no output'}")
+        problems.append(
+            f"{task.scenario.id}: {where}: no result for {', '.join(missing)} (worker exit {rc}): {tail or 'no output'}"
+        )
     return results, problems
 
 
-def judge_scenario(the_plan: Plan, proofs: list[ProofResult], problems: list[str],
-                   equivalents: list[Equivalent]) -> ScenarioOutcome:
+def judge_scenario(
+    the_plan: Plan, proofs: list[ProofResult], problems: list[str], equivalents: list[Equivalent]
+) -> ScenarioOutcome:
     scenario = the_plan.scenario
     problems = list(problems)
     valid: list[ProofResult] = []
@@ -936,8 +1033,10 @@ def judge_scenario(the_plan: Plan, proofs: list[ProofResult], problems: list[str
         if p.got == p.outcome:
             valid.append(p)
         else:
-            problems.append(f"{scenario.id}: {p.name} ({p.build}) does not say {p.outcome} unmutated: "
-                            f"{p.got}: {p.detail}; mutants are not judged there")
+            problems.append(
+                f"{scenario.id}: {p.name} ({p.build}) does not say {p.outcome} unmutated: "
+                f"{p.got}: {p.detail}; mutants are not judged there"
+            )
     killed: dict[str, ProofResult] = {}
     for m in the_plan.mutants:
         for p in valid:
@@ -947,15 +1046,26 @@ def judge_scenario(the_plan: Plan, proofs: list[ProofResult], problems: list[str
                 break
     survived, equivalent = [], []
     for m in the_plan.mutants:
-        entry = next((e for e in equivalents if e.scenario == scenario.id and e.function == m.function
-                      and e.mutation == m.mutation and e.occurrence == m.occurrence), None)
+        entry = next(
+            (
+                e
+                for e in equivalents
+                if e.scenario == scenario.id
+                and e.function == m.function
+                and e.mutation == m.mutation
+                and e.occurrence == m.occurrence
+            ),
+            None,
+        )
         if entry is not None:
             entry.matched = True
             if m.key in killed:
                 p = killed[m.key]
-                problems.append(f"{EQUIVALENTS_FILE} says {scenario.id} {m.function} '{m.mutation}' is equivalent, "
-                                f"but {p.name} ({p.build}) kills it: "
-                                f"{p.mutants[m.key][0]}: {p.mutants[m.key][1]}")
+                problems.append(
+                    f"{EQUIVALENTS_FILE} says {scenario.id} {m.function} '{m.mutation}' is equivalent, "
+                    f"but {p.name} ({p.build}) kills it: "
+                    f"{p.mutants[m.key][0]}: {p.mutants[m.key][1]}"
+                )
             else:
                 equivalent.append((m, entry))
         elif m.key not in killed:
@@ -971,9 +1081,18 @@ def _changed_detail(m: Mutant, outcome: ScenarioOutcome) -> str:
     return ""
 
 
-def run(ids: list[str], *, jobs: int = 2, timeout: float = DEFAULT_TIMEOUT, root: Path = PROJECT_ROOT,
-        scenarios_dir: Path | None = None, equivalents_file: Path | None = None, list_only: bool = False,
-        mutant_timeout: float = MUTANT_TIMEOUT, out=None) -> int:
+def run(
+    ids: list[str],
+    *,
+    jobs: int = 2,
+    timeout: float = DEFAULT_TIMEOUT,
+    root: Path = PROJECT_ROOT,
+    scenarios_dir: Path | None = None,
+    equivalents_file: Path | None = None,
+    list_only: bool = False,
+    mutant_timeout: float = MUTANT_TIMEOUT,
+    out: TextIO | None = None,
+) -> int:
     """Mutate the oracles of the scenarios named (all when none), judge each mutant by the proofs.
 
     Exit status: 0 when every mutant is killed or listed as equivalent, 1 otherwise (or when a
@@ -1000,14 +1119,19 @@ def run(ids: list[str], *, jobs: int = 2, timeout: float = DEFAULT_TIMEOUT, root
     if list_only:
         for s in chosen:
             for m in plans[s.id].mutants:
-                say(f"{s.id}  {m.where()}  {m.mutation}" + (f"  (occurrence {m.occurrence})" if m.occurrence > 1 else ""))
+                say(
+                    f"{s.id}  {m.where()}  {m.mutation}"
+                    + (f"  (occurrence {m.occurrence})" if m.occurrence > 1 else "")
+                )
             for note in plans[s.id].notes:
                 say(f"{s.id}  note: {note}")
         return 0
 
     tasks = [t for s in chosen for t in _tasks(s)]
-    say(f"mutants: {sum(len(p.mutants) for p in plans.values())} mutants of the oracles of {len(chosen)} scenarios; "
-        f"{len(tasks)} proof runs ({sum(len(t.proofs) for t in tasks)} proofs), {jobs} at a time")
+    say(
+        f"mutants: {sum(len(p.mutants) for p in plans.values())} mutants of the oracles of {len(chosen)} scenarios; "
+        f"{len(tasks)} proof runs ({sum(len(t.proofs) for t in tasks)} proofs), {jobs} at a time"
+    )
     results: dict[str, list[ProofResult]] = {s.id: [] for s in chosen}
     problems: dict[str, list[str]] = {s.id: [] for s in chosen}
     lock = threading.Lock()
@@ -1023,9 +1147,11 @@ def run(ids: list[str], *, jobs: int = 2, timeout: float = DEFAULT_TIMEOUT, root
             held = sum(r.got == r.outcome for r in got)
             cases = {c for c, _ in task.proofs}
             judged = sum(1 for m in plans[task.scenario.id].mutants if cases & set(m.cases))
-            say(f"[{counter[0]}/{len(tasks)}] {task.scenario.id}: {task.release or 'in-process proofs'}: "
+            say(
+                f"[{counter[0]}/{len(tasks)}] {task.scenario.id}: {task.release or 'in-process proofs'}: "
                 f"{held}/{len(task.proofs)} proofs held unmutated, {judged} mutants judged "
-                f"({time.monotonic() - start:.1f}s)" + ("; " + "; ".join(trouble) if trouble else ""))
+                f"({time.monotonic() - start:.1f}s)" + ("; " + "; ".join(trouble) if trouble else "")
+            )
 
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
@@ -1040,8 +1166,11 @@ def run(ids: list[str], *, jobs: int = 2, timeout: float = DEFAULT_TIMEOUT, root
     status = 0
     for o in outcomes:
         for m in o.survived:
-            say(f"SURVIVED {o.plan.scenario.id}  {m.where()}  {m.mutation}"
-                + (f"  (occurrence {m.occurrence})" if m.occurrence > 1 else "") + _changed_detail(m, o))
+            say(
+                f"SURVIVED {o.plan.scenario.id}  {m.where()}  {m.mutation}"
+                + (f"  (occurrence {m.occurrence})" if m.occurrence > 1 else "")
+                + _changed_detail(m, o)
+            )
         for note in o.plan.notes:
             say(f"note {o.plan.scenario.id}: {note}")
         for problem in o.problems:
@@ -1050,36 +1179,42 @@ def run(ids: list[str], *, jobs: int = 2, timeout: float = DEFAULT_TIMEOUT, root
     ran = {s.id for s in chosen}
     for e in equivalents:
         if e.scenario in ran and not e.matched:
-            say(f"PROBLEM {EQUIVALENTS_FILE}: no mutant of {e.scenario} {e.function} is '{e.mutation}'"
-                + (f" (occurrence {e.occurrence})" if e.occurrence > 1 else "") + ": remove or update the entry")
+            say(
+                f"PROBLEM {EQUIVALENTS_FILE}: no mutant of {e.scenario} {e.function} is '{e.mutation}'"
+                + (f" (occurrence {e.occurrence})" if e.occurrence > 1 else "")
+                + ": remove or update the entry"
+            )
             status = 1
     say("")
     say(_table(outcomes))
     if status:
-        say("a survivor is a missing proof: add a proof that kills it, or list it in "
-            f"{EQUIVALENTS_FILE} with the reason it cannot change a verdict")
+        say(
+            "a survivor is a missing proof: add a proof that kills it, or list it in "
+            f"{EQUIVALENTS_FILE} with the reason it cannot change a verdict"
+        )
     return status
 
 
 def _table(outcomes: list[ScenarioOutcome]) -> str:
-    header = ("scenario", "mutants", "killed", "survived", "equivalent")
-    rows = [(o.plan.scenario.id, len(o.plan.mutants), len(o.killed), len(o.survived), len(o.equivalent))
-            for o in outcomes]
-    total = ("total", *(sum(r[i] for r in rows) for i in range(1, 5)))
-    width = max(len(r[0]) for r in [header, *rows, total])
-    lines = [f"{header[0]:<{width}}  " + "  ".join(f"{h:>10}" for h in header[1:])]
-    for r in [*rows, total]:
-        lines.append(f"{r[0]:<{width}}  " + "  ".join(f"{v:>10}" for v in r[1:]))
-    return "\n".join(lines)
+    header = ["scenario", "mutants", "killed", "survived", "equivalent"]
+    rows = [
+        [o.plan.scenario.id, *map(str, (len(o.plan.mutants), len(o.killed), len(o.survived), len(o.equivalent)))]
+        for o in outcomes
+    ]
+    rows.append(["total", *(str(sum(int(r[i]) for r in rows)) for i in range(1, 5))])
+    width = max(len(r[0]) for r in [header, *rows])
+    return "\n".join(f"{r[0]:<{width}}  " + "  ".join(f"{v:>10}" for v in r[1:]) for r in [header, *rows])
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m harness.mutants worker SPEC``: the worker side (the user's command is ``python -m harness mutants``)."""
+    """``python -m harness.mutants worker SPEC``: the worker side (users run ``python -m harness mutants``)."""
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) == 2 and argv[0] == "worker":
         return _worker(argv[1])
-    print("usage: python -m harness.mutants worker SPEC_JSON (run mutants with `python -m harness mutants`)",
-          file=sys.stderr)
+    print(
+        "usage: python -m harness.mutants worker SPEC_JSON (run mutants with `python -m harness mutants`)",
+        file=sys.stderr,
+    )
     return 2
 
 

@@ -225,24 +225,35 @@ def _proof_problems(scenario: Scenario, case: Case) -> list[str]:
                 continue
             if named != _framework_name(scenario.framework):
                 problems.append(f"{where} is a {named} release, but the scenario is about {scenario.framework}")
-    for n, edge in enumerate(case.edges, 1) if isinstance(case.edges, tuple) else ():
+    problems += _edge_problems(case)
+    if case.control and REPRODUCED in case.proofs and not isinstance(case.proofs[REPRODUCED], InProcess):
+        problems.append(
+            f"case {case.id!r} is a control (it holds on every release), so its 'reproduced' proof must "
+            "break it in this process (InProcess), not name a build that has it broken"
+        )
+    return problems
+
+
+def _edge_problems(case: Case) -> list[str]:
+    """What is wrong with a case's edges (empty when nothing is)."""
+    # Written by people and checked at run time: the fields may hold anything, whatever they are annotated as.
+    edges: object = case.edges
+    if not isinstance(edges, tuple):
+        return [f"case {case.id!r}: edges must be a tuple of Edge, got {type(edges).__name__}"]
+    problems = []
+    for n, edge in enumerate(edges, 1):
         where = f"case {case.id!r}'s edge {n}"
         if not isinstance(edge, Edge):
             problems.append(f"{where} is a {type(edge).__name__}, not an Edge")
             continue
         if edge.outcome not in (REPRODUCED, FIXED, UNEXPECTED):
             problems.append(f"{where} expects {edge.outcome!r}; valid: {REPRODUCED}, {FIXED}, {UNEXPECTED}")
-        if not isinstance(edge.build, (InProcess, AsInstalled)):
-            problems.append(f"{where} runs on a {type(edge.build).__name__}; valid: AsInstalled, InProcess")
-        if not callable(edge.alter) or not str(edge.description).strip():
+        build: object = edge.build
+        if not isinstance(build, (InProcess, AsInstalled)):
+            problems.append(f"{where} runs on a {type(build).__name__}; valid: AsInstalled, InProcess")
+        alter: object = edge.alter
+        if not callable(alter) or not str(edge.description).strip():
             problems.append(f"{where} needs a description and an alter function")
-    if not isinstance(case.edges, tuple):
-        problems.append(f"case {case.id!r}: edges must be a tuple of Edge, got {type(case.edges).__name__}")
-    if case.control and REPRODUCED in case.proofs and not isinstance(case.proofs[REPRODUCED], InProcess):
-        problems.append(
-            f"case {case.id!r} is a control (it holds on every release), so its 'reproduced' proof must "
-            "break it in this process (InProcess), not name a build that has it broken"
-        )
     return problems
 
 

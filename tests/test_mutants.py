@@ -82,7 +82,7 @@ SCENARIO = Scenario(
 )
 '''
 
-LOOP = '''
+LOOP = """
 def judge_loop(obs):
     i = 0
     while i < obs.facts["n"]:
@@ -94,18 +94,18 @@ SCENARIO = Scenario(
     id="adk-mutants-loop", framework="google-adk", links=("https://example.org/bug",), description="d",
     expected="e", cases=(Case("loop", replay, judge_loop, PROOFS),),
 )
-'''
+"""
 
 # judge's mutants: the proofs make n = 1 and 2, so the three mutants of the `if n > 9` line
 # survive (2 and 1 are far from it); everything else is killed. Two edges kill those three.
 GUARD_SURVIVORS = {"compare: n > 9 -> n >= 9", "constant: n > 9 -> n > 10", "constant: n > 9 -> n > 8"}
-EQUIVALENT = '''
+EQUIVALENT = """
 [[mutant]]
 scenario = "adk-mutants-fixture"
 function = "judge"
 mutation = "compare: n > 9 -> n >= 9"
 reason = "the fixture's fake never makes 9 events"
-'''
+"""
 
 
 @pytest.fixture
@@ -129,8 +129,12 @@ def test_every_operator_and_what_is_left_alone(fixture_dir):
     assert judge == GUARD_SURVIVORS | {
         "if: if n > 9 -> if not n > 9",
         "if: if n >= 2 -> if not n >= 2",
-        "compare: n >= 2 -> n > 2", "constant: n >= 2 -> n >= 3", "constant: n >= 2 -> n >= 1",
-        "compare: n == 1 -> n != 1", "constant: n == 1 -> n == 2", "constant: n == 1 -> n == 0",
+        "compare: n >= 2 -> n > 2",
+        "constant: n >= 2 -> n >= 3",
+        "constant: n >= 2 -> n >= 1",
+        "compare: n == 1 -> n != 1",
+        "constant: n == 1 -> n == 2",
+        "constant: n == 1 -> n == 0",
         "verdict: reproduced(f'{n} events {where}') -> fixed(f'{n} events {where}')",
         "verdict: fixed('1 event') -> reproduced('1 event')",
     }  # nothing in `where = ...` (a text variable), in f-strings, or in unexpected()'s detail
@@ -146,7 +150,8 @@ def test_boolean_and_not_operators(tmp_path):
     directory = tmp_path / "scenarios"
     directory.mkdir()
     text = textwrap.dedent(FIXTURE).replace(
-        "    if n > 9:\n", "    if n > 9 and not obs.facts.get('quiet') or n < 0:\n")
+        "    if n > 9:\n", "    if n > 9 and not obs.facts.get('quiet') or n < 0:\n"
+    )
     (directory / "adk_mutants_fixture.py").write_text(text)
     judge = {m.mutation for m in mutants.plan(load(directory), ROOT, directory).mutants if m.function == "judge"}
     assert {
@@ -178,8 +183,9 @@ def test_killed_survived_and_equivalent(fixture_dir, tmp_path):
     equivalents = tmp_path / "eq.toml"
     equivalents.write_text(EQUIVALENT)
     out = io.StringIO()
-    status = mutants.run([], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=equivalents, out=out,
-                         mutant_timeout=0.5, jobs=1)
+    status = mutants.run(
+        [], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=equivalents, out=out, mutant_timeout=0.5, jobs=1
+    )
     text = out.getvalue()
     assert status == 1, text
     survived = {line.split("  ")[-1] for line in text.splitlines() if line.startswith("SURVIVED")}
@@ -195,14 +201,26 @@ def test_a_clean_run_exits_0_and_a_false_or_stale_equivalent_fails(fixture_dir, 
     equivalents = tmp_path / "eq.toml"
     reasons = "".join(
         f'[[mutant]]\nscenario = "adk-mutants-fixture"\nfunction = "judge"\nmutation = "{m}"\nreason = "fixture"\n'
-        for m in sorted(GUARD_SURVIVORS))
+        for m in sorted(GUARD_SURVIVORS)
+    )
     equivalents.write_text(reasons)
     out = io.StringIO()
-    assert mutants.run(["adk-mutants-fixture"], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=equivalents,
-                       out=out, mutant_timeout=0.5) == 0, out.getvalue()
+    assert (
+        mutants.run(
+            ["adk-mutants-fixture"],
+            root=ROOT,
+            scenarios_dir=fixture_dir,
+            equivalents_file=equivalents,
+            out=out,
+            mutant_timeout=0.5,
+        )
+        == 0
+    ), out.getvalue()
     assert "SURVIVED" not in out.getvalue() and "PROBLEM" not in out.getvalue()
 
-    equivalents.write_text(reasons + textwrap.dedent('''
+    equivalents.write_text(
+        reasons
+        + textwrap.dedent("""
         [[mutant]]
         scenario = "adk-mutants-fixture"
         function = "judge"
@@ -214,27 +232,44 @@ def test_a_clean_run_exits_0_and_a_false_or_stale_equivalent_fails(fixture_dir, 
         function = "judge"
         mutation = "compare: n == 7 -> n != 7"
         reason = "stale: no such mutant"
-    '''))
+    """)
+    )
     out = io.StringIO()
-    assert mutants.run([], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=equivalents, out=out,
-                       mutant_timeout=0.5) == 1
+    assert (
+        mutants.run([], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=equivalents, out=out, mutant_timeout=0.5)
+        == 1
+    )
     problems = [line for line in out.getvalue().splitlines() if line.startswith("PROBLEM")]
     assert len(problems) == 2, out.getvalue()
-    assert "says adk-mutants-fixture judge 'compare: n >= 2 -> n > 2' is equivalent, but basic's reproduced proof (in process) kills it" in problems[0]
+    said = "says adk-mutants-fixture judge 'compare: n >= 2 -> n > 2' is equivalent, but basic's reproduced proof"
+    assert f"{said} (in process) kills it" in problems[0]
     assert "no mutant of adk-mutants-fixture judge is 'compare: n == 7 -> n != 7'" in problems[1]
 
 
 def test_edges_kill_the_mutants_that_move_a_line_no_build_reaches(fixture_dir, tmp_path):
     path = fixture_dir / "adk_mutants_fixture.py"
-    path.write_text(path.read_text().replace(
-        'Case("basic", replay, judge, PROOFS)',
-        'Case("basic", replay, judge, PROOFS, edges=('
-        'Edge("reproduced", "nine events: still the bug", lambda obs: obs.facts.update(n=9)), '
-        'Edge("unexpected", "ten events: more than the fake makes", lambda obs: obs.facts.update(n=10))))',
-    ).replace("import Case,", "import Case, Edge,"))
+    path.write_text(
+        path.read_text()
+        .replace(
+            'Case("basic", replay, judge, PROOFS)',
+            'Case("basic", replay, judge, PROOFS, edges=('
+            'Edge("reproduced", "nine events: still the bug", lambda obs: obs.facts.update(n=9)), '
+            'Edge("unexpected", "ten events: more than the fake makes", lambda obs: obs.facts.update(n=10))))',
+        )
+        .replace("import Case,", "import Case, Edge,")
+    )
     out = io.StringIO()
-    assert mutants.run([], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=tmp_path / "none.toml", out=out,
-                       mutant_timeout=0.5) == 0, out.getvalue()
+    assert (
+        mutants.run(
+            [],
+            root=ROOT,
+            scenarios_dir=fixture_dir,
+            equivalents_file=tmp_path / "none.toml",
+            out=out,
+            mutant_timeout=0.5,
+        )
+        == 0
+    ), out.getvalue()
     assert "in-process proofs: 4/4 proofs held unmutated" in out.getvalue()
     row = next(line for line in out.getvalue().splitlines() if line.startswith("adk-mutants-fixture")).split()
     assert row[1:] == ["15", "15", "0", "0"]
@@ -242,13 +277,27 @@ def test_edges_kill_the_mutants_that_move_a_line_no_build_reaches(fixture_dir, t
 
 def test_a_proof_that_fails_unmutated_is_a_problem_not_a_kill(fixture_dir, tmp_path):
     path = fixture_dir / "adk_mutants_fixture.py"
-    path.write_text(path.read_text().replace('"fixed": InProcess("one event", lambda: events(1))',
-                                             '"fixed": InProcess("no event", lambda: events(0))'))
+    path.write_text(
+        path.read_text().replace(
+            '"fixed": InProcess("one event", lambda: events(1))', '"fixed": InProcess("no event", lambda: events(0))'
+        )
+    )
     out = io.StringIO()
-    assert mutants.run([], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=tmp_path / "none.toml", out=out,
-                       mutant_timeout=0.5) == 1
-    assert ("PROBLEM adk-mutants-fixture: basic's fixed proof (in process) does not say fixed unmutated: "
-            "unexpected: 0 events") in out.getvalue()
+    assert (
+        mutants.run(
+            [],
+            root=ROOT,
+            scenarios_dir=fixture_dir,
+            equivalents_file=tmp_path / "none.toml",
+            out=out,
+            mutant_timeout=0.5,
+        )
+        == 1
+    )
+    assert (
+        "PROBLEM adk-mutants-fixture: basic's fixed proof (in process) does not say fixed unmutated: "
+        "unexpected: 0 events"
+    ) in out.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -293,12 +342,16 @@ def test_the_shipped_equivalents_file_is_well_formed():
 @pytest.mark.slow
 def test_a_release_proof_runs_in_its_environment_once_with_every_mutant(fixture_dir, tmp_path):
     path = fixture_dir / "adk_mutants_fixture.py"
-    path.write_text(path.read_text().replace(
-        'PROOFS = {"reproduced": InProcess("two events", lambda: events(2)),',
-        'PROOFS = {"reproduced": Release("google-adk==2.13.0", "unpatched, the fake makes two events"),'))
+    path.write_text(
+        path.read_text().replace(
+            'PROOFS = {"reproduced": InProcess("two events", lambda: events(2)),',
+            'PROOFS = {"reproduced": Release("google-adk==2.13.0", "unpatched, the fake makes two events"),',
+        )
+    )
     out = io.StringIO()
-    status = mutants.run([], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=tmp_path / "none.toml", out=out,
-                         mutant_timeout=0.5)
+    status = mutants.run(
+        [], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=tmp_path / "none.toml", out=out, mutant_timeout=0.5
+    )
     text = out.getvalue()
     assert "adk-mutants-fixture: google-adk==2.13.0: 1/1 proofs held unmutated, 15 mutants judged" in text, text
     assert "adk-mutants-fixture: in-process proofs: 1/1 proofs held unmutated, 15 mutants judged" in text, text
@@ -313,7 +366,8 @@ def test_a_release_proof_runs_in_its_environment_once_with_every_mutant(fixture_
 def test_helpers_that_only_make_text_are_not_mutated():
     import ast
 
-    tree = ast.parse(textwrap.dedent('''
+    tree = ast.parse(
+        textwrap.dedent("""
         from harness.timeline import quote as q
 
         def _label(key):
@@ -329,7 +383,8 @@ def test_helpers_that_only_make_text_are_not_mutated():
 
         def _outcome(ok):
             return "fixed" if ok else "unexpected"
-    '''))
+    """)
+    )
     makers = mutants._text_makers(tree)
     assert {"_label", "_plural", "q", "str", "repr"} <= makers
     assert not {"_count", "_outcome"} & makers  # a number on one branch; outcome words are not text
