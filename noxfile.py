@@ -61,7 +61,7 @@ def mutants(session: nox.Session) -> None:
     """Mutate every scenario's oracle functions and run the proofs against each mutant: nox -s mutants [-- ID ...]."""
     # The in-process proofs run on the pinned releases, as in `nox -s tests`; Release proofs
     # run in their matrix environments under .nox/builds (made with uv when missing).
-    session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *TEST_PINS, "uv", "packaging")
+    session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *pins_with_requirements(), "uv", "packaging")
     session.run("python", "-m", "harness", "mutants", *session.posargs)
 
 
