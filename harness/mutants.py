@@ -91,12 +91,15 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from harness import registry
 from harness.outcomes import ERROR, OUTCOMES, Verdict
 from harness.runner import DEFAULT_TIMEOUT, error_detail, run_case
 from harness.scenario import Build, Case, Observation, Release, Scenario
+
+if TYPE_CHECKING:
+    from harness.proofs import ProofRun
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS_FILE = "mutants-equivalent.toml"
@@ -805,12 +808,15 @@ def _worker(spec_file: str) -> int:
     try:
         scenarios = registry.discover(Path(spec["scenarios_dir"]))
         scenario = scenarios[spec["scenario"]]
-        the_plan = plan(scenario, root, Path(spec["scenarios_dir"]))
+        # No mutants: a proof (an edge on a Release) run for the proof test, unmutated.
+        the_plan = (
+            Plan(scenario, [], {}, {}) if spec["mutants"] is None else plan(scenario, root, Path(spec["scenarios_dir"]))
+        )
     except Exception as exc:
         emit({"error": "could not load the scenario: " + error_detail(exc)})
         return 0
     mine = {m.key: m.mutation for m in the_plan.mutants}
-    if mine != dict(spec["mutants"]):
+    if spec["mutants"] is not None and mine != dict(spec["mutants"]):
         emit(
             {
                 "error": f"this environment enumerates other mutants ({len(mine)}) than the coordinator "
@@ -818,24 +824,21 @@ def _worker(spec_file: str) -> int:
             }
         )
         return 0
+    from harness import proofs
+
     for case_id, proof in spec["proofs"]:
         case = scenario.case(case_id)
         sink: dict[str, tuple[str, str]] = {}
-        if spec["release"]:  # this environment is the proof's build
-            outcome = proof
-            result = run_case(
-                scenario, judging_case(case, the_plan, sink, spec["mutant_timeout"]), timeout=spec["timeout"]
-            )
+        build: Build
+        if proof.startswith("edge-"):
+            edge = case.edges[int(proof.removeprefix("edge-")) - 1]
+            outcome, build, judged = edge.outcome, edge.build, proofs.edge_case(case, edge)
         else:
-            from harness import proofs
-
-            build: Build
-            if proof.startswith("edge-"):
-                edge = case.edges[int(proof.removeprefix("edge-")) - 1]
-                outcome, build, judged = edge.outcome, edge.build, proofs.edge_case(case, edge)
-            else:
-                outcome, build, judged = proof, case.proofs[proof], case
-            judging = judging_case(judged, the_plan, sink, spec["mutant_timeout"])
+            outcome, build, judged = proof, case.proofs[proof], case
+        judging = judging_case(judged, the_plan, sink, spec["mutant_timeout"])
+        if spec["release"]:  # this environment is the build
+            result = run_case(scenario, judging, timeout=spec["timeout"])
+        else:
             result = proofs.run_build(scenario, judging, build, outcome, root=root, timeout=spec["timeout"]).result
         emit(
             {
@@ -939,20 +942,48 @@ class ScenarioOutcome:
 
 
 def _tasks(scenario: Scenario) -> list[_Task]:
+    """The runs a scenario's proofs and edges need: one in process, one per Release named."""
     inproc = _Task(scenario, None, [])
     releases: dict[str, _Task] = {}
     for case in scenario.cases:
-        for outcome, build in case.proofs.items():
+        builds: list[tuple[str, Build]] = list(case.proofs.items())
+        builds += [(f"edge-{n}", edge.build) for n, edge in enumerate(case.edges, 1)]
+        for proof, build in builds:
             if isinstance(build, Release):
-                releases.setdefault(build.spec, _Task(scenario, build.spec, [])).proofs.append((case.id, outcome))
+                releases.setdefault(build.spec, _Task(scenario, build.spec, [])).proofs.append((case.id, proof))
             else:
-                inproc.proofs.append((case.id, outcome))
-        inproc.proofs += [(case.id, f"edge-{n}") for n in range(1, len(case.edges) + 1)]
+                inproc.proofs.append((case.id, proof))
     return ([inproc] if inproc.proofs else []) + [releases[k] for k in sorted(releases)]
 
 
+def run_in_release(
+    scenario: Scenario,
+    case: Case,
+    proof: str,
+    release: Release,
+    *,
+    root: Path = PROJECT_ROOT,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> ProofRun:
+    """One proof or edge (``edge-N``) of ``case`` in ``release``'s matrix environment, unmutated
+    (for the proof test: harness/proofs.py)."""
+    from harness.proofs import ProofRun
+    from harness.runner import CaseResult
+
+    task = _Task(scenario, release.spec, [(case.id, proof)])
+    # The folder the scenario was loaded from (scenarios/, or another in the harness's tests).
+    code = getattr(_unwrap(case.run), "__code__", None)
+    folder = Path(code.co_filename).parent if code is not None else registry.SCENARIOS_DIR
+    results, problems = _run_task(task, None, root, folder, timeout, MUTANT_TIMEOUT)
+    where = f"{release.framework} {release.version} (its matrix environment)"
+    if results:
+        r = results[0]
+        return ProofRun(CaseResult(scenario.id, case.id, r.got, r.detail, ""), release, where)
+    return ProofRun(CaseResult(scenario.id, case.id, ERROR, "; ".join(problems), ""), release, where)
+
+
 def _run_task(
-    task: _Task, the_plan: Plan, root: Path, scenarios_dir: Path, timeout: float, mutant_timeout: float
+    task: _Task, the_plan: Plan | None, root: Path, scenarios_dir: Path, timeout: float, mutant_timeout: float
 ) -> tuple[list[ProofResult], list[str]]:
     where = task.release or "in process"
     problems: list[str] = []
@@ -977,9 +1008,10 @@ def _run_task(
         "release": bool(task.release),
         "timeout": timeout,
         "mutant_timeout": mutant_timeout,
-        "mutants": [[m.key, m.mutation] for m in the_plan.mutants],
+        "mutants": None if the_plan is None else [[m.key, m.mutation] for m in the_plan.mutants],
     }
-    budget = IMPORT_GRACE + len(task.proofs) * (timeout + CASE_SLACK + len(the_plan.mutants) * mutant_timeout)
+    count = 0 if the_plan is None else len(the_plan.mutants)
+    budget = IMPORT_GRACE + len(task.proofs) * (timeout + CASE_SLACK + count * mutant_timeout)
     with tempfile.TemporaryDirectory() as tmp:
         spec_file = Path(tmp) / "spec.json"
         spec_file.write_text(json.dumps(spec))

@@ -71,6 +71,12 @@ def edge_case(case: Case, edge: Edge) -> Case:
 def run_edge(scenario: Scenario, case: Case, edge: Edge, *, root: Path = PROJECT_ROOT,
              timeout: float = DEFAULT_TIMEOUT) -> ProofRun:
     """Run ``case`` on ``edge.build`` and judge its observation as ``edge`` alters it."""
+    if isinstance(edge.build, Release):
+        # The alteration has to happen where the case runs: the mutants worker applies it there.
+        from harness import mutants
+
+        number = next(n for n, e in enumerate(case.edges, 1) if e is edge)
+        return mutants.run_in_release(scenario, case, f"edge-{number}", edge.build, root=root, timeout=timeout)
     return run_build(scenario, edge_case(case, edge), edge.build, edge.outcome, root=root, timeout=timeout)
 
 

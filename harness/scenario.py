@@ -99,13 +99,14 @@ class Edge:
     docstring says, on an observation no build has to produce (a guard against a malformed
     observation, a count one past the bug's), so a mutant of the oracle that moves the line is
     caught (``nox -s mutants``). It is no evidence about any release: reports never show it.
-    ``build`` is ``AsInstalled()`` (the pinned release) or an ``InProcess`` patch.
+    ``build`` is ``AsInstalled()`` (the pinned release), an ``InProcess`` patch, or a ``Release``
+    (in its matrix environment, for a case that does not apply to the pinned release).
     """
 
     outcome: str
     description: str
     alter: Callable[[Observation], Observation | None]
-    build: InProcess | AsInstalled = AsInstalled()
+    build: Build = AsInstalled()
 
 
 @dataclass(frozen=True)
@@ -215,17 +216,8 @@ def _proof_problems(scenario: Scenario, case: Case) -> list[str]:
             problems.append(f"{where} is a {type(build).__name__}; valid: InProcess, AsInstalled, Release")
             continue
         if isinstance(build, Release):
-            if not PIN_RE.match(build.spec):
-                problems.append(f"{where} names {build.spec!r}; a Release names one release: NAME==VERSION")
-                continue
-            try:
-                named = frameworks.get(build.framework).name
-            except frameworks.UnknownFramework as exc:
-                problems.append(f"{where}: {exc}")
-                continue
-            if named != _framework_name(scenario.framework):
-                problems.append(f"{where} is a {named} release, but the scenario is about {scenario.framework}")
-    problems += _edge_problems(case)
+            problems += _release_problems(scenario, where, build)
+    problems += _edge_problems(scenario, case)
     if case.control and REPRODUCED in case.proofs and not isinstance(case.proofs[REPRODUCED], InProcess):
         problems.append(
             f"case {case.id!r} is a control (it holds on every release), so its 'reproduced' proof must "
@@ -234,7 +226,19 @@ def _proof_problems(scenario: Scenario, case: Case) -> list[str]:
     return problems
 
 
-def _edge_problems(case: Case) -> list[str]:
+def _release_problems(scenario: Scenario, where: str, build: Release) -> list[str]:
+    if not PIN_RE.match(build.spec):
+        return [f"{where} names {build.spec!r}; a Release names one release: NAME==VERSION"]
+    try:
+        named = frameworks.get(build.framework).name
+    except frameworks.UnknownFramework as exc:
+        return [f"{where}: {exc}"]
+    if named != _framework_name(scenario.framework):
+        return [f"{where} is a {named} release, but the scenario is about {scenario.framework}"]
+    return []
+
+
+def _edge_problems(scenario: Scenario, case: Case) -> list[str]:
     """What is wrong with a case's edges (empty when nothing is)."""
     # Written by people and checked at run time: the fields may hold anything, whatever they are annotated as.
     edges: object = case.edges
@@ -249,8 +253,10 @@ def _edge_problems(case: Case) -> list[str]:
         if edge.outcome not in (REPRODUCED, FIXED, UNEXPECTED):
             problems.append(f"{where} expects {edge.outcome!r}; valid: {REPRODUCED}, {FIXED}, {UNEXPECTED}")
         build: object = edge.build
-        if not isinstance(build, (InProcess, AsInstalled)):
-            problems.append(f"{where} runs on a {type(build).__name__}; valid: AsInstalled, InProcess")
+        if not isinstance(build, (InProcess, AsInstalled, Release)):
+            problems.append(f"{where} runs on a {type(build).__name__}; valid: InProcess, AsInstalled, Release")
+        elif isinstance(build, Release):
+            problems += _release_problems(scenario, where, build)
         alter: object = edge.alter
         if not callable(alter) or not str(edge.description).strip():
             problems.append(f"{where} needs a description and an alter function")

@@ -388,3 +388,32 @@ def test_helpers_that_only_make_text_are_not_mutated():
     makers = mutants._text_makers(tree)
     assert {"_label", "_plural", "q", "str", "repr"} <= makers
     assert not {"_count", "_outcome"} & makers  # a number on one branch; outcome words are not text
+
+
+@pytest.mark.slow
+def test_an_edge_on_a_release_is_altered_in_its_environment(fixture_dir, tmp_path):
+    """A case that only applies to old releases can still have edges: the worker alters the
+    observation where the case ran (proofs.run_edge for the proof test, and nox -s mutants)."""
+    from harness import proofs
+
+    path = fixture_dir / "adk_mutants_fixture.py"
+    path.write_text(
+        path.read_text()
+        .replace(
+            'Case("basic", replay, judge, PROOFS)',
+            'Case("basic", replay, judge, PROOFS, edges=('
+            'Edge("reproduced", "nine", lambda obs: obs.facts.update(n=9), Release("google-adk==2.13.0")), '
+            'Edge("unexpected", "ten", lambda obs: obs.facts.update(n=10), Release("google-adk==2.13.0"))))',
+        )
+        .replace("import Case,", "import Case, Edge,")
+    )
+    scenario = load(fixture_dir)
+    case = scenario.case("basic")
+    run = proofs.run_edge(scenario, case, case.edges[1])
+    assert (run.result.outcome, run.result.detail) == ("unexpected", "10 events (a), more than the fake can make")
+    assert run.where == "google-adk 2.13.0 (its matrix environment)"
+    out = io.StringIO()
+    assert (
+        mutants.run([], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=tmp_path / "none.toml", out=out) == 0
+    ), out.getvalue()
+    assert "adk-mutants-fixture: google-adk==2.13.0: 2/2 proofs held unmutated, 15 mutants judged" in out.getvalue()

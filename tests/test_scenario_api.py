@@ -106,14 +106,15 @@ def test_run_proof_without_the_framework_installed_is_an_error_result(monkeypatc
 
 
 def test_edges_are_validated():
-    """An Edge (harness/scenario.py) alters a real observation; it runs in process, never on a Release."""
+    """An Edge (harness/scenario.py) alters a real observation of the case on one of its builds."""
     from harness.scenario import Edge
 
     ok = Edge("unexpected", "three events", lambda obs: obs.facts.update(n=3))
-    validate(scenario(edges=(ok,)), "m")
+    validate(scenario(edges=(ok, Edge("fixed", "on a release", lambda obs: None, Release("openai-agents==0.8.0")))), "m")
     for edges, message in [
         ((Edge("error", "x", lambda obs: None),), "edge 1 expects 'error'; valid: reproduced, fixed, unexpected"),
-        ((Edge("fixed", "x", lambda obs: None, Release("openai-agents==0.8.0")),), "edge 1 runs on a Release"),
+        ((Edge("fixed", "x", lambda obs: None, Release("google-adk==2.13.0")),), "edge 1 is a google-adk release"),
+        ((Edge("fixed", "x", lambda obs: None, "0.8.0"),), "edge 1 runs on a str; valid: InProcess, AsInstalled"),
         ((ok, Edge("fixed", " ", lambda obs: None)), "edge 2 needs a description and an alter function"),
         ((ok, "n=3"), "edge 2 is a str, not an Edge"),
         ([ok], "edges must be a tuple of Edge, got list"),
