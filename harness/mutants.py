@@ -430,8 +430,11 @@ class _Sites:
 
     def _detail(self, node: ast.AST) -> bool:
         """A node that only makes detail text: it and everything in it hold no site."""
-        if _is_text(node, self.makers) or self._text_statement(node):
-            return True  # an f-string, "s" if n != 1 else "", _label(key), ...
+        # An f-string, _label(key), "a" + "b"; not "refused" if ... else "failed" on its own: which
+        # word is chosen may decide an outcome (where it only makes a detail, the text-variable
+        # rule or the f-string around it leaves it out).
+        if (_is_text(node, self.makers) and not isinstance(node, ast.IfExp)) or self._text_statement(node):
+            return True
         # ", ".join(outputs) or "none"
         return isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_text(node.values[-1], self.makers)
 
@@ -468,15 +471,17 @@ class _Sites:
             return [node.value] if node.value is not None else []
         return list(ast.iter_child_nodes(node))
 
-    def _walk(self):
-        """The body's nodes, breadth first, detail formatting left out."""
-        queue = deque(self.fn.body if isinstance(self.fn.body, list) else [self.fn.body])
+    def _walk(self) -> Iterator[ast.AST]:
+        """The body's nodes, breadth first, detail formatting left out (but never an operand of a
+        comparison: text compared with something decides an outcome)."""
+        body = self.fn.body if isinstance(self.fn.body, list) else [self.fn.body]
+        queue: deque[tuple[ast.AST, bool]] = deque((node, False) for node in body)
         while queue:
-            node = queue.popleft()
-            if self._detail(node):
+            node, compared = queue.popleft()
+            if not compared and self._detail(node):
                 continue
             yield node
-            queue.extend(self._inner(node))
+            queue.extend((child, isinstance(node, ast.Compare)) for child in self._inner(node))
 
     def sites(self) -> list[_Site]:
         return [site for node in self._walk() for site in self._at(node)]
@@ -576,10 +581,27 @@ def _text_makers(tree: ast.Module) -> frozenset[str]:
             if fn.name in makers:
                 continue
             found = returns(fn)
-            if found and all(r.value is not None and _is_text(r.value, frozen) for r in found):
+            # Formatting, not categories: a helper that returns only literals ("accepted",
+            # "refused") gives words an oracle compares, so it is not text.
+            if (
+                found
+                and all(r.value is not None and _is_text(r.value, frozen) for r in found)
+                and any(_formats(r.value, frozen) for r in found if r.value is not None)
+            ):
                 makers.add(fn.name)
                 changed = True
     return frozenset(makers)
+
+
+def _formats(node: ast.AST, makers: frozenset[str]) -> bool:
+    """Text that formats a value (an f-string, quote(x), "...".join(...), "%d" % n), not only literals."""
+    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Call) and _is_text(node, makers)):
+        return True
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.Mod) or _formats(node.left, makers) or _formats(node.right, makers)
+    if isinstance(node, ast.IfExp):  # what is chosen, not the test that chooses it
+        return _formats(node.body, makers) or _formats(node.orelse, makers)
+    return False
 
 
 def _assigned(node: Any) -> list[ast.AST]:
@@ -630,6 +652,8 @@ def _apply(site: _Site, sites: _Sites, parents: dict[int, tuple[Any, str, int | 
         return before, _unparse(operand)
     if site.kind == "constant":
         parent = parents[id(node)][0]
+        if isinstance(parent, ast.keyword):  # enumerate(x, start=1): show the call
+            parent = parents[id(parent)][0]
         simple = (ast.expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)
         context = parent if isinstance(parent, simple) else node
         before = _unparse(context)

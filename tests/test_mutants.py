@@ -383,11 +383,34 @@ def test_helpers_that_only_make_text_are_not_mutated():
 
         def _outcome(ok):
             return "fixed" if ok else "unexpected"
+
+        def _category(exc):
+            if exc is None:
+                return "accepted"
+            return "refused" if "stale" in str(exc) else "failed"
     """)
     )
     makers = mutants._text_makers(tree)
     assert {"_label", "_plural", "q", "str", "repr"} <= makers
-    assert not {"_count", "_outcome"} & makers  # a number on one branch; outcome words are not text
+    # a number on one branch; outcome words; words an oracle compares (literals only) are not text
+    assert not {"_count", "_outcome", "_category"} & makers
+
+
+def test_a_category_an_oracle_compares_is_mutated(tmp_path):
+    """A helper returning words the oracle compares ("refused" if ... else "failed") is mutated,
+    and so is text compared with something, unlike text that only goes into a detail."""
+    directory = tmp_path / "scenarios"
+    directory.mkdir()
+    text = textwrap.dedent(FIXTURE).replace(
+        "def judge(obs):\n    n = _count(obs)\n",
+        'def _kind(n):\n    return "many" if n > 9 else "few"\n\n\n'
+        'def judge(obs):\n    n = _count(obs)\n    if _kind(n) == "many" or f"{n}" == "0":\n'
+        '        return unexpected(f"{n} events")\n',
+    )
+    (directory / "adk_mutants_fixture.py").write_text(text)
+    got = {(m.function, m.mutation) for m in mutants.plan(load(directory), ROOT, directory).mutants}
+    assert ("_kind", "compare: n > 9 -> n >= 9") in got
+    assert ("_kind", "if: if n > 9 -> if not n > 9") in got
 
 
 @pytest.mark.slow
