@@ -13,10 +13,12 @@ oracles call (``_figures``, ``_unjudgeable``: every reference to them lies insid
 or another such helper, so mutating them cannot change what the case observed). Code that
 only formats the detail is left alone, since the proofs check outcomes and a detail-only
 mutant would survive without saying anything: f-strings; the arguments of ``fixed()``,
-``reproduced()``, ``unexpected()`` and ``Verdict``'s detail; ``"s" if n != 1 else ""`` and
-``x or "none"``; a helper called only there (``_label``); and the assignments of *text
-variables*, locals read only in such places or in other text variables' assignments
+``reproduced()``, ``unexpected()`` and ``Verdict``'s detail; ``", ".join(x) or "none"``; calls
+of helpers that format a value into text (``_label``, ``_n``, ``quote``); and the assignments of
+*text variables*, locals read only in such places or in other text variables' assignments
 (``where = ...``, ``how += [...]``, ``reached.append(...)``, an ``if`` that only does that).
+Text that is compared with something is never left alone, nor is a helper that returns only
+literals (``"refused" if ... else "failed"``: words an oracle compares).
 
 Operators (each site gives one mutant, a numeric constant two):
 
