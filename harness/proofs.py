@@ -87,11 +87,16 @@ def run_build(scenario: Scenario, case: Case, build: Build, outcome: str, *, roo
         return _in_release_environment(scenario, case, build, root, timeout)
     version = installed_version(scenario.framework)
     if version is None:
-        detail = (f"{scenario.framework} is not installed here; the {outcome!r} proof runs on the installed release: "
-                  f"run this with the python of an environment that has it (.nox/tests/bin/python, or "
-                  f".nox/builds/{scenario.framework}-<version>/bin/python with PYTHONPATH=.)")
-        return ProofRun(CaseResult(scenario.id, case.id, ERROR, detail, ""), build,
-                        f"this environment ({scenario.framework} is not installed)")
+        detail = (
+            f"{scenario.framework} is not installed here; the {outcome!r} proof runs on the installed release: "
+            f"run this with the python of an environment that has it (.nox/tests/bin/python, or "
+            f".nox/builds/{scenario.framework}-<version>/bin/python with PYTHONPATH=.)"
+        )
+        return ProofRun(
+            CaseResult(scenario.id, case.id, ERROR, detail, ""),
+            build,
+            f"this environment ({scenario.framework} is not installed)",
+        )
     patch = build.patch() if isinstance(build, InProcess) else contextlib.nullcontext()
     how = "patched in process" if isinstance(build, InProcess) else "as installed"
     with patch:
@@ -115,10 +120,12 @@ def _in_release_environment(scenario: Scenario, case: Case, release: Release, ro
         env = environments.ensure(build, root / ".nox" / "builds", cache_dir)
     except (environments.BuildFailed, OSError) as exc:
         return failed(f"install failed: {exc}")
-    _, results = run_worker(env.python, build.framework, [f"{scenario.id}:{case.id}"],
-                            environments.worker_environment(root), root, timeout)
+    _, results = run_worker(
+        env.python, build.framework, [f"{scenario.id}:{case.id}"], environments.worker_environment(root), root, timeout
+    )
     for r in results:
         if r.get("scenario") == scenario.id and r.get("case") == case.id:
-            return ProofRun(CaseResult(scenario.id, case.id, r["outcome"], r["detail"], r.get("timeline", "")),
-                            release, where)
+            return ProofRun(
+                CaseResult(scenario.id, case.id, r["outcome"], r["detail"], r.get("timeline", "")), release, where
+            )
     return failed(next((r["error"] for r in results if "error" in r), "the worker reported nothing for this case"))

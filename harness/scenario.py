@@ -18,7 +18,9 @@ from harness.outcomes import FIXED, REPRODUCED, UNEXPECTED, Verdict
 
 ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # A plain requirement: name, optional extras, optional version specifiers (no URLs, no markers).
-REQUIREMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?\s*([<>=!~]=?\s*[0-9][0-9A-Za-z.*+!-]*\s*,?\s*)*$")
+REQUIREMENT_RE = re.compile(
+    r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?\s*([<>=!~]=?\s*[0-9][0-9A-Za-z.*+!-]*\s*,?\s*)*$"
+)
 
 
 class ScenarioError(ValueError):
@@ -153,8 +155,7 @@ class Scenario:
             if c.id == case_id:
                 return c
         raise KeyError(
-            f"unknown case {case_id!r} for scenario {self.id!r}; valid: "
-            + ", ".join(c.id for c in self.cases)
+            f"unknown case {case_id!r} for scenario {self.id!r}; valid: " + ", ".join(c.id for c in self.cases)
         )
 
 

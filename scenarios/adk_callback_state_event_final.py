@@ -85,14 +85,17 @@ def _state_plugin():
     return StatePlugin(name="state_plugin")
 
 
-async def replay(*, before: bool = False, after: bool = False, plugin: bool = False, answer: bool = False) -> Observation:
+async def replay(
+    *, before: bool = False, after: bool = False, plugin: bool = False, answer: bool = False
+) -> Observation:
     """Ask once; record every event run_async yields and what a break-at-final loop reads."""
     import inspect
 
-    from harness import adk
     from google.adk.agents import LlmAgent
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
+
+    from harness import adk
 
     if answer:  # the callback answers: the model must not be called
         llm = adk.UncalledLlm(model="must-not-be-called")
@@ -153,8 +156,13 @@ def _figures(obs: Observation):
         f"the break-at-first-final loop reads {obs.facts['loop_text']!r}"
     )
     if len(answered) != 1 or obs.facts["state"].get(STATE_KEY) != STATE_VALUE:
-        return finals, empty, figures, unexpected(
-            figures + f"; the answer was yielded {len(answered)} times, state {json.dumps(obs.facts['state'])}"
+        return (
+            finals,
+            empty,
+            figures,
+            unexpected(
+                figures + f"; the answer was yielded {len(answered)} times, state {json.dumps(obs.facts['state'])}"
+            ),
         )
     return finals, empty, figures, None
 
@@ -173,7 +181,7 @@ def judge(obs: Observation):
 
 def judge_callback_answer_final(obs: Observation):
     """Non-regression: a callback's answer that also carries state stays a final response."""
-    finals, empty, figures, odd = _figures(obs)
+    finals, _empty, figures, odd = _figures(obs)
     if odd:
         return odd
     if len(finals) == 1 and finals[0]["text"] == ANSWER:

@@ -71,8 +71,9 @@ def _callback(*, answer: bool, write_state: bool):
 
 async def replay(*, answer: bool, write_state: bool = False) -> Observation:
     """Run the thread's agent once; read the session back."""
-    from harness import adk
     from google.adk.agents import LlmAgent
+
+    from harness import adk
 
     # When the callback answers, the model must not be called: UncalledLlm makes a call a
     # figure for the oracle rather than an exhausted script.
@@ -139,7 +140,11 @@ def judge_callback_state_kept(obs: Observation):
     if (why := _shown(obs, CACHED, 0)) is not None:
         return unexpected(why)
     state = obs.facts["state"]
-    own = f"state[{CALLBACK_KEY!r}] = {state[CALLBACK_KEY]!r}" if CALLBACK_KEY in state else f"state has no {CALLBACK_KEY!r}"
+    own = (
+        f"state[{CALLBACK_KEY!r}] = {state[CALLBACK_KEY]!r}"
+        if CALLBACK_KEY in state
+        else f"state has no {CALLBACK_KEY!r}"
+    )
     figures = f"{_output_key(obs)}, {own}"
     if state.get(OUTPUT_KEY) == CACHED and state.get(CALLBACK_KEY) is True:
         return fixed(figures)
@@ -206,7 +211,9 @@ def _output_key_never_saved():
             setattr(LlmAgent, name, original)
 
 
-FIX_INSTALLED = AsInstalled("the pinned release, unpatched: LlmAgent overrides _handle_before_agent_callback (PR #4838)")
+FIX_INSTALLED = AsInstalled(
+    "the pinned release, unpatched: LlmAgent overrides _handle_before_agent_callback (PR #4838)"
+)
 LAST_WITHOUT_FIX = Release(
     "google-adk==2.3.0", "the last release before PR #4838's override (first in 2.4.0; never in 1.x)"
 )

@@ -72,8 +72,9 @@ def _set_state_tool():
 
 async def replay(*, calls: tuple) -> Observation:
     """One model response holds ``calls``; then whichever agent holds the turn answers."""
-    from harness import adk
     from google.adk.agents import LlmAgent
+
+    from harness import adk
 
     transfers = any(name == "transfer_to_agent" for name, _ in calls)
     root_llm = adk.ScriptedLlm(model="scripted-root", script=[adk.calls(*calls), adk.text(ROOT_ANSWER)])

@@ -101,8 +101,9 @@ _REFERENCE_KEY: contextvars.ContextVar[Callable | None] = contextvars.ContextVar
 
 async def replay(*, turns) -> Observation:
     """Ask once; the scripted model plays ``turns``; collect calls, responses and executions."""
-    from harness import adk
     from google.adk.agents import LlmAgent
+
+    from harness import adk
 
     executions: list[tuple[str | None, dict]] = []
     llm = adk.ScriptedLlm(model="scripted", script=_script(turns))

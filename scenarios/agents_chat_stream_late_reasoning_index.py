@@ -59,7 +59,6 @@ code of #5042).
 from __future__ import annotations
 
 import contextlib
-import json
 from functools import partial
 from typing import Any
 
@@ -84,7 +83,7 @@ def _chunks(order: str) -> list[dict[str, Any]]:
     body = oh.chat_chunks(tool_calls=calls, role_content=role_content)  # role, call_paris, call_rome, finish
     role, finish = body[0], body[-1]
     heads = [i for i, c in enumerate(body) if (c["choices"][0]["delta"].get("tool_calls") or [{}])[0].get("id")]
-    call_1, call_2 = body[heads[0]:heads[1]], body[heads[1]:-1]
+    call_1, call_2 = body[heads[0] : heads[1]], body[heads[1] : -1]
     text = [oh.chat_chunk({"content": piece}) for piece in ("Let me ", "check both.")]
     reasoning = [oh.chat_chunk({"reasoning_content": REASONING})]
     if order == "reasoning-after-text":
@@ -211,7 +210,9 @@ def judge(obs: Observation):
     if f["error"] is not None:
         return unexpected("turn 1's indexes agree" + later)
     if f["final_output"] != ANSWER or f["tool_calls"] != 2:
-        return unexpected(f"the run finished with {quote(f['final_output'])} after {f['tool_calls']} tool calls, expected 2")
+        return unexpected(
+            f"the run finished with {quote(f['final_output'])} after {f['tool_calls']} tool calls, expected 2"
+        )
     return fixed(
         f"{len(added)} items announced at output_index {', '.join(str(i) for i, _ in added)}, "
         "each its position in response.completed output and closed at the same index"

@@ -25,6 +25,7 @@ The proofs are real releases: 0.18.3 reproduces, the pinned 0.24.0 is fixed.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from functools import partial
 from typing import Any
@@ -84,7 +85,7 @@ async def replay(*, streamed: bool, identical: bool = False) -> Observation:
 
     models = {name: oa.ScriptedModel(name) for name in AGENTS}
     agents = {name: Agent(name=name, model=models[name]) for name in AGENTS}
-    for name, nxt in zip(AGENTS, AGENTS[1:], strict=False):  # A -> B -> C -> D
+    for name, nxt in itertools.pairwise(AGENTS):  # A -> B -> C -> D
         agents[name].handoffs = [agents[nxt]]
         text, msg_id = _said(name, identical)
         models[name].add_turn(oa.text_message(text, msg_id), oa.handoff_call(agents[nxt], call_id=f"call-{name}"))

@@ -140,11 +140,13 @@ async def replay(*, streamed: bool, next_run: bool = False) -> Observation:
         else:
             timeline.append(f"{label} finished: final_output {quote(res.final_output)}")
 
-    last_label, last_result, _, last_error = runs[-1]
+    _, last_result, _, last_error = runs[-1]
     facts = {
         "requests": len(fake.requests),
         "expected_requests": 2,  # one per model turn, whether in one run or two
-        "error": None if last_error is None and error is None else f"{type(error or last_error).__name__}: {error or last_error}",
+        "error": None
+        if last_error is None and error is None
+        else f"{type(error or last_error).__name__}: {error or last_error}",
         "final_output": getattr(last_result, "final_output", None),
         "expected_output": ANSWER_2 if next_run else ANSWER,
         "tool_calls": len(tool.calls),

@@ -47,7 +47,9 @@ async def replay(*, streamed: bool) -> Observation:
 
     from harness import openai_agents as oa
 
-    model = oa.ScriptedModel("answers", [[oa.text_message(answer, f"msg-{n}")] for n, (_, answer) in enumerate(RUNS, 1)])
+    model = oa.ScriptedModel(
+        "answers", [[oa.text_message(answer, f"msg-{n}")] for n, (_, answer) in enumerate(RUNS, 1)]
+    )
     agent = Agent(name="Assistant", model=model)
     ids = Placeholders()
     ids.keep(*(f"msg-{n}" for n in range(1, len(RUNS) + 1)))
@@ -90,10 +92,13 @@ def judge(obs: Observation):
     repeated = sorted({line for line in stored if stored.count(line) > 1}, key=stored.index)
     if repeated and set(stored) == set(expected):
         return reproduced(
-            f"{after} items after runs 1-{len(counts)}, expected {', '.join(str(2 * n) for n in range(1, len(counts) + 1))}: "
+            f"{after} items after runs 1-{len(counts)}, "
+            f"expected {', '.join(str(2 * n) for n in range(1, len(counts) + 1))}: "
             f"{len(repeated)} items stored more than once, first {repeated[0]} x{stored.count(repeated[0])}"
         )
-    return unexpected(f"{after} items after runs 1-{len(counts)}; the stored items are not the {len(expected)} expected")
+    return unexpected(
+        f"{after} items after runs 1-{len(counts)}; the stored items are not the {len(expected)} expected"
+    )
 
 
 # --- proofs -------------------------------------------------------------------------------------
@@ -182,7 +187,10 @@ SCENARIO = Scenario(
             "streamed",
             partial(replay, streamed=True),
             judge,
-            {"reproduced": BREAK_STREAMED, "fixed": AsInstalled("the pinned release (0.24.0) saves only the new input")},
+            {
+                "reproduced": BREAK_STREAMED,
+                "fixed": AsInstalled("the pinned release (0.24.0) saves only the new input"),
+            },
             "the same three runs through Runner.run_streamed: must hold on every release",
             control=True,
         ),

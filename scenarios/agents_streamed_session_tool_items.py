@@ -124,7 +124,9 @@ def judge(obs: Observation):
             f"the tool ran once but the session holds {len(stored)} items ({_summary(f)}): "
             f"{' and '.join(missing)} of {CALL_ID} not saved"
         )
-    return unexpected(f"session holds {len(stored)} items ({_summary(f)}), expected user, call, output, answer in order")
+    return unexpected(
+        f"session holds {len(stored)} items ({_summary(f)}), expected user, call, output, answer in order"
+    )
 
 
 def _summary(facts: dict) -> str:

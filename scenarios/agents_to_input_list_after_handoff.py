@@ -67,10 +67,15 @@ async def replay(*, nested: bool) -> Observation:
     two_model = oa.ScriptedModel(
         "two", [[oa.function_call("finisher_tool", call_id="call-finisher")], [oa.text_message(ANSWER, "msg-final")]]
     )
-    two = Agent(name="Agent Two", handoff_description="Pass control to Agent Two to finish the run.",
-                model=two_model, tools=[finisher.tool])
+    two = Agent(
+        name="Agent Two",
+        handoff_description="Pass control to Agent Two to finish the run.",
+        model=two_model,
+        tools=[finisher.tool],
+    )
     one_model = oa.ScriptedModel(
-        "one", [[oa.function_call("starter_tool", call_id="call-starter")], [oa.handoff_call(two, call_id="call-handoff")]]
+        "one",
+        [[oa.function_call("starter_tool", call_id="call-starter")], [oa.handoff_call(two, call_id="call-handoff")]],
     )
     one = Agent(name="Agent One", model=one_model, tools=[starter.tool], handoffs=[handoff(agent=two)])
     run_config = RunConfig(nest_handoff_history=True) if nested else RunConfig()
@@ -83,8 +88,11 @@ async def replay(*, nested: bool) -> Observation:
     ids = Placeholders()
     ids.keep(*IDS)
     lines, facts = oa.read_nested_history(items, ids)
-    handoff_output = [oa.history_item_key(oa.raw_item(i)) for i in result.new_items
-                      if oa.item_type(i) == "function_call_output" and oa.raw_item(i).get("call_id") == "call-handoff"]
+    handoff_output = [
+        oa.history_item_key(oa.raw_item(i))
+        for i in result.new_items
+        if oa.item_type(i) == "function_call_output" and oa.raw_item(i).get("call_id") == "call-handoff"
+    ]
     expected = [
         ("message", "user", USER_TEXT),
         oa.history_item_key(oa.raw_item(oa.function_call("starter_tool", call_id="call-starter"))),
@@ -121,7 +129,9 @@ def judge(obs: Observation):
     extra = [_label(k) for k in seen if k not in expected]
     summary = f"{sum(map(len, f['blocks']))} summary records + {len(f['verbatim'])} items"
     if missing or extra:
-        what = "; ".join(filter(None, [missing and f"missing {', '.join(missing)}", extra and f"extra {', '.join(extra)}"]))
+        what = "; ".join(
+            filter(None, [missing and f"missing {', '.join(missing)}", extra and f"extra {', '.join(extra)}"])
+        )
         return unexpected(f"{f['how']}: {summary}: {what}")
     repeated = [f"{_label(k)} x{seen[k]}" for k in expected if seen[k] > 1]
     if repeated:

@@ -23,8 +23,12 @@ def scenario(framework: str = "openai-agents", **case_fields) -> Scenario:
     fields.update(case_fields)
     prefix = "agents-" if framework == "openai-agents" else "adk-"
     return Scenario(
-        id=f"{prefix}api", framework=framework, links=("https://example.org/1",), description="bug",
-        expected="no bug", cases=(Case("only", _run, lambda o: fixed("ok"), **fields),),
+        id=f"{prefix}api",
+        framework=framework,
+        links=("https://example.org/1",),
+        description="bug",
+        expected="no bug",
+        cases=(Case("only", _run, lambda o: fixed("ok"), **fields),),
     )
 
 
@@ -66,7 +70,7 @@ def test_a_control_case_is_proven_able_to_fail_in_process():
     ok = scenario(control=True, proofs={"reproduced": BREAK, "fixed": AsInstalled()})
     assert validate(ok, "m").cases[0].control is True
     for reproduced in (AsInstalled(), Release("openai-agents==0.8.0")):
-        with pytest.raises(ScenarioError, match="is a control .* must break it in this process"):
+        with pytest.raises(ScenarioError, match=r"is a control .* must break it in this process"):
             validate(scenario(control=True, proofs={"reproduced": reproduced, "fixed": AsInstalled()}), "m")
     with pytest.raises(ScenarioError, match="does not say how to obtain a build that is reproduced"):
         validate(scenario(control=True, proofs={"fixed": AsInstalled()}), "m")
@@ -87,11 +91,27 @@ def test_run_proof_applies_an_in_process_patch_around_the_case(monkeypatch):
         return Observation(timeline=[f"patched={seen == ['on']}"])
 
     monkeypatch.setattr(proofs, "installed_version", lambda framework: "9.9.9")
-    s = Scenario(id="adk-p", framework="google-adk", links=("https://example.org/1",), description="d", expected="e",
-                 cases=(Case("c", run, lambda o: fixed(o.timeline[0]),
-                             {"reproduced": InProcess("patch", patch), "fixed": AsInstalled()}),))
+    s = Scenario(
+        id="adk-p",
+        framework="google-adk",
+        links=("https://example.org/1",),
+        description="d",
+        expected="e",
+        cases=(
+            Case(
+                "c",
+                run,
+                lambda o: fixed(o.timeline[0]),
+                {"reproduced": InProcess("patch", patch), "fixed": AsInstalled()},
+            ),
+        ),
+    )
     run_ = proofs.run_proof(s, s.cases[0], "reproduced")
-    assert (run_.result.detail, seen, run_.where) == ("patched=True", ["on", "off"], "google-adk 9.9.9 (patched in process)")
+    assert (run_.result.detail, seen, run_.where) == (
+        "patched=True",
+        ["on", "off"],
+        "google-adk 9.9.9 (patched in process)",
+    )
     run_ = proofs.run_proof(s, s.cases[0], "fixed")
     assert (run_.result.detail, run_.where) == ("patched=False", "google-adk 9.9.9 (as installed)")
     with pytest.raises(KeyError, match="declares no 'unexpected' proof"):
