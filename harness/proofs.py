@@ -68,8 +68,9 @@ def edge_case(case: Case, edge: Edge) -> Case:
     return dataclasses.replace(case, oracle=lambda obs: case.oracle(altered(edge, obs)))
 
 
-def run_edge(scenario: Scenario, case: Case, edge: Edge, *, root: Path = PROJECT_ROOT,
-             timeout: float = DEFAULT_TIMEOUT) -> ProofRun:
+def run_edge(
+    scenario: Scenario, case: Case, edge: Edge, *, root: Path = PROJECT_ROOT, timeout: float = DEFAULT_TIMEOUT
+) -> ProofRun:
     """Run ``case`` on ``edge.build`` and judge its observation as ``edge`` alters it."""
     if isinstance(edge.build, Release):
         # The alteration has to happen where the case runs: the mutants worker applies it there.
@@ -80,8 +81,15 @@ def run_edge(scenario: Scenario, case: Case, edge: Edge, *, root: Path = PROJECT
     return run_build(scenario, edge_case(case, edge), edge.build, edge.outcome, root=root, timeout=timeout)
 
 
-def run_build(scenario: Scenario, case: Case, build: Build, outcome: str, *, root: Path = PROJECT_ROOT,
-              timeout: float = DEFAULT_TIMEOUT) -> ProofRun:
+def run_build(
+    scenario: Scenario,
+    case: Case,
+    build: Build,
+    outcome: str,
+    *,
+    root: Path = PROJECT_ROOT,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> ProofRun:
     """Run ``case`` on ``build`` (an ``outcome`` proof, for messages)."""
     if isinstance(build, Release):
         return _in_release_environment(scenario, case, build, root, timeout)

@@ -264,11 +264,19 @@ def _empty_final_without_delta(obs: Observation) -> None:
 
 
 EDGES = (
-    Edge("unexpected", "the answer is the only final response, but the callback's state write is lost",
-         _state_lost, PR_7095),
+    Edge(
+        "unexpected",
+        "the answer is the only final response, but the callback's state write is lost",
+        _state_lost,
+        PR_7095,
+    ),
     Edge("unexpected", "no event is a final response, the answer included", _nothing_final, BUG_INSTALLED),
-    Edge("unexpected", "the extra final event has no content and no state_delta either: not the bug's event",
-         _empty_final_without_delta, BUG_INSTALLED),
+    Edge(
+        "unexpected",
+        "the extra final event has no content and no state_delta either: not the bug's event",
+        _empty_final_without_delta,
+        BUG_INSTALLED,
+    ),
 )
 
 SCENARIO = Scenario(

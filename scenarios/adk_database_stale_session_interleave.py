@@ -503,9 +503,15 @@ SCENARIO = Scenario(
             {"reproduced": RELOAD_AND_CONTINUE, "fixed": PINNED_REFUSES},
             "server A's tool waits while server B runs a turn on the same session; then A writes",
             edges=(
-                Edge("unexpected", "server A's write accepted, yet the store holds AABB", _accepted("A"), PINNED_REFUSES),
-                Edge("unexpected", "server A fails with a ValueError that is not the stale-session error",
-                     _a_failed_otherwise, PINNED_REFUSES),
+                Edge(
+                    "unexpected", "server A's write accepted, yet the store holds AABB", _accepted("A"), PINNED_REFUSES
+                ),
+                Edge(
+                    "unexpected",
+                    "server A fails with a ValueError that is not the stale-session error",
+                    _a_failed_otherwise,
+                    PINNED_REFUSES,
+                ),
             ),
         ),
         Case(
@@ -515,8 +521,12 @@ SCENARIO = Scenario(
             {"reproduced": RELOAD_AND_CONTINUE, "fixed": PINNED_REFUSES},
             "server B loads the session, server A appends, server B appends through its stale object",
             edges=(
-                Edge("unexpected", "server B's append accepted, yet the store holds only A's event", _accepted("B"),
-                     PINNED_REFUSES),
+                Edge(
+                    "unexpected",
+                    "server B's append accepted, yet the store holds only A's event",
+                    _accepted("B"),
+                    PINNED_REFUSES,
+                ),
             ),
         ),
         Case(

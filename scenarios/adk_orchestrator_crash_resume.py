@@ -454,8 +454,11 @@ def _replayed_once(obs: Observation) -> None:
 
 
 REPLAYED_ONCE = Edge(
-    "unexpected", "the indicator is present and the filter dropped the resume's records, but the orchestrator's "
-    f"{REPLAYED[0]} fired once: not the replay the case is about", _replayed_once, EMULATED_INDICATOR,
+    "unexpected",
+    "the indicator is present and the filter dropped the resume's records, but the orchestrator's "
+    f"{REPLAYED[0]} fired once: not the replay the case is about",
+    _replayed_once,
+    EMULATED_INDICATOR,
 )
 
 SCENARIO = Scenario(

@@ -258,8 +258,14 @@ SCENARIO = Scenario(
             judge_callback_answer,
             {"reproduced": LAST_WITHOUT_FIX, "fixed": FIX_INSTALLED},
             "before_agent_callback returns Content('cached answer'); output_key='result'",
-            edges=(Edge("unexpected", "the callback's answer is shown, but the model was called as well",
-                        _model_called, FIX_INSTALLED),),
+            edges=(
+                Edge(
+                    "unexpected",
+                    "the callback's answer is shown, but the model was called as well",
+                    _model_called,
+                    FIX_INSTALLED,
+                ),
+            ),
         ),
         Case(
             "callback-state-and-content",
@@ -267,7 +273,9 @@ SCENARIO = Scenario(
             judge_callback_state_kept,
             {"reproduced": OVERWRITING_FIX, "fixed": FIX_INSTALLED},
             "the callback also sets state['cache_hit']: both keys must land",
-            edges=(Edge("unexpected", "output_key holds a text the callback never gave", _stale_output, FIX_INSTALLED),),
+            edges=(
+                Edge("unexpected", "output_key holds a text the callback never gave", _stale_output, FIX_INSTALLED),
+            ),
         ),
         Case(
             "model-output",

@@ -143,7 +143,6 @@ LAST_CALL_WINS = Release(
 )
 
 
-
 def _extra_state_key(obs: Observation) -> None:
     """An edge (nox -s mutants): a state key no call wrote."""
     obs.facts["state"]["surprise"] = "written by nobody"
@@ -172,8 +171,14 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": LAST_CALL_WINS, "fixed": MERGE_INSTALLED},
             "set_state(city) and set_state(unit) in one model response",
-            edges=(Edge("unexpected", "every write kept, but the state holds a key no call wrote", _extra_state_key,
-                        MERGE_INSTALLED),),
+            edges=(
+                Edge(
+                    "unexpected",
+                    "every write kept, but the state holds a key no call wrote",
+                    _extra_state_key,
+                    MERGE_INSTALLED,
+                ),
+            ),
         ),
         Case(
             "state-then-transfer",

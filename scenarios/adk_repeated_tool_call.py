@@ -279,11 +279,16 @@ def _both_runs_for_first_call(obs: Observation) -> None:
 
 
 REPEAT_WITH_OTHER_ARGS = Edge(
-    "unexpected", "the repeat carries other arguments: not the identical calls the case is about",
-    _repeat_with_other_args, RUNS_EVERY_CALL,
+    "unexpected",
+    "the repeat carries other arguments: not the identical calls the case is about",
+    _repeat_with_other_args,
+    RUNS_EVERY_CALL,
 )
 SHARED_RUN_ANSWERS_ONE = Edge(
-    "unexpected", "one shared execution, but the repeat got no function response", _second_call_unanswered, SEED_DEDUPE,
+    "unexpected",
+    "one shared execution, but the repeat got no function response",
+    _second_call_unanswered,
+    SEED_DEDUPE,
 )
 
 SCENARIO = Scenario(
@@ -334,10 +339,18 @@ SCENARIO = Scenario(
             "Paris, then London in the next step: both calls must run",
             control=True,
             edges=(
-                Edge("unexpected", "the two calls carry the same arguments: not the case's distinct calls",
-                     _same_args, RUNS_EVERY_CALL),
-                Edge("unexpected", "two executions, both for the first call: the second call never ran, yet "
-                     "nothing was shared", _both_runs_for_first_call, RUNS_EVERY_CALL),
+                Edge(
+                    "unexpected",
+                    "the two calls carry the same arguments: not the case's distinct calls",
+                    _same_args,
+                    RUNS_EVERY_CALL,
+                ),
+                Edge(
+                    "unexpected",
+                    "two executions, both for the first call: the second call never ran, yet nothing was shared",
+                    _both_runs_for_first_call,
+                    RUNS_EVERY_CALL,
+                ),
             ),
         ),
     ),

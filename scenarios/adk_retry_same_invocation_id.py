@@ -232,7 +232,7 @@ INVOCATION_ONLY_GUARD = AsInstalled("the pinned release skips any message for an
 
 
 def _delta_not_persisted(obs: Observation) -> None:
-    obs.facts["state"] = {key: None for key in RETRY_DELTA}
+    obs.facts["state"] = dict.fromkeys(RETRY_DELTA)
 
 
 def _retry_recorded_twice(obs: Observation) -> None:
@@ -276,8 +276,12 @@ SCENARIO = Scenario(
             {"reproduced": INVOCATION_ONLY_GUARD, "fixed": SEED_GUARD},
             "the retry carries a state_delta: it must be persisted",
             edges=(
-                Edge("unexpected", "the retry is recorded but its state_delta is not persisted",
-                     _delta_not_persisted, SEED_GUARD),
+                Edge(
+                    "unexpected",
+                    "the retry is recorded but its state_delta is not persisted",
+                    _delta_not_persisted,
+                    SEED_GUARD,
+                ),
                 Edge("unexpected", "three user events: the retry recorded twice", _retry_recorded_twice, SEED_GUARD),
             ),
         ),

@@ -253,8 +253,12 @@ SCENARIO = Scenario(
             "pending-status tools; each function response is sent as a new message, as the thread's client does",
             # 2.x does not pause here (not-applicable), so the edge alters what 1.26.0 does.
             edges=(
-                Edge("unexpected", "both resumes reach the worker's model and it answers, but after 4 calls, not 3",
-                     _fourth_worker_call, Release("google-adk==1.26.0")),
+                Edge(
+                    "unexpected",
+                    "both resumes reach the worker's model and it answers, but after 4 calls, not 3",
+                    _fourth_worker_call,
+                    Release("google-adk==1.26.0"),
+                ),
             ),
         ),
     ),

@@ -264,8 +264,12 @@ SCENARIO = Scenario(
             {"reproduced": PRE_FIX_RUN, "fixed": PINNED},
             "Runner.run(): turn 1 calls get_weather, model turn 2 raises",
             edges=(
-                Edge("unexpected", "the caller gets another exception type carrying the model error's message",
-                     _other_type_same_message, PINNED),
+                Edge(
+                    "unexpected",
+                    "the caller gets another exception type carrying the model error's message",
+                    _other_type_same_message,
+                    PINNED,
+                ),
             ),
         ),
         Case(

@@ -338,8 +338,12 @@ EDGES = (
     Edge("unexpected", "an item of the completed output was never announced", _without_first("added"), REFERENCE_FIX),
     Edge("unexpected", "an item twice in the completed output", _completed_twice, REFERENCE_FIX),
     Edge("reproduced", "an item closed at another index than its position", _closed_elsewhere, REFERENCE_FIX),
-    Edge("reproduced", "an item announced twice at its own index: two announcements at one output_index",
-         _announced_twice, REFERENCE_FIX),
+    Edge(
+        "reproduced",
+        "an item announced twice at its own index: two announcements at one output_index",
+        _announced_twice,
+        REFERENCE_FIX,
+    ),
     # The oracle checks the closings there are; an item never closed is not one of its figures.
     Edge("fixed", "an item announced at its position but never closed", _without_first("done"), REFERENCE_FIX),
     Edge("unexpected", "the indexes agree, but get_weather ran three times", _three_tool_calls, REFERENCE_FIX),

@@ -227,8 +227,12 @@ def _identical_three_times(obs: Observation) -> None:
 
 NO_REPEAT_EDGES = (
     Edge("unexpected", "no block repeats a record, but A's message never reaches D", _a_lost, AS_INSTALLED),
-    Edge("unexpected", "no block repeats a record, but A's message is in two summary blocks", _a_in_two_blocks,
-         AS_INSTALLED),
+    Edge(
+        "unexpected",
+        "no block repeats a record, but A's message is in two summary blocks",
+        _a_in_two_blocks,
+        AS_INSTALLED,
+    ),
 )
 
 SCENARIO = Scenario(
@@ -270,8 +274,14 @@ SCENARIO = Scenario(
             judge_identical_kept,
             {"reproduced": LAST_BEFORE_FIX, "fixed": AS_INSTALLED},
             "A and B say byte-identical text with one message id: D must see it exactly twice",
-            edges=(Edge("reproduced", "the identical message reaches D three times: still the over-count",
-                        _identical_three_times, AS_INSTALLED),),
+            edges=(
+                Edge(
+                    "reproduced",
+                    "the identical message reaches D three times: still the over-count",
+                    _identical_three_times,
+                    AS_INSTALLED,
+                ),
+            ),
         ),
     ),
 )

@@ -241,10 +241,18 @@ SCENARIO = Scenario(
             },
             "Runner.run: turn 1 sends reasoning_content and a tool call, turn 2 must be sent",
             edges=(
-                Edge("unexpected", "the converter's refusal, but of another item type", _refusal_of_another_item,
-                     FIXED_BUILD),
-                Edge("unexpected", "turn 2 sent, but the tool result in a user message", _sent_as_user("tool"),
-                     FIXED_BUILD),
+                Edge(
+                    "unexpected",
+                    "the converter's refusal, but of another item type",
+                    _refusal_of_another_item,
+                    FIXED_BUILD,
+                ),
+                Edge(
+                    "unexpected",
+                    "turn 2 sent, but the tool result in a user message",
+                    _sent_as_user("tool"),
+                    FIXED_BUILD,
+                ),
             ),
         ),
         Case(
@@ -267,8 +275,12 @@ SCENARIO = Scenario(
             },
             "#1164: run 1 answers with reasoning_content; run 2 gets result.to_input_list() plus a question",
             edges=(
-                Edge("unexpected", "run 2 sent, but run 1's answer in a user message", _sent_as_user("assistant"),
-                     FIXED_BUILD),
+                Edge(
+                    "unexpected",
+                    "run 2 sent, but run 1's answer in a user message",
+                    _sent_as_user("assistant"),
+                    FIXED_BUILD,
+                ),
             ),
         ),
     ),

@@ -186,8 +186,12 @@ def _stored(*names: str):
 EDGES = (
     Edge("unexpected", "the tool turn saved but the answer lost", _stored("user", "call", "output"), AS_INSTALLED),
     Edge("reproduced", "the function_call saved but its output lost", _stored("user", "call", "answer"), AS_INSTALLED),
-    Edge("unexpected", "no tool item, but the turn's messages saved twice",
-         _stored("user", "answer", "user", "answer"), AS_INSTALLED),
+    Edge(
+        "unexpected",
+        "no tool item, but the turn's messages saved twice",
+        _stored("user", "answer", "user", "answer"),
+        AS_INSTALLED,
+    ),
 )
 
 SCENARIO = Scenario(

@@ -192,10 +192,18 @@ SCENARIO = Scenario(
             },
             'RunConfig(nest_handoff_history=True); to_input_list(mode="normalized") where the release has it',
             edges=(
-                Edge("unexpected", "nothing repeated, but the user's message is missing", _user_message_lost,
-                     FIXED_NESTED),
-                Edge("unexpected", "nothing repeated or missing, but an item the run never made", _message_nobody_sent,
-                     FIXED_NESTED),
+                Edge(
+                    "unexpected",
+                    "nothing repeated, but the user's message is missing",
+                    _user_message_lost,
+                    FIXED_NESTED,
+                ),
+                Edge(
+                    "unexpected",
+                    "nothing repeated or missing, but an item the run never made",
+                    _message_nobody_sent,
+                    FIXED_NESTED,
+                ),
             ),
         ),
     ),

@@ -195,8 +195,11 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": _CHAT_BUGGY, "fixed": _FIXED},
             "OpenAIChatCompletionsModel, Runner.run, two chat.completion replies without usage",
-            edges=(Edge("unexpected", "both requests served, but the run ends with another answer", _another_answer,
-                        _FIXED),),
+            edges=(
+                Edge(
+                    "unexpected", "both requests served, but the run ends with another answer", _another_answer, _FIXED
+                ),
+            ),
         ),
         Case(
             "chat-completions-streamed",

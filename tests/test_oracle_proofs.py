@@ -42,9 +42,16 @@ def test_oracle_says_outcome_on_its_proof_build(scenario, case, outcome):
 
 def edge_params():
     return [
-        pytest.param(scenario, case, edge, id=f"{p.id}->edge-{n}:{edge.outcome}",
-                     marks=[pytest.mark.slow] if isinstance(edge.build, Release) else list(p.marks))
-        for p in case_params() for scenario, case in [p.values] for n, edge in enumerate(case.edges, 1)
+        pytest.param(
+            scenario,
+            case,
+            edge,
+            id=f"{p.id}->edge-{n}:{edge.outcome}",
+            marks=[pytest.mark.slow] if isinstance(edge.build, Release) else list(p.marks),
+        )
+        for p in case_params()
+        for scenario, case in [p.values]
+        for n, edge in enumerate(case.edges, 1)
     ]
 
 

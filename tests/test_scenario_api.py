@@ -130,7 +130,9 @@ def test_edges_are_validated():
     from harness.scenario import Edge
 
     ok = Edge("unexpected", "three events", lambda obs: obs.facts.update(n=3))
-    validate(scenario(edges=(ok, Edge("fixed", "on a release", lambda obs: None, Release("openai-agents==0.8.0")))), "m")
+    validate(
+        scenario(edges=(ok, Edge("fixed", "on a release", lambda obs: None, Release("openai-agents==0.8.0")))), "m"
+    )
     for edges, message in [
         ((Edge("error", "x", lambda obs: None),), "edge 1 expects 'error'; valid: reproduced, fixed, unexpected"),
         ((Edge("fixed", "x", lambda obs: None, Release("google-adk==2.13.0")),), "edge 1 is a google-adk release"),
@@ -155,9 +157,14 @@ def test_an_edge_judges_an_altered_copy_of_the_observation(monkeypatch):
         return reproduced("two") if obs.facts["n"] == 2 else unexpected(f"{obs.facts['n']}")
 
     edge = Edge("unexpected", "three events", lambda obs: obs.facts.update(n=3))
-    s = Scenario(id="adk-edge", framework="google-adk", links=("https://example.org/1",), description="b",
-                 expected="e", cases=(Case("only", run, judge, {"reproduced": AsInstalled(), "fixed": AsInstalled()},
-                                           edges=(edge,)),))
+    s = Scenario(
+        id="adk-edge",
+        framework="google-adk",
+        links=("https://example.org/1",),
+        description="b",
+        expected="e",
+        cases=(Case("only", run, judge, {"reproduced": AsInstalled(), "fixed": AsInstalled()}, edges=(edge,)),),
+    )
     monkeypatch.setattr(proofs, "installed_version", lambda framework: "2.13.0")
     run_ = proofs.run_edge(s, s.cases[0], edge)
     assert (run_.result.outcome, run_.result.detail) == ("unexpected", "3")
