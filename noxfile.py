@@ -91,6 +91,15 @@ def matrix(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def mutants(session: nox.Session) -> None:
+    """Mutate every scenario's oracle functions and run the proofs against each mutant: nox -s mutants [-- ID ...]."""
+    # The in-process proofs run on the pinned releases, as in `nox -s tests`; Release proofs
+    # run in their matrix environments under .nox/builds (made with uv when missing).
+    session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *pins_with_requirements(), "uv", "packaging")
+    session.run("python", "-m", "harness", "mutants", *session.posargs)
+
+
+@nox.session(default=False)
 def new(session: nox.Session) -> None:
     """Write a new scenario module from the template: nox -s new -- <id> --framework NAME."""
     session.run("python", "-m", "harness", "new", *session.posargs)

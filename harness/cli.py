@@ -14,6 +14,7 @@ import sys
 from harness import boundaries, flags, frameworks, matrix, record, registry
 from harness.builds import SpecError
 from harness.index import IndexError_
+from harness.mutants import MutantsError
 from harness.reports import ReportsNotWritable
 from harness.runner import DEFAULT_TIMEOUT, CaseResult, run_case
 from harness.scenario import ScenarioError
@@ -30,6 +31,7 @@ INPUT_ERRORS = (
     record.RecordError,
     boundaries.RecordError,
     flags.FlagError,
+    MutantsError,
 )
 
 
@@ -144,6 +146,13 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mutants(args: argparse.Namespace) -> int:
+    """Mutate every scenario's oracle functions and judge each mutant by the proofs (harness/mutants.py)."""
+    from harness import mutants
+
+    return mutants.run(args.ids, jobs=args.jobs, timeout=args.timeout, list_only=args.list)
+
+
 def cmd_bisect(args: argparse.Namespace) -> int:
     from harness import bisect
 
@@ -232,6 +241,15 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bisect", help="find the releases where a case's outcome changes", add_help=False)
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=cmd_bisect)
+
+    s = sub.add_parser("mutants", help="mutate the oracles and run the proofs against each mutant (nox -s mutants)")
+    s.add_argument("ids", nargs="*", metavar="ID", help="only these scenarios (default: all); commas allowed")
+    s.add_argument("--jobs", type=flags.jobs, default=2, help="proof runs in parallel, >= 1 (default 2)")
+    s.add_argument(
+        "--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds, > 0 (default 60)"
+    )
+    s.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    s.set_defaults(func=cmd_mutants)
 
     s = sub.add_parser("report", help="re-render reports/*.md from reports/matrix.json")
     s.set_defaults(func=cmd_report)

@@ -46,7 +46,7 @@ import json
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
 from harness.timeline import Placeholders
 
 APP = "callback_app"
@@ -244,6 +244,41 @@ TOO_BROAD_FIX = InProcess(
 )
 ANSWER_STAYS_FINAL = AsInstalled("the pinned release, unpatched: an event with content is final")
 
+
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _state_lost(obs: Observation) -> None:
+    obs.facts["state"] = {}
+
+
+def _nothing_final(obs: Observation) -> None:
+    for event in obs.facts["yielded"]:
+        event["final"] = False
+
+
+def _empty_final_without_delta(obs: Observation) -> None:
+    for event in obs.facts["yielded"]:
+        if event["final"] and not event["text"]:
+            event["delta"] = {}
+
+
+EDGES = (
+    Edge(
+        "unexpected",
+        "the answer is the only final response, but the callback's state write is lost",
+        _state_lost,
+        PR_7095,
+    ),
+    Edge("unexpected", "no event is a final response, the answer included", _nothing_final, BUG_INSTALLED),
+    Edge(
+        "unexpected",
+        "the extra final event has no content and no state_delta either: not the bug's event",
+        _empty_final_without_delta,
+        BUG_INSTALLED,
+    ),
+)
+
 SCENARIO = Scenario(
     id="adk-callback-state-event-final",
     framework="google-adk",
@@ -269,6 +304,7 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": BUG_INSTALLED, "fixed": PR_7095},
             "before_agent_callback sets state['my_state'] and returns None",
+            edges=EDGES,
         ),
         Case(
             "after-agent-state",

@@ -69,7 +69,7 @@ import time
 from pathlib import Path
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 APP = "stale_session_app"
@@ -454,6 +454,28 @@ BROKEN_CHECK = InProcess(
 PINNED_REFUSES = AsInstalled("the pinned release refuses a stale write (the revision-marker check, 1.28 on)")
 PINNED_HOLDS = AsInstalled("the pinned release stores both sequential turns")
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _accepted(server: str):
+    """An alteration: ``server``'s run ended without an exception, whatever the store holds."""
+
+    def alter(obs: Observation) -> None:
+        ended, _ = obs.facts["runs"][server]
+        obs.facts["runs"][server] = (ended, None)
+
+    return alter
+
+
+def _a_failed_otherwise(obs: Observation) -> None:
+    ended, _ = obs.facts["runs"]["A"]
+    obs.facts["runs"]["A"] = (ended, ValueError("database is locked"))
+
+
+def _interleaved(obs: Observation) -> None:
+    obs.facts["order"] = "AABBAA"
+
+
 SCENARIO = Scenario(
     id="adk-database-stale-session-interleave",
     framework="google-adk",
@@ -480,6 +502,17 @@ SCENARIO = Scenario(
             judge_concurrent_runs,
             {"reproduced": RELOAD_AND_CONTINUE, "fixed": PINNED_REFUSES},
             "server A's tool waits while server B runs a turn on the same session; then A writes",
+            edges=(
+                Edge(
+                    "unexpected", "server A's write accepted, yet the store holds AABB", _accepted("A"), PINNED_REFUSES
+                ),
+                Edge(
+                    "unexpected",
+                    "server A fails with a ValueError that is not the stale-session error",
+                    _a_failed_otherwise,
+                    PINNED_REFUSES,
+                ),
+            ),
         ),
         Case(
             "stale-append-event",
@@ -487,6 +520,14 @@ SCENARIO = Scenario(
             judge_stale_append,
             {"reproduced": RELOAD_AND_CONTINUE, "fixed": PINNED_REFUSES},
             "server B loads the session, server A appends, server B appends through its stale object",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "server B's append accepted, yet the store holds only A's event",
+                    _accepted("B"),
+                    PINNED_REFUSES,
+                ),
+            ),
         ),
         Case(
             "sequential-control",
@@ -494,6 +535,7 @@ SCENARIO = Scenario(
             judge_sequential,
             {"reproduced": BROKEN_CHECK, "fixed": PINNED_HOLDS},
             "control: one server, two turns one after the other; both stored, no refusal",
+            edges=(Edge("reproduced", "both turns complete, but stored interleaved", _interleaved, PINNED_HOLDS),),
             control=True,
         ),
     ),

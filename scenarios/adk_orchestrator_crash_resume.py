@@ -28,7 +28,7 @@ import inspect
 import logging
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
 from harness.timeline import Placeholders, quote
 
 APP = "crash_resume_app"
@@ -447,6 +447,20 @@ EMULATED_INDICATOR = InProcess(
 )
 NO_INDICATOR = AsInstalled("the pinned release, unpatched (2.13.0 has no replay indicator)")
 
+
+def _replayed_once(obs: Observation) -> None:
+    """An edge (nox -s mutants): the emissions before the last recorded result fired only once."""
+    obs.facts["emissions"][REPLAYED[0]] = 1
+
+
+REPLAYED_ONCE = Edge(
+    "unexpected",
+    "the indicator is present and the filter dropped the resume's records, but the orchestrator's "
+    f"{REPLAYED[0]} fired once: not the replay the case is about",
+    _replayed_once,
+    EMULATED_INDICATOR,
+)
+
 SCENARIO = Scenario(
     id="adk-orchestrator-crash-resume",
     framework="google-adk",
@@ -472,6 +486,7 @@ SCENARIO = Scenario(
             {"reproduced": NO_INDICATOR, "fixed": EMULATED_INDICATOR},
             "orchestrator logs, runs two children, crashes once; "
             "resume with run_async(invocation_id, new_message=None)",
+            edges=(REPLAYED_ONCE,),
         ),
     ),
 )

@@ -41,7 +41,7 @@ import contextlib
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
 from harness.timeline import Placeholders
 
 APP = "test"  # the thread's app and user
@@ -225,6 +225,17 @@ OUTPUT_NEVER_SAVED = InProcess(
     _output_key_never_saved,
 )
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _model_called(obs: Observation) -> None:
+    obs.facts["model_calls"] = 1
+
+
+def _stale_output(obs: Observation) -> None:
+    obs.facts["state"][OUTPUT_KEY] = "a stale answer"
+
+
 SCENARIO = Scenario(
     id="adk-output-key-before-agent-callback",
     framework="google-adk",
@@ -247,6 +258,14 @@ SCENARIO = Scenario(
             judge_callback_answer,
             {"reproduced": LAST_WITHOUT_FIX, "fixed": FIX_INSTALLED},
             "before_agent_callback returns Content('cached answer'); output_key='result'",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "the callback's answer is shown, but the model was called as well",
+                    _model_called,
+                    FIX_INSTALLED,
+                ),
+            ),
         ),
         Case(
             "callback-state-and-content",
@@ -254,6 +273,9 @@ SCENARIO = Scenario(
             judge_callback_state_kept,
             {"reproduced": OVERWRITING_FIX, "fixed": FIX_INSTALLED},
             "the callback also sets state['cache_hit']: both keys must land",
+            edges=(
+                Edge("unexpected", "output_key holds a text the callback never gave", _stale_output, FIX_INSTALLED),
+            ),
         ),
         Case(
             "model-output",

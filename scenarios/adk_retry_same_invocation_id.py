@@ -27,7 +27,7 @@ import inspect
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders
 
 APP = "retry_app"
@@ -228,6 +228,17 @@ SEED_GUARD = InProcess(
 )
 INVOCATION_ONLY_GUARD = AsInstalled("the pinned release skips any message for an invocation that already has one")
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _delta_not_persisted(obs: Observation) -> None:
+    obs.facts["state"] = dict.fromkeys(RETRY_DELTA)
+
+
+def _retry_recorded_twice(obs: Observation) -> None:
+    obs.facts["user_turns"].append(obs.facts["user_turns"][-1])
+
+
 SCENARIO = Scenario(
     id="adk-retry-same-invocation-id",
     framework="google-adk",
@@ -264,6 +275,15 @@ SCENARIO = Scenario(
             judge_state_delta_kept,
             {"reproduced": INVOCATION_ONLY_GUARD, "fixed": SEED_GUARD},
             "the retry carries a state_delta: it must be persisted",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "the retry is recorded but its state_delta is not persisted",
+                    _delta_not_persisted,
+                    SEED_GUARD,
+                ),
+                Edge("unexpected", "three user events: the retry recorded twice", _retry_recorded_twice, SEED_GUARD),
+            ),
         ),
         Case(
             "retry-different-message",

@@ -40,7 +40,7 @@ is not a case here because no release shows it fixed (2.x does not pause on thes
 from __future__ import annotations
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import Case, NotApplicable, Observation, Release, Scenario
+from harness.scenario import Case, Edge, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders
 
 APP = "lro_booking_app"
@@ -217,6 +217,13 @@ def judge(obs: Observation):
     )
 
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _fourth_worker_call(obs: Observation) -> None:
+    obs.facts["worker_calls"] = 4
+
+
 SCENARIO = Scenario(
     id="adk-subagent-lro-second-resume",
     framework="google-adk",
@@ -244,6 +251,15 @@ SCENARIO = Scenario(
                 "fixed": Release("google-adk==1.26.0", "the last release where both resumes reach the worker's model"),
             },
             "pending-status tools; each function response is sent as a new message, as the thread's client does",
+            # 2.x does not pause here (not-applicable), so the edge alters what 1.26.0 does.
+            edges=(
+                Edge(
+                    "unexpected",
+                    "both resumes reach the worker's model and it answers, but after 4 calls, not 3",
+                    _fourth_worker_call,
+                    Release("google-adk==1.26.0"),
+                ),
+            ),
         ),
     ),
 )

@@ -47,7 +47,7 @@ import contextlib
 import threading
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 APP = "sync_run_app"
@@ -234,6 +234,13 @@ PINNED = AsInstalled("the pinned release re-raises on the calling thread (Runner
 PINNED_RUN_ASYNC = AsInstalled("the pinned release's run_async raises the model's error")
 SWALLOWING_RUN_ASYNC = InProcess("run_async wrapped to end quietly when the agent raises", _break_run_async)
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _other_type_same_message(obs: Observation) -> None:
+    obs.facts["raised"] = RuntimeError(str(obs.facts["raised"]))
+
+
 SCENARIO = Scenario(
     id="adk-sync-run-model-error",
     framework="google-adk",
@@ -256,6 +263,14 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": PRE_FIX_RUN, "fixed": PINNED},
             "Runner.run(): turn 1 calls get_weather, model turn 2 raises",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "the caller gets another exception type carrying the model error's message",
+                    _other_type_same_message,
+                    PINNED,
+                ),
+            ),
         ),
         Case(
             "error-at-turn-1",

@@ -63,7 +63,7 @@ from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
 from harness.timeline import Placeholders, quote
 
 QUESTION = "Weather in Paris and Rome?"
@@ -302,6 +302,53 @@ BROKEN_CONTROL = InProcess(
     _message_slot_ignores_reasoning,
 )
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _without_first(what: str):
+    """An alteration: the stream lacks the first output_item.<what> event."""
+
+    def alter(obs: Observation) -> None:
+        announced = obs.facts["announced"]
+        announced.remove(next(a for a in announced if a[0] == what))
+
+    return alter
+
+
+def _closed_elsewhere(obs: Observation) -> None:
+    announced = obs.facts["announced"]
+    n, (what, _, key) = next((n, a) for n, a in enumerate(announced) if a[0] == "done")
+    announced[n] = (what, len(obs.facts["completed"]), key)
+
+
+def _announced_twice(obs: Observation) -> None:
+    announced = obs.facts["announced"]
+    announced.append(next(a for a in announced if a[0] == "added"))
+
+
+def _completed_twice(obs: Observation) -> None:
+    obs.facts["completed"].append(obs.facts["completed"][0])
+
+
+def _three_tool_calls(obs: Observation) -> None:
+    obs.facts["tool_calls"] = 3
+
+
+EDGES = (
+    Edge("unexpected", "an item of the completed output was never announced", _without_first("added"), REFERENCE_FIX),
+    Edge("unexpected", "an item twice in the completed output", _completed_twice, REFERENCE_FIX),
+    Edge("reproduced", "an item closed at another index than its position", _closed_elsewhere, REFERENCE_FIX),
+    Edge(
+        "reproduced",
+        "an item announced twice at its own index: two announcements at one output_index",
+        _announced_twice,
+        REFERENCE_FIX,
+    ),
+    # The oracle checks the closings there are; an item never closed is not one of its figures.
+    Edge("fixed", "an item announced at its position but never closed", _without_first("done"), REFERENCE_FIX),
+    Edge("unexpected", "the indexes agree, but get_weather ran three times", _three_tool_calls, REFERENCE_FIX),
+)
+
 SCENARIO = Scenario(
     id="agents-chat-stream-late-reasoning-index",
     framework="openai-agents",
@@ -326,6 +373,7 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": AS_INSTALLED_BUG, "fixed": REFERENCE_FIX},
             "chunks: text, reasoning_content, two tool calls (the issue's order)",
+            edges=EDGES,
         ),
         Case(
             "reasoning-after-tool-call",

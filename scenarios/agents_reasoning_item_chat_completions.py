@@ -48,7 +48,7 @@ from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, NotApplicable, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 QUESTION = "What is the weather in Paris?"
@@ -192,6 +192,24 @@ def judge(obs: Observation):
 BUGGY = Release("openai-agents==0.2.3", "the last release before #1098 (items_to_messages has no reasoning branch)")
 FIXED_BUILD = AsInstalled("the pinned release (0.24.0) skips the reasoning item when it builds the next request")
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _refusal_of_another_item(obs: Observation) -> None:
+    obs.facts["error"] = f"UserError: {SYMPTOM}: {{'type': 'web_search_call'}}"
+
+
+def _sent_as_user(role: str):
+    """An alteration: the messages with ``role`` reach the model as user messages."""
+
+    def alter(obs: Observation) -> None:
+        for message in obs.facts["last_messages"]:
+            if isinstance(message, dict) and message.get("role") == role:
+                message["role"] = "user"
+
+    return alter
+
+
 SCENARIO = Scenario(
     id="agents-reasoning-item-chat-completions",
     framework="openai-agents",
@@ -222,6 +240,20 @@ SCENARIO = Scenario(
                 "fixed": FIXED_BUILD,
             },
             "Runner.run: turn 1 sends reasoning_content and a tool call, turn 2 must be sent",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "the converter's refusal, but of another item type",
+                    _refusal_of_another_item,
+                    FIXED_BUILD,
+                ),
+                Edge(
+                    "unexpected",
+                    "turn 2 sent, but the tool result in a user message",
+                    _sent_as_user("tool"),
+                    FIXED_BUILD,
+                ),
+            ),
         ),
         Case(
             "tool-call-then-turn-streamed",
@@ -242,6 +274,14 @@ SCENARIO = Scenario(
                 "fixed": FIXED_BUILD,
             },
             "#1164: run 1 answers with reasoning_content; run 2 gets result.to_input_list() plus a question",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "run 2 sent, but run 1's answer in a user message",
+                    _sent_as_user("assistant"),
+                    FIXED_BUILD,
+                ),
+            ),
         ),
     ),
 )

@@ -35,7 +35,7 @@ import contextlib
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Scenario
 from harness.timeline import Placeholders
 
 RUNS = (("Question 1", "Response 1"), ("Question 2", "Response 2"), ("Question 3", "Response 3"))
@@ -145,6 +145,22 @@ BREAK_STREAMED = InProcess(
     _saving_prepared_input("agents.run_internal.run_loop"),
 )
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _stored_in_another_order(obs: Observation) -> None:
+    obs.facts["stored"] = list(reversed(obs.facts["expected"]))
+
+
+def _first_question_stored_twice(obs: Observation) -> None:
+    obs.facts["stored"] = [*obs.facts["expected"], obs.facts["expected"][0]]
+
+
+EDGES = (
+    Edge("unexpected", "each item stored once, in another order", _stored_in_another_order),
+    Edge("reproduced", "one item stored a second time: the smallest repeat", _first_question_stored_twice),
+)
+
 SCENARIO = Scenario(
     id="agents-session-history-duplication",
     framework="openai-agents",
@@ -165,6 +181,7 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": REVERT_1700, "fixed": AsInstalled("the pinned release (0.24.0) saves only the new input")},
             "three Runner.run calls on one SQLiteSession file, as the thread's repro (which stops at two)",
+            edges=EDGES,
         ),
         Case(
             "streamed",

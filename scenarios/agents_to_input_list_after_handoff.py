@@ -46,7 +46,7 @@ from collections import Counter
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 USER_TEXT = "Kick off the two-agent workflow."
@@ -139,6 +139,21 @@ def judge(obs: Observation):
     return fixed(f"{f['how']} holds each of the run's 8 items once ({summary})")
 
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _user_message_lost(obs: Observation) -> None:
+    key = obs.facts["expected"][0]
+    obs.facts["blocks"] = [[k for k in block if k != key] for block in obs.facts["blocks"]]
+    obs.facts["verbatim"] = [k for k in obs.facts["verbatim"] if k != key]
+
+
+def _message_nobody_sent(obs: Observation) -> None:
+    obs.facts["verbatim"].append(("message", "user", "a message nobody sent"))
+
+
+FIXED_NESTED = AsInstalled('the pinned release (0.24.0) with to_input_list(mode="normalized")')
+
 SCENARIO = Scenario(
     id="agents-to-input-list-after-handoff",
     framework="openai-agents",
@@ -173,9 +188,23 @@ SCENARIO = Scenario(
             judge,
             {
                 "reproduced": Release("openai-agents==0.12.1", "the last release before PR #2667"),
-                "fixed": AsInstalled('the pinned release (0.24.0) with to_input_list(mode="normalized")'),
+                "fixed": FIXED_NESTED,
             },
             'RunConfig(nest_handoff_history=True); to_input_list(mode="normalized") where the release has it',
+            edges=(
+                Edge(
+                    "unexpected",
+                    "nothing repeated, but the user's message is missing",
+                    _user_message_lost,
+                    FIXED_NESTED,
+                ),
+                Edge(
+                    "unexpected",
+                    "nothing repeated or missing, but an item the run never made",
+                    _message_nobody_sent,
+                    FIXED_NESTED,
+                ),
+            ),
         ),
     ),
 )

@@ -40,7 +40,7 @@ from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, NotApplicable, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 QUESTION = "What is the weather in Paris?"
@@ -163,6 +163,13 @@ _CHAT_BUGGY = Release(
 )
 _RESPONSES_BUGGY = Release("openai-agents==0.21.0", "the last release before #4453 (Responses: Usage() without usage)")
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _another_answer(obs: Observation) -> None:
+    obs.facts["final_output"] = "Something else entirely."
+
+
 SCENARIO = Scenario(
     id="agents-usage-requests-without-usage",
     framework="openai-agents",
@@ -188,6 +195,11 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": _CHAT_BUGGY, "fixed": _FIXED},
             "OpenAIChatCompletionsModel, Runner.run, two chat.completion replies without usage",
+            edges=(
+                Edge(
+                    "unexpected", "both requests served, but the run ends with another answer", _another_answer, _FIXED
+                ),
+            ),
         ),
         Case(
             "chat-completions-streamed",

@@ -123,3 +123,49 @@ def test_run_proof_without_the_framework_installed_is_an_error_result(monkeypatc
     s = scenario(proofs={"reproduced": BREAK, "fixed": AsInstalled()})
     result = proofs.run_proof(s, s.cases[0], "fixed").result
     assert result.outcome == "error" and "openai-agents is not installed here" in result.detail
+
+
+def test_edges_are_validated():
+    """An Edge (harness/scenario.py) alters a real observation of the case on one of its builds."""
+    from harness.scenario import Edge
+
+    ok = Edge("unexpected", "three events", lambda obs: obs.facts.update(n=3))
+    validate(
+        scenario(edges=(ok, Edge("fixed", "on a release", lambda obs: None, Release("openai-agents==0.8.0")))), "m"
+    )
+    for edges, message in [
+        ((Edge("error", "x", lambda obs: None),), "edge 1 expects 'error'; valid: reproduced, fixed, unexpected"),
+        ((Edge("fixed", "x", lambda obs: None, Release("google-adk==2.13.0")),), "edge 1 is a google-adk release"),
+        ((Edge("fixed", "x", lambda obs: None, "0.8.0"),), "edge 1 runs on a str; valid: InProcess, AsInstalled"),
+        ((ok, Edge("fixed", " ", lambda obs: None)), "edge 2 needs a description and an alter function"),
+        ((ok, "n=3"), "edge 2 is a str, not an Edge"),
+        ([ok], "edges must be a tuple of Edge, got list"),
+    ]:
+        with pytest.raises(ScenarioError, match="case 'only'") as err:
+            validate(scenario(edges=edges), "m")
+        assert message in str(err.value)
+
+
+def test_an_edge_judges_an_altered_copy_of_the_observation(monkeypatch):
+    from harness.outcomes import reproduced, unexpected
+    from harness.scenario import Edge
+
+    async def run():
+        return Observation(timeline=["2 events"], facts={"n": 2})
+
+    def judge(obs):
+        return reproduced("two") if obs.facts["n"] == 2 else unexpected(f"{obs.facts['n']}")
+
+    edge = Edge("unexpected", "three events", lambda obs: obs.facts.update(n=3))
+    s = Scenario(
+        id="adk-edge",
+        framework="google-adk",
+        links=("https://example.org/1",),
+        description="b",
+        expected="e",
+        cases=(Case("only", run, judge, {"reproduced": AsInstalled(), "fixed": AsInstalled()}, edges=(edge,)),),
+    )
+    monkeypatch.setattr(proofs, "installed_version", lambda framework: "2.13.0")
+    run_ = proofs.run_edge(s, s.cases[0], edge)
+    assert (run_.result.outcome, run_.result.detail) == ("unexpected", "3")
+    assert proofs.run_proof(s, s.cases[0], "reproduced").result.outcome == "reproduced"  # the original untouched
