@@ -52,25 +52,11 @@ from harness import builds as builds_mod
 from harness.boundaries import Boundary
 from harness.builds import SpecError
 from harness.driver import run_worker
-from harness.index import IndexError_
 from harness.outcomes import ERROR
-from harness.reports import ReportsNotWritable
 from harness.runner import DEFAULT_TIMEOUT, strip_paths
-from harness.scenario import ScenarioError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 REPORT_NAME = "bisect.json"
-
-# The exceptions `python -m harness` reports as bad input (one line, exit 2).
-INPUT_ERRORS = (
-    registry.UnknownId,
-    frameworks.UnknownFramework,
-    SpecError,
-    ScenarioError,
-    ReportsNotWritable,
-    IndexError_,
-    boundaries.RecordError,
-)
 
 # What an evaluator returns for one release: case id -> outcome, or (outcome, detail).
 Evaluation = Mapping[str, "str | tuple[str, str]"]
@@ -534,6 +520,13 @@ def _say_what_is_known(
         )
 
 
+def input_errors() -> tuple[type[Exception], ...]:
+    """What `python -m harness` reports as bad input (one line, exit 2): the CLI's own list."""
+    from harness.cli import INPUT_ERRORS  # cli imports bisect lazily, so no import cycle
+
+    return INPUT_ERRORS
+
+
 def main(argv: list[str]) -> int:
     try:
         args = parser().parse_args(argv)
@@ -547,6 +540,6 @@ def main(argv: list[str]) -> int:
             rerun=args.rerun,
         )
         return run(options)
-    except INPUT_ERRORS as exc:
+    except input_errors() as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
