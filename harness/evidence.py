@@ -144,9 +144,9 @@ def _bisect_lines(k: boundaries.Known) -> list[str]:
     ranges = "; ".join(f"{a} – {b}" for a, b in sorted(set(k.ranges), key=lambda ab: versions.key(ab[0])))
     found = "; ".join(b.summary for b in k.boundaries) or "no outcome change"
     answered = sum(o != ERROR for o in k.points.values())
+    probes = f"{k.probes} probe" + ("" if k.probes == 1 else "s")
     line = (
-        f"Bisect ({k.probes} probes over {ranges}, with the record's results: {answered} releases "
-        f"with an answer): **{found}**."
+        f"Bisect ({probes} over {ranges}, with the record's results: {answered} releases with an answer): **{found}**."
     )
     if k.no_answer:
         shown = (
