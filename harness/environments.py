@@ -58,9 +58,14 @@ def dependency_date(build: Build, cache_dir: Path) -> str | None:
     return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _tail(text: str, lines: int = 4) -> str:
+def _tail(text: str, lines: int = 4, limit: int = 600) -> str:
+    """The installer's error on one line: from its last ``error:`` line to the end (uv wraps a
+    resolver's explanation over several lines; the missing package is named in the first of
+    them), else the last ``lines`` lines; cut at ``limit`` characters from the end."""
     kept = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return " | ".join(kept[-lines:])
+    start = max((i for i, line in enumerate(kept) if line.startswith("error:")), default=max(0, len(kept) - lines))
+    joined = " | ".join(kept[start:])
+    return joined if len(joined) <= limit else "…" + joined[-limit:]
 
 
 def _run(cmd: list[str]) -> None:
