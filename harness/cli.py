@@ -11,7 +11,7 @@ import argparse
 import importlib.metadata
 import sys
 
-from harness import boundaries, flags, frameworks, matrix, record, registry
+from harness import boundaries, export, flags, frameworks, matrix, record, registry
 from harness.builds import SpecError
 from harness.index import IndexError_
 from harness.reports import ReportsNotWritable
@@ -20,7 +20,7 @@ from harness.scenario import ScenarioError
 from harness.snapshots import SnapshotCorrupt
 
 INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_,
-                SnapshotCorrupt, record.RecordError, boundaries.RecordError, flags.FlagError)
+                SnapshotCorrupt, record.RecordError, boundaries.RecordError, flags.FlagError, export.ExportError)
 
 
 def cmd_list(args) -> int:
@@ -103,7 +103,56 @@ def cmd_report(args) -> int:
     if record.load(root / "reports") is None:
         raise SpecError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
     for written in record.render(root, registry.discover()):
-        print(f"wrote reports/{written.name}")
+        print(f"wrote {written.relative_to(root).as_posix()}")
+    return 0
+
+
+def _export_pin(scenario, case, release: str | None, document: dict | None) -> export.Pin:
+    """--release NAME==VERSION (a release of the scenario's framework on the index), else the record's choice,
+    else the newest final release on the index."""
+    from harness import builds, environments, index
+
+    cache_dir = matrix.PROJECT_ROOT / ".nox" / ".harness-cache"
+    if release:
+        if not builds.PIN_RE.match(release):
+            raise SpecError(f"--release {release!r}: an export pins a release, NAME==VERSION (e.g. "
+                            f"{scenario.framework}==<version>); to run it on a local checkout, run the script with "
+                            "the python of an environment that has the checkout installed")
+        build = builds.parse(release, cache_dir)
+        if build.framework != frameworks.get(scenario.framework).name:
+            raise SpecError(f"--release {release!r} is a {build.framework} release; {scenario.id} is about {scenario.framework}")
+        date = export._env_date(document, build.source) or environments.dependency_date(build, cache_dir)
+        return export.Pin(scenario.framework, build.version, date, "the release asked for (--release)")
+    pin = export.record_pin(document, scenario, case)
+    if pin is not None:
+        return pin
+    latest = index.final_releases(scenario.framework, cache_dir)[-1]
+    build = builds.parse(f"{scenario.framework}=={latest.version}", cache_dir)
+    return export.Pin(scenario.framework, latest.version, environments.dependency_date(build, cache_dir),
+                      "the newest release on the index (the record has no result for this case yet)")
+
+
+def cmd_export(args) -> int:
+    """Write one standalone reproduction script per case (harness/export.py)."""
+    from pathlib import Path
+
+    chosen = registry.select(registry.discover(), [args.id])
+    document = record.load(matrix.PROJECT_ROOT / "reports")
+    single = len(chosen) == 1
+    out = Path(args.output) if args.output and args.output != "-" else None
+    if out is not None and not single and out.exists() and not out.is_dir():
+        raise export.ExportError(f"-o {args.output}: {args.id} has {len(chosen)} cases, so -o names a directory")
+    for scenario, case in chosen:
+        pin = _export_pin(scenario, case, args.release, document)
+        name = export.script_name(scenario.id, case.id)
+        path = (out if single else out / name) if out is not None else Path(name)
+        text = export.script(scenario, case, pin, path.name, export.case_results(document, scenario.id, case.id))
+        if args.output == "-":
+            sys.stdout.write(text)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path} ({pin.spec}); run it with `uv run {path}`", file=sys.stderr)
     return 0
 
 
@@ -192,6 +241,15 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bisect", help="find the releases where a case's outcome changes", add_help=False)
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=cmd_bisect)
+
+    s = sub.add_parser("export", help="write a standalone reproduction script per case (uv run it; no harness needed)")
+    s.add_argument("id", metavar="SCENARIO[:CASE]")
+    s.add_argument("--release", metavar="SPEC", help="the release the script pins, NAME==VERSION (default: the newest "
+                                                     "release of the record where the case reproduces, else its newest)")
+    s.add_argument("-o", "--output", metavar="FILE",
+                   help="where to write (one case: the file, '-' for stdout; several: a directory; "
+                        "default: SCENARIO--CASE.py here)")
+    s.set_defaults(func=cmd_export)
 
     s = sub.add_parser("report", help="re-render reports/*.md from reports/matrix.json")
     s.set_defaults(func=cmd_report)
