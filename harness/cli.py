@@ -11,7 +11,7 @@ import argparse
 import importlib.metadata
 import sys
 
-from harness import boundaries, export, flags, frameworks, matrix, record, registry
+from harness import boundaries, comment, export, flags, frameworks, matrix, record, registry
 from harness.builds import SpecError
 from harness.index import IndexError_
 from harness.reports import ReportsNotWritable
@@ -20,7 +20,8 @@ from harness.scenario import ScenarioError
 from harness.snapshots import SnapshotCorrupt
 
 INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_,
-                SnapshotCorrupt, record.RecordError, boundaries.RecordError, flags.FlagError, export.ExportError)
+                SnapshotCorrupt, record.RecordError, boundaries.RecordError, flags.FlagError, export.ExportError,
+                comment.CommentError)
 
 
 def cmd_list(args) -> int:
@@ -156,6 +157,19 @@ def cmd_export(args) -> int:
     return 0
 
 
+def cmd_comment(args) -> int:
+    """Print a pull-request comment for one scenario (harness/comment.py)."""
+    from harness import reports
+
+    scenarios = registry.discover()
+    if args.scenario not in scenarios:
+        raise registry.UnknownId(f"unknown scenario {args.scenario!r}; valid: {', '.join(sorted(scenarios))}")
+    document = comment.load(matrix.PROJECT_ROOT, args.run)
+    text = comment.render(reports.scenario_metadata(scenarios[args.scenario]), document, args.run, args.link_base)
+    sys.stdout.write(text)
+    return 0
+
+
 def cmd_releases(args) -> int:
     """The final releases of a framework on the index with their upload times, or the one current on a date."""
     from harness import index
@@ -250,6 +264,14 @@ def parser() -> argparse.ArgumentParser:
                    help="where to write (one case: the file, '-' for stdout; several: a directory; "
                         "default: SCENARIO--CASE.py here)")
     s.set_defaults(func=cmd_export)
+
+    s = sub.add_parser("comment", help="print a pull-request comment (markdown, under 10,000 characters) for one scenario")
+    s.add_argument("scenario", metavar="SCENARIO")
+    s.add_argument("--run", metavar="DIR", help="a candidate run's folder (reports/runs/<name>/): a before/after table")
+    s.add_argument("--link-base", default="", metavar="URL",
+                   help="prefix for the links to the standalone scripts, e.g. https://github.com/OWNER/REPO/blob/main/ "
+                        "(default: paths relative to the project root)")
+    s.set_defaults(func=cmd_comment)
 
     s = sub.add_parser("report", help="re-render reports/*.md from reports/matrix.json")
     s.set_defaults(func=cmd_report)
