@@ -139,10 +139,10 @@ def cmd_export(args) -> int:
 
     chosen = registry.select(registry.discover(), [args.id])
     document = record.load(matrix.PROJECT_ROOT / "reports")
-    single = len(chosen) == 1
+    single = ":" in args.id  # SCENARIO:CASE: -o names the file; SCENARIO: -o names a directory
     out = Path(args.output) if args.output and args.output != "-" else None
     if out is not None and not single and out.exists() and not out.is_dir():
-        raise export.ExportError(f"-o {args.output}: {args.id} has {len(chosen)} cases, so -o names a directory")
+        raise export.ExportError(f"-o {args.output}: not a directory; for every case of {args.id}, -o names a directory")
     for scenario, case in chosen:
         pin = _export_pin(scenario, case, args.release, document)
         name = export.script_name(scenario.id, case.id)
@@ -261,8 +261,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--release", metavar="SPEC", help="the release the script pins, NAME==VERSION (default: the newest "
                                                      "release of the record where the case reproduces, else its newest)")
     s.add_argument("-o", "--output", metavar="FILE",
-                   help="where to write (one case: the file, '-' for stdout; several: a directory; "
-                        "default: SCENARIO--CASE.py here)")
+                   help="where to write: for SCENARIO:CASE the file ('-': stdout), for SCENARIO a directory "
+                        "(default: SCENARIO--CASE.py in the current directory)")
     s.set_defaults(func=cmd_export)
 
     s = sub.add_parser("comment", help="print a pull-request comment (markdown, under 10,000 characters) for one scenario")
