@@ -3,13 +3,15 @@
 Written for this project (the upstream test suite's ``FakeModel`` is not in the released
 package). Public API only (``agents.models.interface.Model``, ``agents.items.ModelResponse``,
 the ``openai.types.responses`` output items and stream events), so it works on every
-openai-agents release from 0.6 on:
+openai-agents release from 0.6 on, and as far as the scenarios reach back (``Runner.run``
+from 0.0.2, streamed runs from 0.2.0, checked by the session scenarios):
 
 - ``Model.get_response`` / ``stream_response`` take their arguments positionally in some
   releases' runners and by keyword in others, so the fake accepts ``*args, **kwargs`` and
   reads ``input`` from either;
-- ``ModelResponse`` gained ``request_id`` (0.10) and ``raw_usage`` (0.20); the fake passes
-  only the fields the installed dataclass declares;
+- ``ModelResponse`` gained ``request_id`` (0.10) and ``raw_usage`` (0.20), and called
+  ``response_id`` ``referenceable_id`` before 0.0.10; the fake passes only the fields the
+  installed dataclass declares;
 - streamed runs: every release's runner builds the turn's ``ModelResponse`` from the
   ``ResponseCompletedEvent`` it receives (``agents/run.py`` before 0.12,
   ``agents/run_internal/run_loop.py`` after), and newer ones also collect the items of
@@ -24,7 +26,9 @@ openai-agents release from 0.6 on:
 Helpers the scenarios share: :class:`RecordingTool` (a function tool that records its
 calls), :func:`drain_stream` / :func:`run_item_names` / :func:`text_deltas` (what a streamed
 run emitted), :func:`item_lines` (numbered item lines), :func:`counts_by_type` /
-:func:`counts_by_call_id`, and :func:`to_dict` (SDK object to dict).
+:func:`counts_by_call_id`, :func:`to_dict` (SDK object to dict), :class:`SessionFile` (a
+``SQLiteSession`` on a real file, read back through a fresh session), and the readers of
+nested handoff history summaries (:func:`read_nested_history`, :func:`history_item_key`).
 
 Tracing export is switched off on import (``agents.set_tracing_disabled(True)``), on top of
 the ``OPENAI_AGENTS_DISABLE_TRACING=1`` the runner sets, so no trace reaches the network even
@@ -148,8 +152,14 @@ _MODEL_RESPONSE_FIELDS = {f.name for f in dataclasses.fields(ModelResponse)}
 
 
 def _model_response(output: list[Any], response_id: str) -> ModelResponse:
-    # request_id (0.10+) and raw_usage (0.20+) keep their defaults where they exist.
-    kwargs: dict[str, Any] = {"output": output, "usage": Usage(), "response_id": response_id}
+    # request_id (0.10+) and raw_usage (0.20+) keep their defaults where they exist;
+    # 0.0.2-0.0.9 named response_id ``referenceable_id`` (a required field).
+    kwargs: dict[str, Any] = {
+        "output": output,
+        "usage": Usage(),
+        "response_id": response_id,
+        "referenceable_id": response_id,
+    }
     return ModelResponse(**{k: v for k, v in kwargs.items() if k in _MODEL_RESPONSE_FIELDS})
 
 
@@ -513,3 +523,226 @@ class RecordingTool:
             f"tool {self.name} ran for {ids('call', c.call_id)} with {json.dumps(c.arguments, sort_keys=True)}"
             for c in self.calls
         ]
+
+
+# --- sessions on a real SQLite file --------------------------------------------------------
+
+
+class SessionFile:
+    """An openai-agents ``SQLiteSession`` on a real database file in a fresh temporary directory.
+
+    Scenarios about what a run saves to its session use the framework's own ``SQLiteSession``
+    on a file (never ``:memory:``, never a mock), and read what was stored back through a
+    second ``SQLiteSession`` opened on the same file, as the next process would.
+
+    Usage::
+
+        with SessionFile() as store:
+            await Runner.run(agent, "hi", session=store.open())
+            items = await store.stored_items()
+    """
+
+    def __init__(self, session_id: str = "session-1") -> None:
+        self.session_id = session_id
+        self._tmp: Any = None
+        self._opened: list[Any] = []
+
+    def __enter__(self) -> SessionFile:
+        import tempfile
+
+        self._tmp = tempfile.TemporaryDirectory(prefix="harness-agents-session-")
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for session in self._opened:
+            close = getattr(session, "close", None)  # SQLiteSession.close (every release from 0.2)
+            if callable(close):
+                close()
+        self._opened.clear()
+        self._tmp.cleanup()
+
+    @property
+    def path(self) -> str:
+        import os
+
+        return os.path.join(self._tmp.name, "agents-session.db")
+
+    def open(self) -> Any:
+        """A new ``SQLiteSession`` on the file (raises NotApplicable where the release has none)."""
+        try:
+            from agents.memory import SQLiteSession
+        except ImportError as exc:
+            from harness.scenario import NotApplicable
+
+            raise NotApplicable(f"agents.memory has no SQLiteSession: {exc}") from exc
+        session = SQLiteSession(self.session_id, self.path)
+        self._opened.append(session)
+        return session
+
+    async def stored_items(self) -> list[Any]:
+        """Every item stored under the session id, read through a freshly opened session."""
+        return list(await self.open().get_items())
+
+
+# --- nested handoff history (RunConfig.nest_handoff_history) --------------------------------
+# With nest_handoff_history, a handoff folds the transcript into one assistant message that
+# holds a <CONVERSATION HISTORY> block of numbered records (agents/handoffs/history.py). The
+# records were written as ``role: content`` / ``type: {json}`` lines in 0.6-0.16 and as one
+# JSON item per record from 0.17; the readers below decode both into input-item dicts, so
+# timelines of different releases compare line by line.
+
+# A release that exposes get_conversation_history_wrappers() is asked for its own markers.
+DEFAULT_HISTORY_MARKERS = ("<CONVERSATION HISTORY>", "</CONVERSATION HISTORY>")
+_ROLES = {"user", "assistant", "system", "developer"}
+_NUMBERED_RE = re.compile(r"^(\d+)\.\s?(.*)$", re.DOTALL)
+_ROLE_LINE_RE = re.compile(r"^([A-Za-z_][\w-]*)(?: \(([^()]*)\))?:(?: (.*))?$", re.DOTALL)
+_BARE_ROLE_RE = re.compile(r"^([A-Za-z_]+)(?: \(([^()]*)\))?$")
+
+
+def require_nest_handoff_history() -> None:
+    """Raise NotApplicable where ``RunConfig`` has no ``nest_handoff_history`` (before 0.6)."""
+    from agents import RunConfig
+
+    from harness.scenario import NotApplicable
+
+    if dataclasses.is_dataclass(RunConfig):
+        names = {f.name for f in dataclasses.fields(RunConfig)}
+    else:
+        import inspect
+
+        names = set(inspect.signature(RunConfig).parameters)
+    if "nest_handoff_history" not in names:
+        raise NotApplicable("agents.RunConfig has no nest_handoff_history field")
+
+
+def history_markers() -> tuple[str, str]:
+    """The summary message's start and end markers, as the installed release writes them."""
+    try:
+        from agents.handoffs.history import get_conversation_history_wrappers
+    except ImportError:
+        return DEFAULT_HISTORY_MARKERS
+    return tuple(get_conversation_history_wrappers())  # type: ignore[return-value]
+
+
+def history_item_key(item: dict) -> tuple:
+    """What identifies an item whatever the format it was written in (message ids aside)."""
+    kind, role = item.get("type"), item.get("role")
+    if kind == "function_call":
+        return ("function_call", item.get("call_id"), item.get("name"), item.get("arguments"))
+    if kind == "function_call_output":
+        return ("function_call_output", item.get("call_id"), content_text(item.get("output")))
+    if role is not None and kind in (None, "message"):
+        return ("message", role, content_text(item.get("content")))
+    rest = {k: v for k, v in item.items() if k not in ("id", "status", "provider_data")}
+    return ("item", json.dumps(rest, sort_keys=True, default=str))
+
+
+def parse_history_record(body: str) -> tuple[dict, str] | None:
+    """One summary record (number stripped) as (item, format), or None if unreadable."""
+    if body.startswith("{"):  # 0.17 on: the item as JSON
+        try:
+            item = json.loads(body)
+        except json.JSONDecodeError:
+            return None
+        return (item, "json") if isinstance(item, dict) else None
+    m = _ROLE_LINE_RE.match(body)
+    if m:
+        head, name, rest = m.group(1), m.group(2), m.group(3) or ""
+        if head in _ROLES:  # "role: content", content a string or a JSON list of parts
+            content: Any = rest
+            if rest.startswith("["):
+                try:
+                    parts = json.loads(rest)
+                except json.JSONDecodeError:
+                    parts = None
+                if isinstance(parts, list) and all(isinstance(p, dict) for p in parts):
+                    content = parts
+            item = {"role": head, "content": content}
+            if name:
+                item["name"] = name
+            return item, "role-text"
+        try:  # "function_call: {...}": an item type and the rest of the item as JSON (0.6-0.16)
+            rest_item = json.loads(rest)
+        except json.JSONDecodeError:
+            return None
+        if not isinstance(rest_item, dict):
+            return None
+        return {"type": head, **rest_item}, "typed"
+    m = _BARE_ROLE_RE.match(body)
+    if m and m.group(1) in _ROLES:  # a role whose content was empty (0.6-0.16)
+        return {"role": m.group(1), "content": ""}, "role-text"
+    return None
+
+
+def history_summary_block(item: Any, markers: tuple[str, str]) -> dict | None:
+    """A summary message's records, or None if ``item`` is not a summary message.
+
+    ``{"records": [(number, item or None, raw text or None)], "formats": {...}, "unreadable": [...]}``
+    """
+    if not isinstance(item, dict):
+        return None
+    content = item.get("content")
+    if item.get("role") != "assistant" or not isinstance(content, str) or markers[0] not in content:
+        return None
+    block: dict[str, Any] = {"records": [], "formats": set(), "unreadable": []}
+    start = content.index(markers[0]) + len(markers[0])
+    end = content.find(markers[1], start)
+    if end == -1:
+        block["unreadable"].append(f"no {markers[1]} after {markers[0]}")
+        return block
+    bodies: list[str] = []
+    for line in content[start:end].splitlines():
+        if not line.strip():
+            continue
+        m = _NUMBERED_RE.match(line.strip())
+        if m and int(m.group(1)) == len(bodies) + 1:
+            bodies.append(m.group(2))
+        elif bodies:  # a record spread over several lines
+            bodies[-1] += "\n" + line.rstrip()
+        elif line.strip() != "(no previous turns recorded)":
+            block["unreadable"].append(line.strip())
+    for number, body in enumerate(bodies, 1):
+        parsed = parse_history_record(body.strip())
+        if parsed is None:
+            block["unreadable"].append(f"{number}. {body.strip()}")
+            block["records"].append((number, None, body.strip()))
+            continue
+        record, fmt = parsed
+        block["formats"].add(fmt)
+        block["records"].append((number, record, None))
+    return block
+
+
+def read_nested_history(items: Any, ids: Placeholders) -> tuple[list[str], dict[str, Any]]:
+    """A list of input items that may hold history summaries, as timeline lines and facts.
+
+    Lines: ``summary N (formats): K records`` followed by its numbered records, and
+    ``verbatim: <item>`` for every other item, in order. Facts: ``blocks`` (per summary, the
+    :func:`history_item_key` of each readable record), ``verbatim`` (the keys of the other
+    items) and ``unreadable`` (what could not be decoded, which an oracle must not pass over).
+    """
+    markers = history_markers()
+    lines: list[str] = []
+    blocks: list[list[tuple]] = []
+    verbatim: list[tuple] = []
+    unreadable: list[str] = []
+    for item in as_input_list(items):
+        item = to_dict(item)  # an SDK object rather than an input dict
+        block = history_summary_block(item, markers)
+        if block is None:
+            verbatim.append(history_item_key(item) if isinstance(item, dict) else ("item", repr(item)))
+            lines.append(f"verbatim: {describe_item(item, ids)}")
+            continue
+        n = len(blocks) + 1
+        formats = ", ".join(sorted(block["formats"])) or "empty"
+        lines.append(f"summary {n} ({formats}): {len(block['records'])} records")
+        keys = []
+        for number, record, raw in block["records"]:
+            if record is None:
+                lines.append(f"  {number}. <unreadable> {quote(raw)}")
+                continue
+            keys.append(history_item_key(record))
+            lines.append(f"  {number}. {describe_item(record, ids)}")
+        unreadable += [f"summary {n}: {quote(u, 60)}" for u in block["unreadable"]]
+        blocks.append(keys)
+    return lines, {"blocks": blocks, "verbatim": verbatim, "unreadable": unreadable}

@@ -25,16 +25,12 @@ The proofs are real releases: 0.18.3 reproduces, the pinned 0.24.0 is fixed.
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
-import json
-import re
 from collections import Counter
 from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, NotApplicable, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 AGENTS = ("A", "B", "C", "D")
@@ -42,14 +38,6 @@ USER_TEXT = "USERQ"
 SHARED_TEXT = "same text"  # identical-messages-kept: what A and B both say
 SHARED_ID = "msg-same"  # ... under one message id, like upstream's FakeModel reusing id "1"
 FINAL_TEXT = "D: final"
-
-# Markers of upstream's summary message (agents/handoffs/history.py); a release that exposes
-# get_conversation_history_wrappers() is asked for its own.
-DEFAULT_MARKERS = ("<CONVERSATION HISTORY>", "</CONVERSATION HISTORY>")
-ROLES = {"user", "assistant", "system", "developer"}
-NUMBERED_RE = re.compile(r"^(\d+)\.\s?(.*)$", re.DOTALL)
-ROLE_LINE_RE = re.compile(r"^([A-Za-z_][\w-]*)(?: \(([^()]*)\))?:(?: (.*))?$", re.DOTALL)
-BARE_ROLE_RE = re.compile(r"^([A-Za-z_]+)(?: \(([^()]*)\))?$")
 
 
 def _said(agent: str, identical: bool) -> tuple[str, str]:
@@ -59,33 +47,7 @@ def _said(agent: str, identical: bool) -> tuple[str, str]:
     return f"{agent}: msg", f"msg-{agent}"
 
 
-def _require_nest_handoff_history() -> None:
-    from agents import RunConfig
-
-    if dataclasses.is_dataclass(RunConfig):
-        names = {f.name for f in dataclasses.fields(RunConfig)}
-    else:
-        names = set(inspect.signature(RunConfig).parameters)
-    if "nest_handoff_history" not in names:
-        raise NotApplicable("agents.RunConfig has no nest_handoff_history field")
-
-
-# --- reading D's input ---------------------------------------------------------------------
-
-
-def _key(item: dict) -> tuple:
-    """What identifies an item whatever the format it was written in (message ids aside)."""
-    from harness.openai_agents import content_text as _text
-
-    kind, role = item.get("type"), item.get("role")
-    if kind == "function_call":
-        return ("function_call", item.get("call_id"), item.get("name"), item.get("arguments"))
-    if kind == "function_call_output":
-        return ("function_call_output", item.get("call_id"), _text(item.get("output")))
-    if role is not None and kind in (None, "message"):
-        return ("message", role, _text(item.get("content")))
-    rest = {k: v for k, v in item.items() if k not in ("id", "status", "provider_data")}
-    return ("item", json.dumps(rest, sort_keys=True, default=str))
+# --- reading D's input (the summary readers live in harness/openai_agents.py) -------------
 
 
 def _n(count: int, noun: str) -> str:
@@ -101,115 +63,13 @@ def _label(key: tuple) -> str:
     return quote(key[1], 40)
 
 
-def _parse_record(body: str) -> tuple[dict, str] | None:
-    """One summary record (number stripped) as (item, format), or None if unreadable."""
-    if body.startswith("{"):  # 0.17 on: the item as JSON
-        try:
-            item = json.loads(body)
-        except json.JSONDecodeError:
-            return None
-        return (item, "json") if isinstance(item, dict) else None
-    m = ROLE_LINE_RE.match(body)
-    if m:
-        head, name, rest = m.group(1), m.group(2), m.group(3) or ""
-        if head in ROLES:  # "role: content", content a string or a JSON list of parts
-            content: Any = rest
-            if rest.startswith("["):
-                try:
-                    parts = json.loads(rest)
-                except json.JSONDecodeError:
-                    parts = None
-                if isinstance(parts, list) and all(isinstance(p, dict) for p in parts):
-                    content = parts
-            item = {"role": head, "content": content}
-            if name:
-                item["name"] = name
-            return item, "role-text"
-        try:  # "function_call: {...}": an item type and the rest of the item as JSON (0.6-0.16)
-            rest_item = json.loads(rest)
-        except json.JSONDecodeError:
-            return None
-        if not isinstance(rest_item, dict):
-            return None
-        return {"type": head, **rest_item}, "typed"
-    m = BARE_ROLE_RE.match(body)
-    if m and m.group(1) in ROLES:  # a role whose content was empty (0.6-0.16)
-        return {"role": m.group(1), "content": ""}, "role-text"
-    return None
-
-
-def _summary_block(item: Any, markers: tuple[str, str]) -> dict | None:
-    """A summary message's records, or None if ``item`` is not a summary message."""
-    if not isinstance(item, dict):
-        return None
-    content = item.get("content")
-    if item.get("role") != "assistant" or not isinstance(content, str) or markers[0] not in content:
-        return None
-    block: dict[str, Any] = {"records": [], "formats": set(), "unreadable": []}
-    start = content.index(markers[0]) + len(markers[0])
-    end = content.find(markers[1], start)
-    if end == -1:
-        block["unreadable"].append(f"no {markers[1]} after {markers[0]}")
-        return block
-    bodies: list[str] = []
-    for line in content[start:end].splitlines():
-        if not line.strip():
-            continue
-        m = NUMBERED_RE.match(line.strip())
-        if m and int(m.group(1)) == len(bodies) + 1:
-            bodies.append(m.group(2))
-        elif bodies:  # a record spread over several lines
-            bodies[-1] += "\n" + line.rstrip()
-        elif line.strip() != "(no previous turns recorded)":
-            block["unreadable"].append(line.strip())
-    for number, body in enumerate(bodies, 1):
-        parsed = _parse_record(body.strip())
-        if parsed is None:
-            block["unreadable"].append(f"{number}. {body.strip()}")
-            block["records"].append((number, None, body.strip()))
-            continue
-        record, fmt = parsed
-        block["formats"].add(fmt)
-        block["records"].append((number, record, None))
-    return block
-
-
 def read_model_input(model_input: Any) -> tuple[list[str], dict[str, Any]]:
     """D's input as timeline lines and facts: summary blocks, verbatim items, unreadable bits."""
     from harness import openai_agents as oa
 
-    try:
-        from agents.handoffs.history import get_conversation_history_wrappers
-
-        markers = tuple(get_conversation_history_wrappers())
-    except ImportError:
-        markers = DEFAULT_MARKERS
     ids = Placeholders()
     ids.keep(*(f"msg-{a}" for a in AGENTS), *(f"call-{a}" for a in AGENTS), SHARED_ID)
-    lines: list[str] = []
-    blocks: list[list[tuple]] = []
-    verbatim: list[tuple] = []
-    unreadable: list[str] = []
-    for item in oa.as_input_list(model_input):
-        item = oa.to_dict(item)  # an SDK object rather than an input dict
-        block = _summary_block(item, markers)
-        if block is None:
-            verbatim.append(_key(item) if isinstance(item, dict) else ("item", repr(item)))
-            lines.append(f"verbatim: {oa.describe_item(item, ids)}")
-            continue
-        n = len(blocks) + 1
-        formats = ", ".join(sorted(block["formats"])) or "empty"
-        lines.append(f"summary {n} ({formats}): {len(block['records'])} records")
-        keys = []
-        for number, record, raw in block["records"]:
-            if record is None:
-                lines.append(f"  {number}. <unreadable> {quote(raw)}")
-                continue
-            keys.append(_key(record))
-            lines.append(f"  {number}. {oa.describe_item(record, ids)}")
-        unreadable += [f"summary {n}: {quote(u, 60)}" for u in block["unreadable"]]
-        blocks.append(keys)
-    return lines, {"blocks": blocks, "verbatim": verbatim, "unreadable": unreadable}
+    return oa.read_nested_history(model_input, ids)
 
 
 # --- the replay ------------------------------------------------------------------------------
@@ -219,7 +79,7 @@ async def replay(*, streamed: bool, identical: bool = False) -> Observation:
     """Run A -> B -> C -> D with nested handoff history and read what D's model received."""
     from harness import openai_agents as oa
 
-    _require_nest_handoff_history()
+    oa.require_nest_handoff_history()
     from agents import Agent, RunConfig, Runner
 
     models = {name: oa.ScriptedModel(name) for name in AGENTS}
@@ -258,6 +118,8 @@ async def replay(*, streamed: bool, identical: bool = False) -> Observation:
 
 def _unjudgeable(obs: Observation):
     """A verdict when D's input cannot be read, else None: never a silent pass."""
+    from harness import openai_agents as oa
+
     f = obs.facts
     if not f.get("d_called"):
         return unexpected(f"D's model was never called (model calls {f.get('calls')}); the chain did not reach D")
@@ -267,7 +129,7 @@ def _unjudgeable(obs: Observation):
         )
     if not f["blocks"]:
         return unexpected(
-            f"D received no {DEFAULT_MARKERS[0]} summary block ({len(f['verbatim'])} items, all verbatim); "
+            f"D received no {oa.DEFAULT_HISTORY_MARKERS[0]} summary block ({len(f['verbatim'])} items, all verbatim); "
             "history was not nested"
         )
     return None
