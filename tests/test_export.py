@@ -206,12 +206,27 @@ def applies(r: dict) -> bool:
     return r["outcome"] != NOT_APPLICABLE
 
 
+def stored_results(scenario, case) -> list[dict]:
+    """The matrix snapshots of a case the record does not hold yet (a scenario newer than the
+    record): each stored release with the outcome its snapshot file says, oldest first."""
+    from harness.snapshots import SnapshotStore
+
+    store = SnapshotStore(ROOT / "snapshots" / "matrix")
+    rows = []
+    for version in store.stored_versions(scenario.id, case.id):
+        outcome = store.read(scenario.id, case.id, version).split("\n", 1)[0].removeprefix("outcome: ")
+        rows.append({"version": version, "outcome": outcome})
+    return rows
+
+
 def releases_to_check(scenario, case) -> list[str]:
     """The oldest and newest release of the record where the case applies, and the newest where it
-    reproduces (the test pin when the record has none)."""
+    reproduces; for a case the record does not hold yet, the same among its stored matrix
+    snapshots, and the test pin."""
     rows = export.case_results(RECORD, scenario.id, case.id)
     if not rows:
-        return [TEST_PINS[scenario.framework]]
+        rows = stored_results(scenario, case) + [{"version": TEST_PINS[scenario.framework], "outcome": "?"}]
+        rows.sort(key=lambda r: versions.key(r["version"]))
     chosen = [r for r in rows if applies(r)] or rows
     repro = [r for r in rows if r["outcome"] == REPRODUCED]
     picks = [chosen[0], chosen[-1], *repro[-1:]]
