@@ -8,7 +8,8 @@ then dropped, with a visible note pointing to the full report.
 - From the record (``reports/matrix.json``): the table is case by release range, a column per
   run of releases in which no case changes outcome (release lines kept apart).
 - From a candidate run (``--run reports/runs/<name>/``): the table is before/after, the
-  releases of the run beside the candidate builds, and a column saying what changed.
+  releases of the run beside the candidate builds, and a column saying what changed (a run of
+  releases only, an exploratory run, gets the release-range table of its own results).
 """
 
 from __future__ import annotations
@@ -103,9 +104,6 @@ def _run_table(scenario: dict, rows: list[dict], link_base: str) -> list[str]:
             builds.append(r)
     releases = [b for b in builds if _is_release(b)]
     candidates = [b for b in builds if not _is_release(b)]
-    if not candidates:
-        raise CommentError("this run has no candidate build (a local checkout, wheel or sdist); "
-                           "for releases, run the comment without --run")
     base = releases[-1] if releases else None
     by = {(r["case"], r["source"]): r for r in rows}
     heads = [f"{b['version']} (before)" for b in releases] + [f"`{b['source']}` (after)" for b in candidates]
@@ -199,7 +197,9 @@ def render(scenario: dict, document: dict, run_dir: str | None = None, link_base
     report = f"reports/{scenario['id']}.md" if not run_dir else f"{run_dir.rstrip('/')}/{scenario['id']}.md"
     first_link = scenario["links"][0] if scenario["links"] else ""
     head = [f"**{scenario['id']}** ({scenario['framework']}, {first_link}): {' '.join(scenario['description'].split())}", ""]
-    if run_dir:
+    # A run with a candidate build gets before/after; an exploratory run of releases, ranges.
+    before_after = bool(run_dir) and any(not _is_release(r) for r in rows)
+    if before_after:
         table = _run_table(scenario, rows, link_base)
         specs = sorted({r["source"] for r in rows}, key=lambda s: next(_order(r) for r in rows if r["source"] == s))
         specs = [s if not s.startswith("local:") else f"/path/to/{s[6:]}" for s in specs]
@@ -225,7 +225,7 @@ def render(scenario: dict, document: dict, run_dir: str | None = None, link_base
                          f"uv run reports/{export.REPRO_DIR}/{export.script_name(scenario['id'], shown_case)}", "sh"), ""]
     tail = [f"Full evidence: `{report}`. Scripts exit 1 while a case reproduces, 0 once fixed."]
     fixed_part = head + lead + table + [""] + reproduce
-    pairs = _evidence_pairs(scenario, rows, bool(run_dir))
+    pairs = _evidence_pairs(scenario, rows, before_after)
     # Fit under LIMIT: shorter blocks first, then diffs only, then nothing folded.
     for timeline_lines, diff_lines, timelines in ((40, 60, True), (20, 30, True), (10, 15, True),
                                                   (None, 30, False), (None, 10, False)):

@@ -71,8 +71,10 @@ def test_a_candidate_run_gives_a_before_after_table(tmp_path):
     assert "| `two` (control) | fixed | fixed | unchanged |" in text
     assert "nox -s matrix -- --only adk-demo google-adk==2.13.0 /path/to/adk-python" in text
     assert structure(text)[:2] == (1, 2)
-    with pytest.raises(comment.CommentError):  # a run of releases only has nothing to compare
-        comment.render(DEMO, reports.matrix_document(rows[:1], []), run_dir="reports/runs/x")
+    # An exploratory run (releases only) gets the release-range table of its own results.
+    only_releases = comment.render(DEMO, reports.matrix_document(rows[::2], []), run_dir="reports/runs/x")
+    assert "| case (google-adk) | 2.13.0 | script |" in only_releases
+    assert "Full evidence: `reports/runs/x/adk-demo.md`" in only_releases
 
 
 def test_long_timelines_are_cut_then_dropped_to_stay_under_the_limit():
