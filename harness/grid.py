@@ -45,8 +45,13 @@ def _columns(rows: list[dict]) -> list[tuple[str, str, str]]:
     for r in rows:
         builds.setdefault(r["source"], r)
     order = sorted(builds.values(), key=lambda r: (_is_local(r), versions.key(r["version"] or "0"), r["source"]))
-    return [(r["source"], r["source"] if _is_local(r) else r["version"],
+    return [(r["source"], _short(r["source"]) if _is_local(r) else r["version"],
              "local builds" if _is_local(r) else versions.line(r["version"])) for r in order]
+
+
+def _short(label: str, limit: int = 28) -> str:
+    """A column label kept short (a wheel's file name is long); the cell's tooltip has it whole."""
+    return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
 def _svg(title: str, row_groups: list[list[tuple[str, str]]], results: list[dict], label_of_row) -> str:
@@ -96,14 +101,14 @@ def _svg(title: str, row_groups: list[list[tuple[str, str]]], results: list[dict
     flat = [key for group in row_groups for key, _ in group]
     for key, label, cy in zip(flat, row_labels, ys):
         out.append(f'<text x="{left - 8}" y="{cy + 14}" text-anchor="end">{escape(label)}</text>')
-        for (source, blabel, _), cx in zip(columns, xs):
+        for (source, _, _), cx in zip(columns, xs):
             r = by_cell.get((key, source))
             if r is None:
                 out.append(f'<rect x="{cx}" y="{cy}" width="{CELL}" height="{CELL}" fill="{NOT_RUN}" '
                            f'stroke="#DDDDDD" data-row={quoteattr(key)} data-build={quoteattr(source)}/>')
                 continue
             fill, letter, ink = STYLE[r["outcome"]]
-            tip = f"{label} on {blabel}: {r['outcome']}: {r['detail']}"
+            tip = f"{label} on {source}: {r['outcome']}: {r['detail']}"
             out += [f"<g><title>{escape(tip)}</title>",
                     f'<rect x="{cx}" y="{cy}" width="{CELL}" height="{CELL}" fill="{fill}" '
                     f'data-row={quoteattr(key)} data-build={quoteattr(source)}/>',
