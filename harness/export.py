@@ -315,14 +315,17 @@ import importlib.util
 import os
 import sys
 
-SCENARIO = {scenario_id!r}
-SCENARIO_MODULE = {scenario_module!r}  # bundled below, with what it imports
-CASE = {case!r}
-FRAMEWORK = {framework!r}
+SCENARIO = "{scenario_id}"
+SCENARIO_MODULE = "{scenario_module}"  # bundled below (first in BUNDLE), with what it imports
+CASE = "{case}"
+FRAMEWORK = "{framework}"
 # Imported before the case starts, as the harness's workers do (harness/worker.py), so the
 # framework's import time does not count against the case's timeout.
-FRAMEWORK_MODULE = {entry_module!r}
+FRAMEWORK_MODULE = "{entry_module}"
 EXIT_STATUS = {{"fixed": 0, "reproduced": 1}}  # anything else: 2
+# The file name bundled modules are compiled under: a name, not a directory (tracebacks and
+# warnings show /bundle/harness/adk.py; the lines come from BUNDLE).
+BUNDLE_ROOT = "{bundle_root}"
 
 
 class BundleImporter(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
@@ -335,7 +338,7 @@ class BundleImporter(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
     def find_spec(self, name, path=None, target=None):
         if name not in self.paths:
             return None
-        spec = importlib.util.spec_from_loader(name, self, origin={bundle_root!r} + "/" + self.paths[name],
+        spec = importlib.util.spec_from_loader(name, self, origin=f"{{BUNDLE_ROOT}}/{{self.paths[name]}}",
                                                is_package=self.is_package(name))
         spec.has_location = True  # __file__ is set, and tracebacks show the bundled lines
         return spec
@@ -347,7 +350,7 @@ class BundleImporter(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
         return self.sources[self.paths[name]]
 
     def get_code(self, name: str):
-        return compile(self.get_source(name), {bundle_root!r} + "/" + self.paths[name], "exec", dont_inherit=True)
+        return compile(self.get_source(name), f"{{BUNDLE_ROOT}}/{{self.paths[name]}}", "exec", dont_inherit=True)
 
 
 def main() -> int:
@@ -410,7 +413,10 @@ def script(scenario, case, pin: Pin, filename: str | None = None, rows: list[dic
         tool = f'# [tool.uv]\n# exclude-newer = "{pin.exclude_newer}"\n'
     header = HEADER.format(requires_python=_requires_python(root),
                            dependencies="\n".join(f'#     "{d}",' for d in requirements(scenario, pin)), tool=tool)
-    entries = ",\n".join(f"    {path!r}: {_literal(source)}" for path, source in sources.items())
+    # The scenario module first: it is what a reader came for; the harness modules after it.
+    first = module_name.replace(".", "/") + ".py"
+    ordered = sorted(sources.items(), key=lambda kv: (kv[0] != first, kv[0]))
+    entries = ",\n".join(f'    "{path}": {_literal(source)}' for path, source in ordered)
     code = CODE.format(scenario_id=scenario.id, scenario_module=module_name, case=case.id, framework=scenario.framework,
                        entry_module=frameworks.get(scenario.framework).entry_module, bundle_root=BUNDLE_ROOT,
                        bundle=entries)
