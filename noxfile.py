@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import nox
 
 nox.needs_version = ">=2024.3.2"
@@ -15,9 +18,26 @@ TEST_PINS = ["google-adk==2.13.0", "openai-agents==0.24.0"]
 TEST_DEPENDENCY_DATE = "2026-11-29T00:00:00Z"
 
 
+def pins_with_requirements() -> list[str]:
+    """TEST_PINS with what the scenarios require (Scenario.requires): the framework's extras
+    on its pin (``google-adk[db]==2.13.0``) and the other packages, as every matrix
+    environment of the framework gets them (harness/environments.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from harness import registry  # the harness core is stdlib-only
+
+    scenarios = registry.discover()
+    out: list[str] = []
+    for pin in TEST_PINS:
+        name, _, version = pin.partition("==")
+        extras, packages = registry.requirements(scenarios, name)
+        out.append(f"{name}[{','.join(extras)}]=={version}" if extras else pin)
+        out.extend(p for p in packages if p not in out)
+    return out
+
+
 def install_test_dependencies(session: nox.Session) -> None:
     group = nox.project.dependency_groups(nox.project.load_toml("pyproject.toml"), "test")
-    session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *TEST_PINS, *group, "uv")
+    session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *pins_with_requirements(), *group, "uv")
 
 
 @nox.session

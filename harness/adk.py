@@ -255,3 +255,32 @@ def state_line(state: Any, keys: Any = None) -> str:
     if keys is not None:
         state = {k: state.get(k) for k in keys}
     return f"state {json.dumps(state, sort_keys=True, default=str)}"
+
+
+# --- scripted model errors (a model error at turn N) ----------------------------------------
+
+
+class ScriptedModelError(RuntimeError):
+    """The error a scripted model turn raises, as a provider's client would (a 503, a quota)."""
+
+
+def fails(message: str) -> ScriptedModelError:
+    """A scripted model turn that raises instead of answering: ``script=[calls(...), fails("503 UNAVAILABLE")]``.
+
+    Only :class:`FailingScriptedLlm` raises it; the plain ScriptedLlm would try to yield it.
+    """
+    return ScriptedModelError(message)
+
+
+class FailingScriptedLlm(ScriptedLlm):
+    """A ScriptedLlm whose script may hold :func:`fails` turns: the request is recorded, then raised."""
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+        turn = len(self.requests) + 1
+        if turn <= len(self.script) and isinstance(self.script[turn - 1], BaseException):
+            self.requests.append(copy.deepcopy(llm_request.contents))
+            raise self.script[turn - 1]
+        async for response in super().generate_content_async(llm_request, stream):
+            yield response
