@@ -35,8 +35,9 @@ RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
 # PEP 723's reference regular expression for inline metadata blocks.
 PEP723 = re.compile(r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$\s)+)^# ///$")
 STATUS = {FIXED: 0, REPRODUCED: 1}
-TEST_PINS = dict(line.split("==") for line in re.findall(r'"([a-z-]+==[0-9.]+)"',
-                                                         (ROOT / "noxfile.py").read_text().split("TEST_PINS", 1)[1].split("\n", 1)[0]))
+# noxfile.py's TEST_PINS (the releases `nox -s tests` installs), read without importing nox.
+TEST_PINS = dict(pin.split("==") for pin in re.findall(
+    r'"([a-z-]+==[0-9.]+)"', re.search(r"(?m)^TEST_PINS = \[(.*)\]$", (ROOT / "noxfile.py").read_text()).group(1)))
 
 
 def pin_for(scenario, case) -> export.Pin:
