@@ -208,22 +208,24 @@ def applies(r: dict) -> bool:
 
 
 def stored_results(scenario, case) -> list[dict]:
-    """The matrix snapshots of a case the record does not hold yet (a scenario newer than the
-    record): each stored release with the outcome its snapshot file says, oldest first."""
+    """What is known of a case the record does not hold yet (a scenario newer than the record):
+    the releases its bisects probed (reports/bisect.json) and those it stores a matrix snapshot
+    of, each with its outcome, oldest first."""
+    from harness import boundaries
     from harness.snapshots import SnapshotStore
 
+    bisects = boundaries.load_record(ROOT / "reports" / "bisect.json")
+    points = dict(boundaries.known(bisects, [], scenario.id, case.id, scenario.framework).points)
     store = SnapshotStore(ROOT / "snapshots" / "matrix")
-    rows = []
     for version in store.stored_versions(scenario.id, case.id):
-        outcome = store.read(scenario.id, case.id, version).split("\n", 1)[0].removeprefix("outcome: ")
-        rows.append({"version": version, "outcome": outcome})
-    return rows
+        points[version] = store.read(scenario.id, case.id, version).split("\n", 1)[0].removeprefix("outcome: ")
+    return [{"version": v, "outcome": o} for v, o in points.items() if o != "error"]
 
 
 def releases_to_check(scenario, case) -> list[str]:
     """The oldest and newest release of the record where the case applies, and the newest where it
-    reproduces; for a case the record does not hold yet, the same among its stored matrix
-    snapshots, and the test pin."""
+    reproduces; for a case the record does not hold yet, the same among the releases its bisects
+    probed and its stored matrix snapshots, and the test pin."""
     rows = export.case_results(RECORD, scenario.id, case.id)
     if not rows:
         rows = stored_results(scenario, case) + [{"version": TEST_PINS[scenario.framework], "outcome": "?"}]
