@@ -1,4 +1,4 @@
-"""Sessions of the harness. `nox -s tests` is the test command; `nox -s matrix` the main job."""
+"""Sessions of the harness. `nox -s lint` and `nox -s tests` are the checks; `nox -s matrix` the main job."""
 
 from __future__ import annotations
 
@@ -6,16 +6,32 @@ import sys
 from pathlib import Path
 
 import nox
+import nox.command
 
 nox.needs_version = ">=2024.3.2"
 nox.options.default_venv_backend = "uv"
-nox.options.sessions = ["tests"]
+nox.options.sessions = ["lint", "tests"]
 
 # The releases `nox -s tests` runs the scenarios on: pinned, so a new upstream release
 # never breaks the test command (`nox -s matrix` is what follows new releases).
 TEST_PINS = ["google-adk==2.13.0", "openai-agents==0.24.0"]
 # Resolve the test environment's dependencies as of this date, for the same reason.
 TEST_DEPENDENCY_DATE = "2026-11-29T00:00:00Z"
+
+# The lint tools are pinned in pyproject.toml's `lint` group; their own dependencies are
+# resolved as of this date, so the lint result changes only when the tree does.
+LINT_DEPENDENCY_DATE = "2026-11-29T00:00:00Z"
+# What `nox -s lint` runs, in order, from the project root; a plain literal, so
+# tests/test_lint.py reads it (without nox) and runs the same commands on seeded copies.
+LINT_STEPS = [
+    ["ruff", "check", "harness", "scenarios", "tests", "noxfile.py"],
+    ["ruff", "format", "--check", "harness", "scenarios", "tests", "noxfile.py"],
+    # Which files and how strict: [tool.mypy] in pyproject.toml.
+    ["mypy"],
+    # --offline: no GitHub API calls (no token needed); --strict-collection: a workflow that is
+    # not valid YAML or not a workflow fails the step instead of being skipped with a warning.
+    ["zizmor", "--offline", "--strict-collection", ".github/workflows"],
+]
 
 
 def pins_with_requirements() -> list[str]:
@@ -41,6 +57,24 @@ def install_test_dependencies(session: nox.Session) -> None:
 
 
 @nox.session
+def lint(session: nox.Session) -> None:
+    """ruff (rules and formatting), mypy over harness/, zizmor over the GitHub workflows."""
+    pyproject = nox.project.load_toml("pyproject.toml")
+    tools = nox.project.dependency_groups(pyproject, "lint")
+    # The project's own dependencies too, so mypy checks harness/ against packaging's types.
+    session.install("--exclude-newer", LINT_DEPENDENCY_DATE, *tools, *pyproject["project"]["dependencies"])
+    # Every step runs, so one run shows every kind of finding; the session fails if any did.
+    failed = []
+    for step in LINT_STEPS:
+        try:
+            session.run(*step)
+        except nox.command.CommandFailed:
+            failed.append(" ".join(step))
+    if failed:
+        session.error("failed: " + "; ".join(failed))
+
+
+@nox.session
 def tests(session: nox.Session) -> None:
     """Run the harness's own tests and every scenario on the pinned releases."""
     install_test_dependencies(session)
@@ -54,6 +88,15 @@ def matrix(session: nox.Session) -> None:
     # the harness with uv (harness/environments.py), so only uv is installed here.
     session.install("uv", "packaging")
     session.run("python", "-m", "harness", "matrix", *session.posargs)
+
+
+@nox.session(default=False)
+def mutants(session: nox.Session) -> None:
+    """Mutate every scenario's oracle functions and run the proofs against each mutant: nox -s mutants [-- ID ...]."""
+    # The in-process proofs run on the pinned releases, as in `nox -s tests`; Release proofs
+    # run in their matrix environments under .nox/builds (made with uv when missing).
+    session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *pins_with_requirements(), "uv", "packaging")
+    session.run("python", "-m", "harness", "mutants", *session.posargs)
 
 
 @nox.session(default=False)

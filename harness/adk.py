@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, AsyncGenerator
+from typing import Any
 
 from google.adk.models import BaseLlm, LlmRequest, LlmResponse
 from google.genai import types
@@ -41,9 +41,7 @@ def text(reply: str) -> LlmResponse:
 
 def calls(*function_calls: tuple[str, dict[str, Any]]) -> LlmResponse:
     """A scripted model turn holding one or more function calls, as (name, args) pairs."""
-    parts = [
-        types.Part(function_call=types.FunctionCall(name=name, args=args)) for name, args in function_calls
-    ]
+    parts = [types.Part(function_call=types.FunctionCall(name=name, args=args)) for name, args in function_calls]
     return LlmResponse(content=types.Content(role="model", parts=parts))
 
 
@@ -53,8 +51,9 @@ class ScriptedLlm(BaseLlm):
     Usage: ``ScriptedLlm(model="scripted", script=[calls(("get_weather", {"city": "Paris"})), text("done")])``.
     """
 
-    script: list[Any] = []
-    requests: list[Any] = []
+    # Pydantic fields (BaseLlm is a pydantic model): each instance gets its own copy of the default.
+    script: list[Any] = []  # noqa: RUF012
+    requests: list[Any] = []  # noqa: RUF012
 
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
@@ -164,7 +163,7 @@ async def start(
         app_name = agent_or_app.name
     else:
         runner = Runner(app_name=app_name, agent=agent_or_app, session_service=sessions)
-    create = {"app_name": app_name, "user_id": user_id}
+    create: dict[str, Any] = {"app_name": app_name, "user_id": user_id}
     if state is not None:
         create["state"] = state
     session = await sessions.create_session(**create)

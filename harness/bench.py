@@ -15,11 +15,9 @@ Figures are printed and appended to ``bench/history.jsonl`` (one JSON object per
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -71,10 +69,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cache_dir = ROOT / ".nox" / ".harness-cache"
     fw_names = sorted({s.framework for s in registry.discover().values()})
-    build_list = ([builds.parse(s, cache_dir) for s in args.specs] if args.specs else
-                  [builds.parse(f"{fw}=={v}", cache_dir) for fw in fw_names for v in releases.default_versions(fw, cache_dir)])
+    build_list = (
+        [builds.parse(s, cache_dir) for s in args.specs]
+        if args.specs
+        else [
+            builds.parse(f"{fw}=={v}", cache_dir) for fw in fw_names for v in releases.default_versions(fw, cache_dir)
+        ]
+    )
     specs = [b.source for b in build_list]
-    figures: dict = {"builds": len(build_list), "python": platform.python_version(), "cores": __import__("os").cpu_count()}
+    figures: dict = {
+        "builds": len(build_list),
+        "python": platform.python_version(),
+        "cores": __import__("os").cpu_count(),
+    }
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as tmp:
         work = scratch_copy(Path(tmp) / "project")
         matrix = [sys.executable, "-m", "harness", "matrix", *specs]
@@ -93,10 +100,25 @@ def main(argv: list[str] | None = None) -> int:
             date = environments.dependency_date(b, cache_dir)
             started = time.monotonic()
             subprocess.run([*uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True)
-            subprocess.run([*uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"),
-                            *(["--exclude-newer", date] if date else []), b.requirement], check=True)
-            subprocess.run([str(venv / "bin" / "python"), "-m", "harness", "run"], cwd=work, capture_output=True,
-                           env=environments.worker_environment(work))
+            subprocess.run(
+                [
+                    *uv,
+                    "pip",
+                    "install",
+                    "-q",
+                    "--python",
+                    str(venv / "bin" / "python"),
+                    *(["--exclude-newer", date] if date else []),
+                    b.requirement,
+                ],
+                check=True,
+            )
+            subprocess.run(
+                [str(venv / "bin" / "python"), "-m", "harness", "run"],
+                cwd=work,
+                capture_output=True,
+                env=environments.worker_environment(work),
+            )
             baseline += time.monotonic() - started
             module = frameworks.get(b.framework).entry_module
             floor += timed([str(venv / "bin" / "python"), "-c", f"import {module}"], work)
@@ -109,15 +131,22 @@ def main(argv: list[str] | None = None) -> int:
             newest = [b for b in build_list if b.framework == fw][-1:]
             if newest:
                 py = Path(tmp) / "baseline" / environments.env_name(newest[0], False) / "bin" / "python"
-                out = subprocess.run([str(py), "-c", CASE_TIMER, fw, str(args.reps)], cwd=work, capture_output=True,
-                                     text=True, env=environments.worker_environment(work))
+                out = subprocess.run(
+                    [str(py), "-c", CASE_TIMER, fw, str(args.reps)],
+                    cwd=work,
+                    capture_output=True,
+                    text=True,
+                    env=environments.worker_environment(work),
+                )
                 if out.returncode == 0:
                     per_case.update(json.loads(out.stdout.strip().splitlines()[-1]))
         figures["per_case_ms"] = per_case
-    figures["ratio_harness_to_baseline"] = round(figures["harness_from_scratch_s"] / max(figures["baseline_s"], 1e-9), 2)
+    figures["ratio_harness_to_baseline"] = round(
+        figures["harness_from_scratch_s"] / max(figures["baseline_s"], 1e-9), 2
+    )
     figures["ratio_harness_to_floor"] = round(figures["harness_from_scratch_s"] / max(figures["floor_s"], 1e-9), 2)
-    print(f"  harness/baseline {figures['ratio_harness_to_baseline']}x, harness/floor {figures['ratio_harness_to_floor']}x",
-          file=sys.stderr)
+    baseline, floor = figures["ratio_harness_to_baseline"], figures["ratio_harness_to_floor"]
+    print(f"  harness/baseline {baseline}x, harness/floor {floor}x", file=sys.stderr)
     for case, ms in per_case.items():
         print(f"  {case}: {ms} ms", file=sys.stderr)
     history = ROOT / "bench" / "history.jsonl"

@@ -3,8 +3,8 @@
 ``python -m harness bisect <scenario-id>[:<case>] [--framework NAME] [--from A] [--to B]
 [--today-deps] [--timeout S] [--rerun]`` searches the framework's final releases on the
 package index (every non-pre-release, non-yanked one between A and B, by default the first
-and the latest; not only the matrix's default set) for each *boundary*: a pair of adjacent tested releases whose outcomes differ,
-such as ``reproduced`` on 2.8.0 then ``fixed`` on 2.9.0 ("first fixed in 2.9.0").
+and the latest; not only the matrix's default set) for each *boundary*: a pair of adjacent
+tested releases whose outcomes differ, such as ``reproduced`` on 2.8.0 then ``fixed`` on 2.9.0 ("first fixed in 2.9.0").
 
 Search (interval splitting): evaluate both ends of the range; whenever an interval's two
 ends have different outcomes, evaluate the release in its middle and split it in two, until
@@ -39,29 +39,24 @@ The releases on either side of a boundary join the scenario's matrix (harness/re
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NoReturn, TextIO
 
-from harness import builds as builds_mod
 from harness import boundaries, environments, flags, frameworks, index, registry, reports, result_cache, versions
+from harness import builds as builds_mod
 from harness.boundaries import Boundary
 from harness.builds import SpecError
 from harness.driver import run_worker
-from harness.index import IndexError_
 from harness.outcomes import ERROR
-from harness.reports import ReportsNotWritable
 from harness.runner import DEFAULT_TIMEOUT, strip_paths
-from harness.scenario import ScenarioError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 REPORT_NAME = "bisect.json"
-
-# The exceptions `python -m harness` reports as bad input (one line, exit 2).
-INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_,
-                boundaries.RecordError)
 
 # What an evaluator returns for one release: case id -> outcome, or (outcome, detail).
 Evaluation = Mapping[str, "str | tuple[str, str]"]
@@ -96,8 +91,14 @@ class Search:
     are cached, so bisecting several cases shares their probes.
     """
 
-    def __init__(self, releases: Sequence[str], evaluate: Evaluate, label: Callable[[str], str] = str,
-                 progress: Callable[[str], None] = log, known: Mapping[str, Mapping[str, str]] | None = None):
+    def __init__(
+        self,
+        releases: Sequence[str],
+        evaluate: Evaluate,
+        label: Callable[[str], str] = str,
+        progress: Callable[[str], None] = log,
+        known: Mapping[str, Mapping[str, str]] | None = None,
+    ):
         self.releases = list(releases)
         # case -> version -> outcome already known (earlier bisects' probes, the record's
         # results): consulted before evaluating, so a bisect starts from what is known.
@@ -127,7 +128,11 @@ class Search:
         already = self.known.get(case_id, {})
 
         def outcome(i: int) -> str | None:
-            if self.releases[i] in already and already[self.releases[i]] != ERROR and self.releases[i] not in self.cache:
+            if (
+                self.releases[i] in already
+                and already[self.releases[i]] != ERROR
+                and self.releases[i] not in self.cache
+            ):
                 out.probed[self.releases[i]] = already[self.releases[i]]
                 out.reused.add(self.releases[i])
                 return already[self.releases[i]]
@@ -144,17 +149,22 @@ class Search:
             hi = next((i for i in range(n - 1, lo, -1) if outcome(i) is not None), lo)
             # Releases already evaluated for other cases, or known from earlier bisects and
             # the record, are free evidence for this one.
-            known = sorted({lo, hi} | {i for i in range(lo + 1, hi)
-                                       if (self.releases[i] in self.cache or self.releases[i] in already)
-                                       and outcome(i) is not None})
-            self._split(list(zip(known, known[1:])), outcome)
+            known = sorted(
+                {lo, hi}
+                | {
+                    i
+                    for i in range(lo + 1, hi)
+                    if (self.releases[i] in self.cache or self.releases[i] in already) and outcome(i) is not None
+                }
+            )
+            self._split(list(itertools.pairwise(known)), outcome)
             # Every differing interval is now split down to adjacent answered releases.
             out.boundaries = boundaries.derive(out.probed, self.releases)
         out.skipped = [(self.releases[i], skipped[i]) for i in sorted(skipped)]
         out.probed = dict(sorted(out.probed.items(), key=lambda kv: versions.key(kv[0])))
         return out
 
-    def _split(self, intervals: list[tuple[int, int]], outcome) -> None:
+    def _split(self, intervals: list[tuple[int, int]], outcome: Callable[[int], str | None]) -> None:
         """Probe inside each interval whose ends differ until no answered release lies between them."""
         stack = list(reversed(intervals))
         while stack:
@@ -163,15 +173,18 @@ class Search:
                 continue
             mid = (a + b) // 2
             # The middle, else its nearest neighbours: a skipped release is not a boundary.
-            m = next((i for i in sorted(range(a + 1, b), key=lambda i: (abs(i - mid), i))
-                      if outcome(i) is not None), None)
+            m = next(
+                (i for i in sorted(range(a + 1, b), key=lambda i: (abs(i - mid), i)) if outcome(i) is not None), None
+            )
             if m is None:
                 continue
             stack.append((m, b))
             stack.append((a, m))
 
 
-def bisect(releases: Sequence[str], case_ids: Sequence[str], evaluate: Evaluate, **kwargs) -> tuple[Search, list[CaseBisection]]:
+def bisect(
+    releases: Sequence[str], case_ids: Sequence[str], evaluate: Evaluate, **kwargs: Any
+) -> tuple[Search, list[CaseBisection]]:
     """Bisect every case over ``releases``, sharing one evaluation per release."""
     search = Search(releases, evaluate, **kwargs)
     return search, [search.case(c) for c in case_ids]
@@ -211,17 +224,18 @@ class EnvironmentEvaluator:
             self.failed.append(version)
             detail = f"install failed: {strip_paths(str(exc))}"
             log(f"  {build.source}: {detail}")
-            return {c: (ERROR, detail) for c in cases.values()}
+            return dict.fromkeys(cases.values(), (ERROR, detail))
         (self.reused if env.reused else self.built).append(version)
         built = time.monotonic()
         cached = result_cache.load(env.path)  # other scenarios' entries are kept when saving
         entries = cached.get("cases", {})
         key = result_cache.inputs_key(self.root, env.path, self.module)
         to_run = [s for s in self.selectors if self.rerun or not result_cache.reusable(entries.get(s), key)]
-        env_record, raw = cached.get("env"), []
+        env_record, raw = cached.get("env"), list[dict]()
         if to_run:
-            env_record, raw = run_worker(env.python, self.framework, to_run,
-                                         environments.worker_environment(self.root), self.root, self.timeout)
+            env_record, raw = run_worker(
+                env.python, self.framework, to_run, environments.worker_environment(self.root), self.root, self.timeout
+            )
         by_selector = {f"{r['scenario']}:{r['case']}": r for r in raw if "case" in r}
         if env_record:
             for s in to_run:
@@ -235,11 +249,15 @@ class EnvironmentEvaluator:
             if s not in to_run:
                 by_selector[s] = entries[s]["result"]
         failure = next((r["error"] for r in raw if "error" in r), "the worker reported nothing for this case")
-        log(f"  {build.source}: env {'reused' if env.reused else 'built'} in {built - started:.1f}s, "
+        log(
+            f"  {build.source}: env {'reused' if env.reused else 'built'} in {built - started:.1f}s, "
             f"{len(to_run)} cases run in {time.monotonic() - built:.1f}s, "
-            f"{len(self.selectors) - len(to_run)} unchanged and taken from the environment's record")
-        return {c: (by_selector[s]["outcome"], by_selector[s]["detail"]) if s in by_selector else (ERROR, failure)
-                for s, c in cases.items()}
+            f"{len(self.selectors) - len(to_run)} unchanged and taken from the environment's record"
+        )
+        return {
+            c: (by_selector[s]["outcome"], by_selector[s]["detail"]) if s in by_selector else (ERROR, failure)
+            for s, c in cases.items()
+        }
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -258,23 +276,34 @@ class Options:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2, like every other bad input
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, like every other bad input
         raise SpecError(f"{message}; usage: {' '.join(self.format_usage().split()).removeprefix('usage: ')}")
 
 
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m harness bisect",
-                description="Find the releases where a scenario's outcome changes (binary search over the index).")
+    p = _Parser(
+        prog="python -m harness bisect",
+        description="Find the releases where a scenario's outcome changes (binary search over the index).",
+    )
     p.add_argument("selector", metavar="SCENARIO[:CASE]", help="a scenario id, or scenario:case")
     p.add_argument("--framework", help="framework to bisect (default: the scenario's)")
-    p.add_argument("--from", dest="start", metavar="A", help="oldest release to test (default: the first final release)")
+    p.add_argument(
+        "--from", dest="start", metavar="A", help="oldest release to test (default: the first final release)"
+    )
     p.add_argument("--to", dest="end", metavar="B", help="newest release to test (default: the latest final release)")
-    p.add_argument("--today-deps", action="store_true",
-                   help="resolve dependencies as of today instead of each release's upload time")
-    p.add_argument("--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT,
-                   help="per-case timeout in seconds, > 0 (default 60)")
-    p.add_argument("--rerun", action="store_true",
-                   help="run every case, even those with a still-valid recorded result in the environment")
+    p.add_argument(
+        "--today-deps",
+        action="store_true",
+        help="resolve dependencies as of today instead of each release's upload time",
+    )
+    p.add_argument(
+        "--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds, > 0 (default 60)"
+    )
+    p.add_argument(
+        "--rerun",
+        action="store_true",
+        help="run every case, even those with a still-valid recorded result in the environment",
+    )
     return p
 
 
@@ -290,12 +319,16 @@ def select_releases(framework: str, start: str | None, end: str | None, cache_di
             return default
         version = version.strip()
         if version not in known:
-            raise SpecError(f"{flag} {version}: {framework} {version} is not on the package index; "
-                            f"latest releases: {', '.join(finals[-6:])}")
+            raise SpecError(
+                f"{flag} {version}: {framework} {version} is not on the package index; "
+                f"latest releases: {', '.join(finals[-6:])}"
+            )
         if version not in finals:
             why = "yanked" if known[version].yanked else "a pre-release"
-            raise SpecError(f"{flag} {version}: {framework} {version} is {why}; bisect runs over final releases, "
-                            f"e.g. {', '.join(finals[-6:])}")
+            raise SpecError(
+                f"{flag} {version}: {framework} {version} is {why}; bisect runs over final releases, "
+                f"e.g. {', '.join(finals[-6:])}"
+            )
         return version
 
     a, b = check(start, "--from", finals[0]), check(end, "--to", finals[-1])
@@ -307,8 +340,9 @@ def select_releases(framework: str, start: str | None, end: str | None, cache_di
 
 
 def reproduce_command(scenario_id: str, case_id: str, framework: str, version: str, today_deps: bool) -> str:
-    return (f"nox -s matrix -- --only {scenario_id}:{case_id} {framework}=={version}"
-            + (" --today-deps" if today_deps else ""))
+    return f"nox -s matrix -- --only {scenario_id}:{case_id} {framework}=={version}" + (
+        " --today-deps" if today_deps else ""
+    )
 
 
 def probes_of(scenario_id: str, framework: str, search: Search, result: CaseBisection) -> list[dict]:
@@ -318,8 +352,16 @@ def probes_of(scenario_id: str, framework: str, search: Search, result: CaseBise
         if version in result.reused:
             continue
         detail = search.cache.get(version, {}).get(result.case, (outcome, ""))[1]
-        out.append({"scenario": scenario_id, "case": result.case, "framework": framework, "version": version,
-                    "outcome": outcome, "detail": detail})
+        out.append(
+            {
+                "scenario": scenario_id,
+                "case": result.case,
+                "framework": framework,
+                "version": version,
+                "outcome": outcome,
+                "detail": detail,
+            }
+        )
     return out
 
 
@@ -331,7 +373,7 @@ def _record_results(reports_dir: Path) -> list[dict]:
     return document["results"] if document else []
 
 
-def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
+def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None = None) -> int:
     """Bisect; print the result; record it. 0 when every case got an answer, 1 otherwise."""
     out = out or sys.stdout
     started = time.monotonic()
@@ -351,26 +393,47 @@ def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
     record_results = _record_results(reports_dir)
     cases = [c.id for _, c in selected]
     # Start from what is known: earlier bisects' probes and the record's results (not with --rerun).
-    known = {} if options.rerun else {
-        c: boundaries.known(bisect_record, record_results, scenario.id, c, framework).points for c in cases}
+    known = (
+        {}
+        if options.rerun
+        else {c: boundaries.known(bisect_record, record_results, scenario.id, c, framework).points for c in cases}
+    )
     n_known = len({v for points in known.values() for v, o in points.items() if o != ERROR and v in releases})
 
-    older = [v for v, r in index.releases(framework, cache_dir).items()
-             if versions.is_final(v) and not r.yanked and versions.key(v) < versions.key(releases[0])]
-    log(f"bisect {scenario.id} ({len(cases)} case{'s' if len(cases) != 1 else ''}) over {len(releases)} final releases "
-        f"of {framework}: {releases[0]} .. {releases[-1]}")
+    older = [
+        v
+        for v, r in index.releases(framework, cache_dir).items()
+        if versions.is_final(v) and not r.yanked and versions.key(v) < versions.key(releases[0])
+    ]
+    log(
+        f"bisect {scenario.id} ({len(cases)} case{'s' if len(cases) != 1 else ''}) over {len(releases)} final releases "
+        f"of {framework}: {releases[0]} .. {releases[-1]}"
+    )
     if older:
-        log(f"  not in the range: {len(older)} older final releases ({older[0]} .. {older[-1]}); use --from to include them")
+        log(
+            f"  not in the range: {len(older)} older final releases ({older[0]} .. {older[-1]}); "
+            "use --from to include them"
+        )
     if left_out:
         log(f"  not tested (pre-releases and yanked): {', '.join(left_out)}")
     if n_known:
-        log(f"  starting from {n_known} releases whose outcome is already known (reports/bisect.json, "
-            "reports/matrix.json); --rerun to evaluate them again")
+        log(
+            f"  starting from {n_known} releases whose outcome is already known (reports/bisect.json, "
+            "reports/matrix.json); --rerun to evaluate them again"
+        )
 
     evaluator = None
     if evaluate is None:
-        evaluator = EnvironmentEvaluator(framework, scenario.module, [f"{scenario.id}:{c}" for c in cases], root,
-                                         cache_dir, options.today_deps, options.timeout, options.rerun)
+        evaluator = EnvironmentEvaluator(
+            framework,
+            scenario.module,
+            [f"{scenario.id}:{c}" for c in cases],
+            root,
+            cache_dir,
+            options.today_deps,
+            options.timeout,
+            options.rerun,
+        )
         evaluate = evaluator
     search, results = bisect(releases, cases, evaluate, label=lambda v: f"{framework}=={v}", known=known)
 
@@ -378,35 +441,49 @@ def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
     for result in results:
         name = f"{scenario.id}:{result.case}"
         for b in result.boundaries:
-            print(f"{name}: {b.before.outcome} on {framework} {b.before.version} -> "
-                  f"{b.after.outcome} on {framework} {b.after.version} ({b.summary})", file=out)
+            print(
+                f"{name}: {b.before.outcome} on {framework} {b.before.version} -> "
+                f"{b.after.outcome} on {framework} {b.after.version} ({b.summary})",
+                file=out,
+            )
             for side in (b.before, b.after):
-                print(f"  {side.outcome} on {side.version}: "
-                      f"{reproduce_command(scenario.id, result.case, framework, side.version, options.today_deps)}", file=out)
+                print(
+                    f"  {side.outcome} on {side.version}: "
+                    f"{reproduce_command(scenario.id, result.case, framework, side.version, options.today_deps)}",
+                    file=out,
+                )
         if not result.answered:
             status = 1
             print(f"{name}: no answer on any release from {releases[0]} to {releases[-1]}", file=out)
         elif not result.boundaries:
             seen = sorted({o for o in result.probed.values() if o != ERROR})
             tested = [v for v, o in result.probed.items() if o != ERROR]
-            print(f"{name}: no boundary: {seen[0]} on every tested release ({', '.join(tested)}) "
-                  f"from {framework} {releases[0]} to {releases[-1]}", file=out)
+            print(
+                f"{name}: no boundary: {seen[0]} on every tested release ({', '.join(tested)}) "
+                f"from {framework} {releases[0]} to {releases[-1]}",
+                file=out,
+            )
         for version, reason in result.skipped:
             print(f"{name}: skipped {framework} {version}: {reason}", file=out)
 
     elapsed = time.monotonic() - started
     if evaluator is not None:
-        envs = (f"{len(evaluator.built)} environments built, {len(evaluator.reused)} reused"
-                + (f", {len(evaluator.failed)} failed to install" if evaluator.failed else ""))
+        envs = f"{len(evaluator.built)} environments built, {len(evaluator.reused)} reused" + (
+            f", {len(evaluator.failed)} failed to install" if evaluator.failed else ""
+        )
     else:
         envs = f"{len(search.order)} releases evaluated"
     print(f"bisect: {len(search.order)} probes ({', '.join(search.order)}); {envs}; wall time {elapsed:.1f}s", file=out)
 
     updated = boundaries.load_record(record_path)  # re-read: another bisect may have written meanwhile
     for r in results:
-        updated = boundaries.add(updated, probes_of(scenario.id, framework, search, r),
-                                 {"scenario": scenario.id, "case": r.case, "framework": framework,
-                                  "from": releases[0], "to": releases[-1]}, releases, framework)
+        updated = boundaries.add(
+            updated,
+            probes_of(scenario.id, framework, search, r),
+            {"scenario": scenario.id, "case": r.case, "framework": framework, "from": releases[0], "to": releases[-1]},
+            releases,
+            framework,
+        )
     reports.write_atomic(record_path, boundaries.dumps(updated))
     log(f"wrote reports/{REPORT_NAME}")
     _say_what_is_known(updated, record_results, scenario.id, cases, framework, out)
@@ -418,28 +495,51 @@ def run(options: Options, evaluate: Evaluate | None = None, out=None) -> int:
     return status
 
 
-def _say_what_is_known(bisect_record: dict, record_results: list[dict], scenario_id: str, cases: list[str],
-                       framework: str, out) -> None:
+def _say_what_is_known(
+    bisect_record: dict, record_results: list[dict], scenario_id: str, cases: list[str], framework: str, out: TextIO
+) -> None:
     """Boundaries from every bisect and the record together, and the releases that join the matrix."""
-    in_record = {r["version"] for r in record_results if r["scenario"] == scenario_id
-                 and r["source"] == f"{framework}=={r['version']}"}
+    in_record = {
+        r["version"]
+        for r in record_results
+        if r["scenario"] == scenario_id and r["source"] == f"{framework}=={r['version']}"
+    }
     for case in cases:
         k = boundaries.known(bisect_record, record_results, scenario_id, case, framework)
         words = "; ".join(b.summary for b in k.boundaries) or "no outcome change"
         print(f"{scenario_id}:{case}: from every bisect and the record: {words}", file=out)
-    joining = sorted(boundaries.boundary_releases(bisect_record, record_results, scenario_id, framework) - in_record,
-                     key=versions.key)
+    joining = sorted(
+        boundaries.boundary_releases(bisect_record, record_results, scenario_id, framework) - in_record,
+        key=versions.key,
+    )
     if joining:
-        print(f"boundary releases joining the matrix of {scenario_id}: {', '.join(joining)}; "
-              f"add their results to the record with `nox -s matrix -- --only {scenario_id}`", file=out)
+        print(
+            f"boundary releases joining the matrix of {scenario_id}: {', '.join(joining)}; "
+            f"add their results to the record with `nox -s matrix -- --only {scenario_id}`",
+            file=out,
+        )
+
+
+def input_errors() -> tuple[type[Exception], ...]:
+    """What `python -m harness` reports as bad input (one line, exit 2): the CLI's own list."""
+    from harness.cli import INPUT_ERRORS  # cli imports bisect lazily, so no import cycle
+
+    return INPUT_ERRORS
 
 
 def main(argv: list[str]) -> int:
     try:
         args = parser().parse_args(argv)
-        options = Options(selector=args.selector, framework=args.framework, start=args.start, end=args.end,
-                          today_deps=args.today_deps, timeout=args.timeout, rerun=args.rerun)
+        options = Options(
+            selector=args.selector,
+            framework=args.framework,
+            start=args.start,
+            end=args.end,
+            today_deps=args.today_deps,
+            timeout=args.timeout,
+            rerun=args.rerun,
+        )
         return run(options)
-    except INPUT_ERRORS as exc:
+    except input_errors() as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -13,6 +13,7 @@ by the matrix (boundary releases join the matrix) and by the reports.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -73,7 +74,7 @@ def derive(points: Mapping[str, str], releases: Iterable[str] = ()) -> list[Boun
     answered = sorted((v for v, o in points.items() if o != ERROR), key=versions.key)
     every = sorted(set(releases) | set(points), key=versions.key)
     found = []
-    for a, b in zip(answered, answered[1:]):
+    for a, b in itertools.pairwise(answered):
         if points[a] == points[b]:
             continue
         ka, kb = versions.key(a), versions.key(b)
@@ -189,11 +190,17 @@ def known(record: dict, results: Iterable[dict], scenario: str, case: str, frame
             points[p["version"]] = p["outcome"]
             probes += 1
     for r in results:
-        if (r["scenario"], r["case"], r["framework"]) == (scenario, case, framework) \
-                and r["source"] == f"{framework}=={r['version']}" and r["outcome"] != ERROR:
+        if (
+            (r["scenario"], r["case"], r["framework"]) == (scenario, case, framework)
+            and r["source"] == f"{framework}=={r['version']}"
+            and r["outcome"] != ERROR
+        ):
             points[r["version"]] = r["outcome"]
-    ranges = [(b["from"], b["to"]) for b in record["bisects"]
-              if (b["scenario"], b["case"], b["framework"]) == (scenario, case, framework)]
+    ranges = [
+        (b["from"], b["to"])
+        for b in record["bisects"]
+        if (b["scenario"], b["case"], b["framework"]) == (scenario, case, framework)
+    ]
     points = dict(sorted(points.items(), key=lambda kv: versions.key(kv[0])))
     return Known(points, probes, ranges, list(record["releases"].get(framework, [])))
 

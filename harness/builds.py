@@ -43,17 +43,23 @@ def _metadata_of_path(path: Path) -> tuple[str, str | None]:
         try:
             if path.name.endswith(".tar.gz"):
                 with tarfile.open(path) as tf:
-                    member = next((m for m in tf.getmembers() if m.name.count("/") == 1 and m.name.endswith("/PKG-INFO")), None)
-                    text = tf.extractfile(member).read().decode() if member else ""
+                    info = next(
+                        (m for m in tf.getmembers() if m.name.count("/") == 1 and m.name.endswith("/PKG-INFO")), None
+                    )
+                    # extractfile() gives None for what is not a file (a PKG-INFO directory or link).
+                    stream = tf.extractfile(info) if info else None
+                    text = stream.read().decode() if stream else ""
             else:
                 with zipfile.ZipFile(path) as zf:
-                    member = next((n for n in zf.namelist() if n.count("/") == 1 and n.endswith("/PKG-INFO")), None)
-                    text = zf.read(member).decode() if member else ""
+                    name = next((n for n in zf.namelist() if n.count("/") == 1 and n.endswith("/PKG-INFO")), None)
+                    text = zf.read(name).decode() if name else ""
         except (OSError, tarfile.TarError, zipfile.BadZipFile) as exc:
             raise SpecError(f"{path.name}: cannot read it as a source distribution ({exc})") from None
         fields = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line and not line.startswith(" "))
         if "Name" not in fields:
-            raise SpecError(f"{path.name}: no PKG-INFO with a Name in this archive; give a wheel, sdist or source checkout")
+            raise SpecError(
+                f"{path.name}: no PKG-INFO with a Name in this archive; give a wheel, sdist or source checkout"
+            )
         return fields["Name"], fields.get("Version")
     if path.is_dir():
         pyproject = path / "pyproject.toml"

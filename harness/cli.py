@@ -14,17 +14,30 @@ import sys
 from harness import boundaries, comment, export, flags, frameworks, matrix, record, registry
 from harness.builds import SpecError
 from harness.index import IndexError_
+from harness.mutants import MutantsError
 from harness.reports import ReportsNotWritable
-from harness.runner import DEFAULT_TIMEOUT, run_case
-from harness.scenario import ScenarioError
+from harness.runner import DEFAULT_TIMEOUT, CaseResult, run_case
+from harness.scenario import Case, Scenario, ScenarioError
 from harness.snapshots import SnapshotCorrupt
 
-INPUT_ERRORS = (registry.UnknownId, frameworks.UnknownFramework, SpecError, ScenarioError, ReportsNotWritable, IndexError_,
-                SnapshotCorrupt, record.RecordError, boundaries.RecordError, flags.FlagError, export.ExportError,
-                comment.CommentError)
+INPUT_ERRORS = (
+    registry.UnknownId,
+    frameworks.UnknownFramework,
+    SpecError,
+    ScenarioError,
+    ReportsNotWritable,
+    IndexError_,
+    SnapshotCorrupt,
+    record.RecordError,
+    boundaries.RecordError,
+    flags.FlagError,
+    MutantsError,
+    export.ExportError,
+    comment.CommentError,
+)
 
 
-def cmd_list(args) -> int:
+def cmd_list(args: argparse.Namespace) -> int:
     for scenario in registry.discover().values():
         print(f"{scenario.id}  ({scenario.framework})")
         for case in scenario.cases:
@@ -32,11 +45,11 @@ def cmd_list(args) -> int:
     return 0
 
 
-def _print_timeline(result) -> None:
+def _print_timeline(result: CaseResult) -> None:
     print("".join("    " + line for line in result.timeline.splitlines(keepends=True)), end="")
 
 
-def cmd_run_proof(args) -> int:
+def cmd_run_proof(args: argparse.Namespace) -> int:
     """Run cases under their proof build for ``args.proof``; status 1 unless every case says it."""
     from harness.proofs import run_proof
 
@@ -44,15 +57,16 @@ def cmd_run_proof(args) -> int:
     for scenario, case in registry.select(registry.discover(), args.ids):
         run = run_proof(scenario, case, args.proof, timeout=args.timeout)
         result = run.result
-        print(f"{scenario.id}:{case.id} under its {args.proof} proof ({run.build.description or type(run.build).__name__}) "
-              f"on {run.where}: {result.outcome}: {result.detail}")
+        build = run.build.description or type(run.build).__name__
+        where = f"{scenario.id}:{case.id} under its {args.proof} proof ({build}) on {run.where}"
+        print(f"{where}: {result.outcome}: {result.detail}")
         if args.timeline:
             _print_timeline(result)
         status |= result.outcome != args.proof
     return status
 
 
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     """Run cases in this environment, with whatever framework releases it has installed."""
     if args.proof:
         return cmd_run_proof(args)
@@ -72,10 +86,13 @@ def cmd_run(args) -> int:
     return status
 
 
-def cmd_matrix(args) -> int:
+def cmd_matrix(args: argparse.Namespace) -> int:
     options = matrix.Options(
-        specs=args.specs, only=[i for value in args.only for i in value.split(",") if i], update_snapshots=args.update_snapshots,
-        today_deps=args.today_deps, timeout=args.timeout,
+        specs=args.specs,
+        only=[i for value in args.only for i in value.split(",") if i],
+        update_snapshots=args.update_snapshots,
+        today_deps=args.today_deps,
+        timeout=args.timeout,
     )
     if args.jobs:
         options.jobs = args.jobs
@@ -92,13 +109,13 @@ def cmd_matrix(args) -> int:
     return matrix.run(options)
 
 
-def cmd_merge(args) -> int:
+def cmd_merge(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     return matrix.merge([Path(p) for p in args.shards])
 
 
-def cmd_report(args) -> int:
+def cmd_report(args: argparse.Namespace) -> int:
     """Re-render every markdown report from the record (reports/matrix.json and reports/bisect.json)."""
     root = matrix.PROJECT_ROOT
     if record.load(root / "reports") is None:
@@ -108,7 +125,7 @@ def cmd_report(args) -> int:
     return 0
 
 
-def _export_pin(scenario, case, release: str | None, document: dict | None) -> export.Pin:
+def _export_pin(scenario: Scenario, case: Case, release: str | None, document: dict | None) -> export.Pin:
     """--release NAME==VERSION (a release of the scenario's framework on the index), else the record's choice,
     else the newest final release on the index."""
     from harness import builds, environments, index
@@ -116,12 +133,16 @@ def _export_pin(scenario, case, release: str | None, document: dict | None) -> e
     cache_dir = matrix.PROJECT_ROOT / ".nox" / ".harness-cache"
     if release:
         if not builds.PIN_RE.match(release):
-            raise SpecError(f"--release {release!r}: an export pins a release, NAME==VERSION (e.g. "
-                            f"{scenario.framework}==<version>); to run it on a local checkout, run the script with "
-                            "the python of an environment that has the checkout installed")
+            raise SpecError(
+                f"--release {release!r}: an export pins a release, NAME==VERSION (e.g. "
+                f"{scenario.framework}==<version>); to run it on a local checkout, run the script with "
+                "the python of an environment that has the checkout installed"
+            )
         build = builds.parse(release, cache_dir)
         if build.framework != frameworks.get(scenario.framework).name:
-            raise SpecError(f"--release {release!r} is a {build.framework} release; {scenario.id} is about {scenario.framework}")
+            raise SpecError(
+                f"--release {release!r} is a {build.framework} release; {scenario.id} is about {scenario.framework}"
+            )
         date = export._env_date(document, build.source) or environments.dependency_date(build, cache_dir)
         return export.Pin(scenario.framework, build.version, date, "the release asked for (--release)")
     pin = export.record_pin(document, scenario, case)
@@ -129,11 +150,15 @@ def _export_pin(scenario, case, release: str | None, document: dict | None) -> e
         return pin
     latest = index.final_releases(scenario.framework, cache_dir)[-1]
     build = builds.parse(f"{scenario.framework}=={latest.version}", cache_dir)
-    return export.Pin(scenario.framework, latest.version, environments.dependency_date(build, cache_dir),
-                      "the newest release on the index (the record has no result for this case yet)")
+    return export.Pin(
+        scenario.framework,
+        latest.version,
+        environments.dependency_date(build, cache_dir),
+        "the newest release on the index (the record has no result for this case yet)",
+    )
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     """Write one standalone reproduction script per case (harness/export.py)."""
     from pathlib import Path
 
@@ -142,7 +167,9 @@ def cmd_export(args) -> int:
     single = ":" in args.id  # SCENARIO:CASE: -o names the file; SCENARIO: -o names a directory
     out = Path(args.output) if args.output and args.output != "-" else None
     if out is not None and not single and out.exists() and not out.is_dir():
-        raise export.ExportError(f"-o {args.output}: not a directory; for every case of {args.id}, -o names a directory")
+        raise export.ExportError(
+            f"-o {args.output}: not a directory; for every case of {args.id}, -o names a directory"
+        )
     for scenario, case in chosen:
         pin = _export_pin(scenario, case, args.release, document)
         name = export.script_name(scenario.id, case.id)
@@ -157,7 +184,7 @@ def cmd_export(args) -> int:
     return 0
 
 
-def cmd_comment(args) -> int:
+def cmd_comment(args: argparse.Namespace) -> int:
     """Print a pull-request comment for one scenario (harness/comment.py)."""
     from harness import reports
 
@@ -170,7 +197,7 @@ def cmd_comment(args) -> int:
     return 0
 
 
-def cmd_releases(args) -> int:
+def cmd_releases(args: argparse.Namespace) -> int:
     """The final releases of a framework on the index with their upload times, or the one current on a date."""
     from harness import index
 
@@ -185,7 +212,7 @@ def cmd_releases(args) -> int:
     return 0
 
 
-def cmd_new(args) -> int:
+def cmd_new(args: argparse.Namespace) -> int:
     from harness import new_scenario
 
     path = new_scenario.create(args.scenario_id, args.framework)
@@ -193,7 +220,14 @@ def cmd_new(args) -> int:
     return 0
 
 
-def cmd_bisect(args) -> int:
+def cmd_mutants(args: argparse.Namespace) -> int:
+    """Mutate every scenario's oracle functions and judge each mutant by the proofs (harness/mutants.py)."""
+    from harness import mutants
+
+    return mutants.run(args.ids, jobs=args.jobs, timeout=args.timeout, list_only=args.list)
+
+
+def cmd_bisect(args: argparse.Namespace) -> int:
     from harness import bisect
 
     return bisect.main(args.rest)
@@ -210,37 +244,63 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("ids", nargs="*", help="scenario or scenario:case (default: all)")
     s.add_argument("--timeline", action="store_true", help="print each case's timeline")
     s.add_argument("--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds (> 0)")
-    s.add_argument("--proof", choices=("reproduced", "fixed"),
-                   help="run each case under the build its proof for this outcome names: an InProcess patch applied "
-                        "here, the installed release as is, or a Release in its matrix environment (built if missing); "
-                        "exit 1 unless every case says that outcome")
+    s.add_argument(
+        "--proof",
+        choices=("reproduced", "fixed"),
+        help="run each case under the build its proof for this outcome names: an InProcess patch applied "
+        "here, the installed release as is, or a Release in its matrix environment (built if missing); "
+        "exit 1 unless every case says that outcome",
+    )
     s.set_defaults(func=cmd_run)
 
     s = sub.add_parser("releases", help="a framework's final releases on the index, or the one current on a date")
     s.add_argument("framework", help="google-adk or openai-agents")
-    s.add_argument("--at", metavar="DATE", help="YYYY-MM-DD (end of that day, UTC) or an RFC 3339 time: print only "
-                                                "the release a user installing then got (the highest final version out)")
+    s.add_argument(
+        "--at",
+        metavar="DATE",
+        help="YYYY-MM-DD (end of that day, UTC) or an RFC 3339 time: print only "
+        "the release a user installing then got (the highest final version out)",
+    )
     s.set_defaults(func=cmd_releases)
 
     s = sub.add_parser("matrix", help="run every scenario across framework builds (what `nox -s matrix` runs)")
-    s.add_argument("specs", nargs="*", metavar="SPEC",
-                   help="google-adk==2.13.0, openai-agents==0.24.0, a path to a checkout/wheel/sdist, or NAME @ URL "
-                        "(default: the default release set)")
+    s.add_argument(
+        "specs",
+        nargs="*",
+        metavar="SPEC",
+        help="google-adk==2.13.0, openai-agents==0.24.0, a path to a checkout/wheel/sdist, or NAME @ URL "
+        "(default: the default release set)",
+    )
     # One value per --only (repeat it, or separate ids with commas), so SPECs may follow it.
-    s.add_argument("--only", action="append", default=[], metavar="ID[,ID...]",
-                   help="only this scenario or scenario:case (repeatable, or comma-separated)")
-    s.add_argument("--update-snapshots", action="store_true",
-                   help="accept new and changed results of releases into snapshots/matrix")
-    s.add_argument("--today-deps", action="store_true",
-                   help="resolve dependencies as of today instead of each release's upload time")
-    s.add_argument("--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT,
-                   help="per-case timeout in seconds, > 0 (default 60)")
+    s.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="ID[,ID...]",
+        help="only this scenario or scenario:case (repeatable, or comma-separated)",
+    )
+    s.add_argument(
+        "--update-snapshots",
+        action="store_true",
+        help="accept new and changed results of releases into snapshots/matrix",
+    )
+    s.add_argument(
+        "--today-deps",
+        action="store_true",
+        help="resolve dependencies as of today instead of each release's upload time",
+    )
+    s.add_argument(
+        "--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds, > 0 (default 60)"
+    )
     s.add_argument("--jobs", type=flags.jobs, default=None, help="builds run in parallel, >= 1 (default: CPU count)")
     s.add_argument("--rerun", action="store_true", help="run every case, even those whose inputs are unchanged")
     s.add_argument("--shard", metavar="K/N", help="run only the K-th of N deterministic slices of the builds")
-    s.add_argument("--out", metavar="DIR",
-                   help="write this run's reports to DIR and leave the record (reports/matrix.json) alone; "
-                        "runs with a local build or a release outside the matrix go to reports/runs/<name>/ by default")
+    s.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write this run's reports to DIR and leave the record (reports/matrix.json) alone; "
+        "runs with a local build or a release outside the matrix go to reports/runs/<name>/ by default",
+    )
     s.set_defaults(func=cmd_matrix)
 
     s = sub.add_parser("merge", help="build reports from shard results (reports/shards/*.json)")
@@ -256,21 +316,44 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=cmd_bisect)
 
+    s = sub.add_parser("mutants", help="mutate the oracles and run the proofs against each mutant (nox -s mutants)")
+    s.add_argument("ids", nargs="*", metavar="ID", help="only these scenarios (default: all); commas allowed")
+    s.add_argument("--jobs", type=flags.jobs, default=2, help="proof runs in parallel, >= 1 (default 2)")
+    s.add_argument(
+        "--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds, > 0 (default 60)"
+    )
+    s.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    s.set_defaults(func=cmd_mutants)
+
     s = sub.add_parser("export", help="write a standalone reproduction script per case (uv run it; no harness needed)")
     s.add_argument("id", metavar="SCENARIO[:CASE]")
-    s.add_argument("--release", metavar="SPEC", help="the release the script pins, NAME==VERSION (default: the newest "
-                                                     "release of the record where the case reproduces, else its newest)")
-    s.add_argument("-o", "--output", metavar="FILE",
-                   help="where to write: for SCENARIO:CASE the file ('-': stdout), for SCENARIO a directory "
-                        "(default: SCENARIO--CASE.py in the current directory)")
+    s.add_argument(
+        "--release",
+        metavar="SPEC",
+        help="the release the script pins, NAME==VERSION (default: the newest "
+        "release of the record where the case reproduces, else its newest)",
+    )
+    s.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write: for SCENARIO:CASE the file ('-': stdout), for SCENARIO a directory "
+        "(default: SCENARIO--CASE.py in the current directory)",
+    )
     s.set_defaults(func=cmd_export)
 
-    s = sub.add_parser("comment", help="print a pull-request comment (markdown, under 10,000 characters) for one scenario")
+    s = sub.add_parser(
+        "comment", help="print a pull-request comment (markdown, under 10,000 characters) for one scenario"
+    )
     s.add_argument("scenario", metavar="SCENARIO")
     s.add_argument("--run", metavar="DIR", help="a candidate run's folder (reports/runs/<name>/): a before/after table")
-    s.add_argument("--link-base", default="", metavar="URL",
-                   help="prefix for the links to the standalone scripts, e.g. https://github.com/OWNER/REPO/blob/main/ "
-                        "(default: paths relative to the project root)")
+    s.add_argument(
+        "--link-base",
+        default="",
+        metavar="URL",
+        help="prefix for the links to the standalone scripts, e.g. https://github.com/OWNER/REPO/blob/main/ "
+        "(default: paths relative to the project root)",
+    )
     s.set_defaults(func=cmd_comment)
 
     s = sub.add_parser("report", help="re-render reports/*.md from reports/matrix.json")
@@ -280,13 +363,11 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["bisect"]:
-        # bisect parses its own arguments (harness/bisect.py), --help included.
-        args = argparse.Namespace(func=cmd_bisect, rest=argv[1:])
-    else:
-        args = None
     try:
-        if argv[:1] != ["bisect"]:
+        if argv[:1] == ["bisect"]:
+            # bisect parses its own arguments (harness/bisect.py), --help included.
+            args = argparse.Namespace(func=cmd_bisect, rest=argv[1:])
+        else:
             args = parser().parse_args(argv)
         return args.func(args)
     except INPUT_ERRORS as exc:

@@ -15,6 +15,7 @@ then dropped, with a visible note pointing to the full report.
 from __future__ import annotations
 
 import difflib
+from itertools import pairwise
 from pathlib import Path
 
 from harness import export, versions
@@ -33,7 +34,7 @@ def _is_release(r: dict) -> bool:
     return r["source"] == f"{r['framework']}=={r['version']}"
 
 
-def _order(r: dict):
+def _order(r: dict) -> tuple:
     return (not _is_release(r), versions.key(r["version"] or "0"), r["source"])
 
 
@@ -56,8 +57,11 @@ def _spans(releases: list[dict], cases: list[str], rows: list[dict]) -> list[lis
     spans: list[list[str]] = []
     for i, r in enumerate(releases):
         prev = releases[i - 1] if i else None
-        if prev is None or versions.line(prev["version"]) != versions.line(r["version"]) or any(
-                outcome.get((c, prev["source"])) != outcome.get((c, r["source"])) for c in cases):
+        if (
+            prev is None
+            or versions.line(prev["version"]) != versions.line(r["version"])
+            or any(outcome.get((c, prev["source"])) != outcome.get((c, r["source"])) for c in cases)
+        ):
             spans.append([])
         spans[-1].append(r["source"])
     return spans
@@ -86,14 +90,18 @@ def _record_table(scenario: dict, rows: list[dict], link_base: str) -> list[str]
     version_of = {r["source"]: r["version"] for r in releases}
     outcome = {(r["case"], r["source"]): r["outcome"] for r in rows}
     framework = scenario["framework"]
-    out = [f"| case ({framework}) | " + " | ".join(_span_label(s, version_of) for s in spans) + " | script |",
-           "|---|" + "---|" * len(spans) + "---|"]
+    out = [
+        f"| case ({framework}) | " + " | ".join(_span_label(s, version_of) for s in spans) + " | script |",
+        "|---|" + "---|" * len(spans) + "---|",
+    ]
     for c in cases:
         cells = []
         for span in spans:
             seen = {outcome.get((c["id"], s)) for s in span}
             cells.append(_cell(seen.pop()) if len(seen) == 1 else "mixed")
-        out.append(f"| {_case_label(c)} | " + " | ".join(cells) + f" | {_script_link(scenario['id'], c['id'], link_base)} |")
+        out.append(
+            f"| {_case_label(c)} | " + " | ".join(cells) + f" | {_script_link(scenario['id'], c['id'], link_base)} |"
+        )
     return out
 
 
@@ -107,8 +115,10 @@ def _run_table(scenario: dict, rows: list[dict], link_base: str) -> list[str]:
     base = releases[-1] if releases else None
     by = {(r["case"], r["source"]): r for r in rows}
     heads = [f"{b['version']} (before)" for b in releases] + [f"`{b['source']}` (after)" for b in candidates]
-    out = [f"| case ({scenario['framework']}) | " + " | ".join(heads) + " | change | script |",
-           "|---|" + "---|" * (len(heads) + 2)]
+    out = [
+        f"| case ({scenario['framework']}) | " + " | ".join(heads) + " | change | script |",
+        "|---|" + "---|" * (len(heads) + 2),
+    ]
     for c in scenario["cases"]:
         if not any(r["case"] == c["id"] for r in rows):
             continue
@@ -118,10 +128,15 @@ def _run_table(scenario: dict, rows: list[dict], link_base: str) -> list[str]:
             before = by.get((c["id"], base["source"])) if base else None
             after = by.get((c["id"], cand["source"]))
             if before and after:
-                changes.append("unchanged" if before["outcome"] == after["outcome"]
-                               else f"{before['outcome']} → {after['outcome']}")
-        out.append(f"| {_case_label(c)} | " + " | ".join(cells) + f" | {'; '.join(changes) or '–'} | "
-                   f"{_script_link(scenario['id'], c['id'], link_base)} |")
+                changes.append(
+                    "unchanged"
+                    if before["outcome"] == after["outcome"]
+                    else f"{before['outcome']} → {after['outcome']}"
+                )
+        out.append(
+            f"| {_case_label(c)} | " + " | ".join(cells) + f" | {'; '.join(changes) or '–'} | "
+            f"{_script_link(scenario['id'], c['id'], link_base)} |"
+        )
     return out
 
 
@@ -133,9 +148,14 @@ def _cut(text: str, limit: int | None, what: str, report: str) -> str:
 
 
 def _diff(a: dict, b: dict) -> str:
-    return "".join(difflib.unified_diff(a["timeline"].splitlines(keepends=True), b["timeline"].splitlines(keepends=True),
-                                        fromfile=f"{_label(a)} ({a['outcome']})".replace("`", ""),
-                                        tofile=f"{_label(b)} ({b['outcome']})".replace("`", "")))
+    return "".join(
+        difflib.unified_diff(
+            a["timeline"].splitlines(keepends=True),
+            b["timeline"].splitlines(keepends=True),
+            fromfile=f"{_label(a)} ({a['outcome']})".replace("`", ""),
+            tofile=f"{_label(b)} ({b['outcome']})".replace("`", ""),
+        )
+    )
 
 
 def _evidence_pairs(scenario: dict, rows: list[dict], run: bool) -> list[tuple[dict, dict, tuple[dict, dict] | None]]:
@@ -152,9 +172,12 @@ def _evidence_pairs(scenario: dict, rows: list[dict], run: bool) -> list[tuple[d
                 pairs.append((c, cands[-1], (base[-1], cands[-1]) if base else None))
             continue
         # The last change between reproduced and fixed inside a release line, in version order.
-        changes = [(a, b) for a, b in zip(mine, mine[1:])
-                   if versions.line(a["version"]) == versions.line(b["version"])
-                   and {a["outcome"], b["outcome"]} == {REPRODUCED, FIXED}]
+        changes = [
+            (a, b)
+            for a, b in pairwise(mine)
+            if versions.line(a["version"]) == versions.line(b["version"])
+            and {a["outcome"], b["outcome"]} == {REPRODUCED, FIXED}
+        ]
         if changes:
             a, b = changes[-1]
             pairs.append((c, a if a["outcome"] == REPRODUCED else b, (a, b)))
@@ -168,21 +191,36 @@ def _evidence_pairs(scenario: dict, rows: list[dict], run: bool) -> list[tuple[d
     return pairs
 
 
-def _details(pairs, report: str, timeline_lines: int | None, diff_lines: int | None, timelines: bool) -> list[str]:
+def _details(
+    pairs: list[tuple[dict, dict, tuple[dict, dict] | None]],
+    report: str,
+    timeline_lines: int | None,
+    diff_lines: int | None,
+    timelines: bool,
+) -> list[str]:
     out = []
     for case, shown, pair in pairs:
         blocks = []
         if timelines:
-            blocks += [f"Timeline on {_label(shown)} ({shown['outcome']}):", "",
-                       *_fence(_cut(shown["timeline"], timeline_lines, "timeline", report)), ""]
+            blocks += [
+                f"Timeline on {_label(shown)} ({shown['outcome']}):",
+                "",
+                *_fence(_cut(shown["timeline"], timeline_lines, "timeline", report)),
+                "",
+            ]
         if pair is not None and pair[0]["timeline"] != pair[1]["timeline"]:
-            blocks += [f"Diff {_label(pair[0])} ({pair[0]['outcome']}) → {_label(pair[1])} ({pair[1]['outcome']}):", "",
-                       *_fence(_cut(_diff(*pair), diff_lines, "diff", report), "diff"), ""]
+            blocks += [
+                f"Diff {_label(pair[0])} ({pair[0]['outcome']}) → {_label(pair[1])} ({pair[1]['outcome']}):",
+                "",
+                *_fence(_cut(_diff(*pair), diff_lines, "diff", report), "diff"),
+                "",
+            ]
         if not blocks:
             continue
         ends = pair or (shown,)
         summary = f"<code>{case['id']}</code>: " + " → ".join(
-            f"{_esc(r['outcome'])} on {_esc(_label(r).replace('`', ''))}" for r in ends)
+            f"{_esc(r['outcome'])} on {_esc(_label(r).replace('`', ''))}" for r in ends
+        )
         out += ["<details>", f"<summary>{summary}</summary>", "", *blocks, "</details>", ""]
     return out
 
@@ -193,10 +231,15 @@ def render(scenario: dict, document: dict, run_dir: str | None = None, link_base
     rows = [r for r in document["results"] if r["scenario"] == scenario["id"]]
     if not rows:
         where = f"{run_dir}/matrix.json" if run_dir else "reports/matrix.json"
-        raise CommentError(f"{where} has no results for {scenario['id']}; run `nox -s matrix -- --only {scenario['id']}` first")
+        raise CommentError(
+            f"{where} has no results for {scenario['id']}; run `nox -s matrix -- --only {scenario['id']}` first"
+        )
     report = f"reports/{scenario['id']}.md" if not run_dir else f"{run_dir.rstrip('/')}/{scenario['id']}.md"
     first_link = scenario["links"][0] if scenario["links"] else ""
-    head = [f"**{scenario['id']}** ({scenario['framework']}, {first_link}): {' '.join(scenario['description'].split())}", ""]
+    head = [
+        f"**{scenario['id']}** ({scenario['framework']}, {first_link}): {' '.join(scenario['description'].split())}",
+        "",
+    ]
     # A run with a candidate build gets before/after; an exploratory run of releases, ranges.
     before_after = bool(run_dir) and any(not _is_release(r) for r in rows)
     if before_after:
@@ -206,29 +249,45 @@ def render(scenario: dict, document: dict, run_dir: str | None = None, link_base
         lead = ["Before and after the candidate build, per case:", ""]
     else:
         table = _record_table(scenario, rows, link_base)
-        releases = sorted({r["source"] for r in rows if _is_release(r)},
-                          key=lambda s: next(_order(r) for r in rows if r["source"] == s))
+        releases = sorted(
+            {r["source"] for r in rows if _is_release(r)},
+            key=lambda s: next(_order(r) for r in rows if r["source"] == s),
+        )
         # The command names the releases around each change, not all of them.
-        keep = set()
+        keep: set[str] = set()
         for c in scenario["cases"]:
             mine = sorted((r for r in rows if r["case"] == c["id"] and _is_release(r)), key=_order)
-            for a, b in zip(mine, mine[1:]):
+            for a, b in pairwise(mine):
                 if a["outcome"] != b["outcome"]:
                     keep.update((a["source"], b["source"]))
         specs = [s for s in releases if s in keep] or releases[-1:]
         n = len({r["source"] for r in rows})
         lead = [f"Outcome per case and release range ({n} releases run; the count in brackets):", ""]
-    shown_case = next((c["id"] for c in scenario["cases"] if any(r["case"] == c["id"] and r["outcome"] == REPRODUCED
-                                                                   for r in rows)), scenario["cases"][0]["id"])
-    reproduce = ["Reproduce with the harness, or without it (one case, a fresh environment, the pinned release):", "",
-                 *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs) + "\n"
-                         f"uv run reports/{export.REPRO_DIR}/{export.script_name(scenario['id'], shown_case)}", "sh"), ""]
+    shown_case = next(
+        (c["id"] for c in scenario["cases"] if any(r["case"] == c["id"] and r["outcome"] == REPRODUCED for r in rows)),
+        scenario["cases"][0]["id"],
+    )
+    reproduce = [
+        "Reproduce with the harness, or without it (one case, a fresh environment, the pinned release):",
+        "",
+        *_fence(
+            f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs) + "\n"
+            f"uv run reports/{export.REPRO_DIR}/{export.script_name(scenario['id'], shown_case)}",
+            "sh",
+        ),
+        "",
+    ]
     tail = [f"Full evidence: `{report}`. Scripts exit 1 while a case reproduces, 0 once fixed."]
     fixed_part = head + lead + table + [""] + reproduce
     pairs = _evidence_pairs(scenario, rows, before_after)
     # Fit under LIMIT: shorter blocks first, then diffs only, then nothing folded.
-    for timeline_lines, diff_lines, timelines in ((40, 60, True), (20, 30, True), (10, 15, True),
-                                                  (None, 30, False), (None, 10, False)):
+    for timeline_lines, diff_lines, timelines in (
+        (40, 60, True),
+        (20, 30, True),
+        (10, 15, True),
+        (None, 30, False),
+        (None, 10, False),
+    ):
         text = "\n".join(fixed_part + _details(pairs, report, timeline_lines, diff_lines, timelines) + tail) + "\n"
         if len(text) <= LIMIT - MARGIN:
             return text

@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
+from typing import IO
 
 from harness import isolation
 from harness.outcomes import ERROR
@@ -25,7 +26,7 @@ IMPORT_GRACE = 120.0  # first import of a framework in a cold environment can be
 CASE_SLACK = 10.0
 
 
-def _reader(stream, q: queue.Queue) -> None:
+def _reader(stream: IO[str], q: queue.Queue[str | None]) -> None:
     for line in stream:
         q.put(line)
     q.put(None)
@@ -56,9 +57,26 @@ def run_worker(
             stderr_path = Path(tmp) / "stderr"
             with open(stderr_path, "w") as stderr:
                 proc = subprocess.Popen(
-                    isolation.wrap([str(python), "-m", "harness.worker", "--framework", framework, "--timeout", str(timeout),
-                     "--only", *selectors, "--skip", *skip]),
-                    stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=cwd, env=env,
+                    isolation.wrap(
+                        [
+                            str(python),
+                            "-m",
+                            "harness.worker",
+                            "--framework",
+                            framework,
+                            "--timeout",
+                            str(timeout),
+                            "--only",
+                            *selectors,
+                            "--skip",
+                            *skip,
+                        ]
+                    ),
+                    stdout=subprocess.PIPE,
+                    stderr=stderr,
+                    text=True,
+                    cwd=cwd,
+                    env=env,
                 )
                 q: queue.Queue = queue.Queue()
                 threading.Thread(target=_reader, args=(proc.stdout, q), daemon=True).start()
@@ -72,14 +90,30 @@ def run_worker(
                         proc.kill()
                         proc.wait()
                         if current is None:
-                            return env_record, done + [{"error": f"worker silent for {deadline:g}s before any case started"}]
-                        done.append({**current, "outcome": ERROR, "detail": f"timed out after {timeout:g}s (worker killed)", "timeline": ""})
+                            return env_record, done + [
+                                {"error": f"worker silent for {deadline:g}s before any case started"}
+                            ]
+                        done.append(
+                            {
+                                **current,
+                                "outcome": ERROR,
+                                "detail": f"timed out after {timeout:g}s (worker killed)",
+                                "timeline": "",
+                            }
+                        )
                         restart = True
                         break
                     if line is None:
                         rc = proc.wait()
                         if current is not None:
-                            done.append({**current, "outcome": ERROR, "detail": f"worker died (exit {rc}): {_tail(stderr_path)}", "timeline": ""})
+                            done.append(
+                                {
+                                    **current,
+                                    "outcome": ERROR,
+                                    "detail": f"worker died (exit {rc}): {_tail(stderr_path)}",
+                                    "timeline": "",
+                                }
+                            )
                             restart = True
                         elif rc != 0:
                             return env_record, done + [{"error": f"worker failed (exit {rc}): {_tail(stderr_path)}"}]

@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -50,6 +51,7 @@ def dependency_date(build: Build, cache_dir: Path) -> str | None:
     """The upload time of a release, rounded up to the second, for uv's --exclude-newer."""
     if not build.release:
         return None
+    assert build.version is not None, "a release build knows its version (harness/builds.py)"
     release = index.releases(build.framework, cache_dir)[build.version]
     stamp = datetime.fromisoformat(release.upload_time.replace("Z", "+00:00"))
     stamp = stamp.replace(microsecond=0) + timedelta(seconds=1)
@@ -74,7 +76,7 @@ def env_name(build: Build, today: bool) -> str:
 
 
 @contextlib.contextmanager
-def _locked(path: Path):
+def _locked(path: Path) -> Iterator[None]:
     """Hold an exclusive lock on ``path``'s environment: two runs (a matrix and a bisect, or
     two worktrees sharing one ``.nox``) must not build or delete the same environment at once."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -108,8 +110,13 @@ def requirement_with_extras(build: Build, extras: tuple[str, ...]) -> str:
     return f"{name.strip()}{tag}=={version.strip()}"
 
 
-def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False,
-           requires: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> Environment:
+def ensure(
+    build: Build,
+    root: Path,
+    cache_dir: Path,
+    today: bool = False,
+    requires: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+) -> Environment:
     """Create (or reuse) the environment for ``build``; raise BuildFailed on install errors.
 
     ``requires``: (framework extras, other packages); by default what the framework's
@@ -121,11 +128,12 @@ def ensure(build: Build, root: Path, cache_dir: Path, today: bool = False,
         return _ensure(build, path, cache_dir, today, extras, packages)
 
 
-def _ensure(build: Build, path: Path, cache_dir: Path, today: bool, extras: tuple[str, ...],
-            packages: tuple[str, ...]) -> Environment:
+def _ensure(
+    build: Build, path: Path, cache_dir: Path, today: bool, extras: tuple[str, ...], packages: tuple[str, ...]
+) -> Environment:
     python = path / "bin" / "python"
     date = None if today else dependency_date(build, cache_dir)
-    wanted = {
+    wanted: dict[str, object] = {
         "requirement": build.requirement if build.release else build.source,
         "exclude_newer": date,
         "python": f"{sys.version_info.major}.{sys.version_info.minor}",

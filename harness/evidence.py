@@ -7,7 +7,7 @@ results, and kept under GitHub's comment limit by cutting long blocks with a vis
 from __future__ import annotations
 
 import difflib
-from itertools import groupby
+import itertools
 
 from harness import boundaries, versions
 from harness.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
@@ -25,7 +25,7 @@ def _label(r: dict) -> str:
     return r["source"] if r["source"].startswith("local:") else f"{r['framework']} {r['version']}"
 
 
-def _release_order(r: dict):
+def _release_order(r: dict) -> tuple:
     return (versions.key(r["version"] or "0"), r["source"].startswith("local:"), r["source"])
 
 
@@ -33,8 +33,13 @@ def _cut(text: str, limit: int, what: str) -> str:
     lines = text.splitlines()
     if len(lines) <= limit:
         return text.rstrip("\n")
-    return "\n".join(lines[:limit] + [f"… {len(lines) - limit} more {what} lines cut to fit GitHub's comment limit; "
-                                      "the full text is in reports/matrix.json"])
+    return "\n".join(
+        lines[:limit]
+        + [
+            f"… {len(lines) - limit} more {what} lines cut to fit GitHub's comment limit; "
+            "the full text is in reports/matrix.json"
+        ]
+    )
 
 
 def _fence(text: str, lang: str = "text") -> list[str]:
@@ -61,7 +66,9 @@ def _line_summary(releases: list[dict]) -> str:
     repro = [r for r in releases if r["outcome"] == REPRODUCED]
     fixed_ = [r for r in releases if r["outcome"] == FIXED]
     unexpected = [r for r in releases if r["outcome"] == UNEXPECTED]
-    parts = [f"last release where it reproduces: **{repro[-1]['version']}**" if repro else "reproduces on no release run"]
+    parts = [
+        f"last release where it reproduces: **{repro[-1]['version']}**" if repro else "reproduces on no release run"
+    ]
     later_fixed = [r for r in fixed_ if not repro or _release_order(r) > _release_order(repro[-1])]
     if later_fixed:
         parts.append(f"first release where it is fixed: **{later_fixed[0]['version']}**")
@@ -69,8 +76,11 @@ def _line_summary(releases: list[dict]) -> str:
         parts.append(f"fixed on {', '.join(r['version'] for r in fixed_)}, but it reproduces again later")
     else:
         parts.append("fixed on no release run")
-    changes = [f"{a['version']} → {b['version']}: {a['outcome']} → {b['outcome']}"
-               for a, b in zip(releases, releases[1:]) if a["outcome"] != b["outcome"]]
+    changes = [
+        f"{a['version']} → {b['version']}: {a['outcome']} → {b['outcome']}"
+        for a, b in itertools.pairwise(releases)
+        if a["outcome"] != b["outcome"]
+    ]
     if changes:
         parts.append("changes: " + "; ".join(changes))
     parts.append(f"unexpected on: {', '.join(r['version'] for r in unexpected) if unexpected else 'none'}")
@@ -82,8 +92,11 @@ def _control_summary(releases: list[dict]) -> str:
     broke = [r for r in releases if r["outcome"] != FIXED]
     if not broke:
         return f"control: held on every release run ({len(releases)})"
-    return "control: **broke** on " + ", ".join(f"{r['version']} ({r['outcome']})" for r in broke) + \
-        f"; held on {len(releases) - len(broke)} of {len(releases)} releases run"
+    return (
+        "control: **broke** on "
+        + ", ".join(f"{r['version']} ({r['outcome']})" for r in broke)
+        + f"; held on {len(releases) - len(broke)} of {len(releases)} releases run"
+    )
 
 
 def _summary_line(rows: list[dict], control: bool = False) -> str:
@@ -105,9 +118,13 @@ def _before_after(rows: list[dict]) -> list[str]:
     for cand in candidates:
         for base in releases:
             if base["outcome"] == cand["outcome"]:
-                lines.append(f"unchanged: {cand['outcome']} on {_label(base)} and on the candidate build `{cand['source']}`")
+                lines.append(
+                    f"unchanged: {cand['outcome']} on {_label(base)} and on the candidate build `{cand['source']}`"
+                )
             else:
-                lines.append(f"{base['outcome']} on {_label(base)}, {cand['outcome']} on the candidate build `{cand['source']}`")
+                lines.append(
+                    f"{base['outcome']} on {_label(base)}, {cand['outcome']} on the candidate build `{cand['source']}`"
+                )
     return lines
 
 
@@ -127,10 +144,16 @@ def _bisect_lines(k: boundaries.Known) -> list[str]:
     ranges = "; ".join(f"{a} – {b}" for a, b in sorted(set(k.ranges), key=lambda ab: versions.key(ab[0])))
     found = "; ".join(b.summary for b in k.boundaries) or "no outcome change"
     answered = sum(o != ERROR for o in k.points.values())
-    line = (f"Bisect ({k.probes} probes over {ranges}, with the record's results: {answered} releases "
-            f"with an answer): **{found}**.")
+    probes = f"{k.probes} probe" + ("" if k.probes == 1 else "s")
+    line = (
+        f"Bisect ({probes} over {ranges}, with the record's results: {answered} releases with an answer): **{found}**."
+    )
     if k.no_answer:
-        shown = ", ".join(k.no_answer) if len(k.no_answer) <= 3 else f"{len(k.no_answer)} releases, {k.no_answer[0]} .. {k.no_answer[-1]}"
+        shown = (
+            ", ".join(k.no_answer)
+            if len(k.no_answer) <= 3
+            else f"{len(k.no_answer)} releases, {k.no_answer[0]} .. {k.no_answer[-1]}"
+        )
         line += f" No answer from {shown}."
     return [line]
 
@@ -143,8 +166,11 @@ def _grid_picture(scenario: dict) -> list[str]:
 def _script_link(scenario: dict, case: dict) -> list[str]:
     """The case's standalone reproduction script (harness/export.py, written to repro/ beside this report)."""
     path = f"repro/{scenario['id']}--{case['id']}.py"
-    return [f"Standalone script: [`{path}`]({path}): `uv run` it (no harness needed); it prints the timeline and "
-            "the verdict, and exits 1 when the case reproduces, 0 when fixed.", ""]
+    return [
+        f"Standalone script: [`{path}`]({path}): `uv run` it (no harness needed); it prints the timeline and "
+        "the verdict, and exits 1 when the case reproduces, 0 when fixed.",
+        "",
+    ]
 
 
 def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
@@ -191,9 +217,20 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
             out += ["**What the candidate changed:**", ""] + [f"- {line}" for line in ba] + [""]
         out += ["| build | outcome | detail | timeline |", "|---|---|---|---|"]
         # Rows group consecutive releases of one release line with the same result.
-        keyed = [(r, (r["outcome"], r["detail"], shapes.get(r["timeline"], "–"), r["source"].startswith("local:"),
-                      versions.line(r["version"] or "0"))) for r in rows]
-        for key, grp in groupby(keyed, key=lambda x: x[1]):
+        keyed = [
+            (
+                r,
+                (
+                    r["outcome"],
+                    r["detail"],
+                    shapes.get(r["timeline"], "–"),
+                    r["source"].startswith("local:"),
+                    versions.line(r["version"] or "0"),
+                ),
+            )
+            for r in rows
+        ]
+        for key, grp in itertools.groupby(keyed, key=lambda x: x[1]):
             group = [r for r, _ in grp]
             out.append(f"| {_esc(_range(group))} | {key[0]} | {_esc(key[1])} | {key[2]} |")
         out.append("")
@@ -204,15 +241,29 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
         for tl in case_shapes:
             producing = [r for r in rows if r["timeline"] == tl]
             who = ", ".join(_label(r) for r in producing)
-            out += ["<details>", f"<summary>timeline {shapes[tl]} ({producing[0]['outcome']}): {_esc(who)}</summary>", ""]
+            out += [
+                "<details>",
+                f"<summary>timeline {shapes[tl]} ({producing[0]['outcome']}): {_esc(who)}</summary>",
+                "",
+            ]
             out += _fence(_cut(tl, TIMELINE_LINES, "timeline")) + ["", "</details>", ""]
         repro = [r for r in rows if r["outcome"] == REPRODUCED and r["timeline"]]
         fixed_ = [r for r in rows if r["outcome"] == FIXED and r["timeline"]]
         if repro and fixed_ and repro[-1]["timeline"] != fixed_[0]["timeline"]:
             a, b = repro[-1], fixed_[0]
-            diff = "".join(difflib.unified_diff(a["timeline"].splitlines(keepends=True), b["timeline"].splitlines(keepends=True),
-                                                fromfile=f"{_label(a)} (reproduced)", tofile=f"{_label(b)} (fixed)"))
-            out += ["<details>", f"<summary>diff: reproduced ({_esc(_label(a))}) → fixed ({_esc(_label(b))})</summary>", ""]
+            diff = "".join(
+                difflib.unified_diff(
+                    a["timeline"].splitlines(keepends=True),
+                    b["timeline"].splitlines(keepends=True),
+                    fromfile=f"{_label(a)} (reproduced)",
+                    tofile=f"{_label(b)} (fixed)",
+                )
+            )
+            out += [
+                "<details>",
+                f"<summary>diff: reproduced ({_esc(_label(a))}) → fixed ({_esc(_label(b))})</summary>",
+                "",
+            ]
             out += _fence(_cut(diff, DIFF_LINES, "diff"), "diff") + ["", "</details>", ""]
 
     out += _environment(document, {r["source"] for r in results})

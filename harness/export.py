@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import ast
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness import frameworks, versions
 from harness.outcomes import REPRODUCED
+from harness.scenario import Case, Scenario
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("harness", "scenarios")  # the project's import roots: what gets bundled
@@ -89,7 +91,7 @@ def _imported(tree: ast.AST, module: str, is_package: bool) -> set[str]:
     return names
 
 
-def bundle(scenario, root: Path = PROJECT_ROOT) -> dict[str, str]:
+def bundle(scenario: Scenario, root: Path = PROJECT_ROOT) -> dict[str, str]:
     """Relative path -> source of every project module the case needs, sorted by path.
 
     The scenario module, the entry modules, and everything they import from the project,
@@ -116,7 +118,7 @@ def bundle(scenario, root: Path = PROJECT_ROOT) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
-def _module_of(scenario) -> str:
+def _module_of(scenario: Scenario) -> str:
     """``scenarios.<module>`` of a scenario: its ``module`` (set by harness.registry), else the module
     that defines its SCENARIO."""
     import sys
@@ -152,8 +154,11 @@ def _is_release(r: dict) -> bool:
 
 def case_results(document: dict | None, scenario_id: str, case_id: str) -> list[dict]:
     """The record's release results of a case, oldest first."""
-    rows = [r for r in (document or {}).get("results", [])
-            if r["scenario"] == scenario_id and r["case"] == case_id and _is_release(r)]
+    rows = [
+        r
+        for r in (document or {}).get("results", [])
+        if r["scenario"] == scenario_id and r["case"] == case_id and _is_release(r)
+    ]
     return sorted(rows, key=lambda r: versions.key(r["version"]))
 
 
@@ -164,19 +169,23 @@ def _env_date(document: dict | None, source: str) -> str | None:
     return None
 
 
-def record_pin(document: dict | None, scenario, case) -> Pin | None:
+def record_pin(document: dict | None, scenario: Scenario, case: Case) -> Pin | None:
     """The newest release of the record where the case reproduces, else its newest release."""
     rows = case_results(document, scenario.id, case.id)
     if not rows:
         return None
     repro = [r for r in rows if r["outcome"] == REPRODUCED]
     chosen = repro[-1] if repro else rows[-1]
-    why = ("the newest release of the harness's record on which this case reproduces" if repro else
-           f"the newest release of the harness's record (the case says {chosen['outcome']} there; it reproduces on none)")
+    why = (
+        "the newest release of the harness's record on which this case reproduces"
+        if repro
+        else f"the newest release of the harness's record (the case says {chosen['outcome']} there; "
+        "it reproduces on none)"
+    )
     return Pin(scenario.framework, chosen["version"], _env_date(document, chosen["source"]), why)
 
 
-def requirements(scenario, pin: Pin) -> list[str]:
+def requirements(scenario: Scenario, pin: Pin) -> list[str]:
     """The inline metadata's dependencies: the framework (with the scenario's extras of it), pinned,
     then the scenario's other packages (``Scenario.requires``)."""
     import re
@@ -244,8 +253,11 @@ def record_summary(rows: list[dict]) -> list[str]:
             lines.append(f"{group[0]['framework']} {span}{n}: {group[0]['outcome']}: {group[0]['detail']}")
 
     for r in rows:
-        if group and (r["outcome"] != group[-1]["outcome"] or r["detail"] != group[-1]["detail"]
-                      or versions.line(r["version"]) != versions.line(group[-1]["version"])):
+        if group and (
+            r["outcome"] != group[-1]["outcome"]
+            or r["detail"] != group[-1]["detail"]
+            or versions.line(r["version"]) != versions.line(group[-1]["version"])
+        ):
             flush()
             group = []
         group.append(r)
@@ -253,39 +265,59 @@ def record_summary(rows: list[dict]) -> list[str]:
     return lines
 
 
-def _docstring(scenario, case, pin: Pin, filename: str, rows: list[dict], module_doc: str) -> str:
+def _docstring(scenario: Scenario, case: Case, pin: Pin, filename: str, rows: list[dict], module_doc: str) -> str:
     fw = frameworks.get(scenario.framework)
     out = [f"{scenario.id}, case {case.id}: a standalone reproduction ({scenario.framework}).", ""]
     out += [_wrap(f"Bug: {scenario.description}"), "", _wrap(f"Expected: {scenario.expected}"), ""]
     this = f"This case ({case.id}): {case.summary}" if case.summary else f"This case: {case.id}"
     if case.control:
-        this += (". It is a control: behaviour beside the bug that must hold (fixed) on every release; "
-                 "reproduced means it broke")
+        this += (
+            ". It is a control: behaviour beside the bug that must hold (fixed) on every release; "
+            "reproduced means it broke"
+        )
     out += [_wrap(this.rstrip(".") + "."), ""]
     out += ["Upstream:", *[f"    {u}" for u in scenario.links], ""]
     if pin.version:
-        deps = (f"; its dependencies are resolved as of that release's upload ({pin.exclude_newer}, uv's "
-                "exclude-newer), as the harness's matrix installs it") if pin.exclude_newer else ""
-        out += [_wrap(f"The inline metadata above pins {pin.spec}, {pin.why}{deps}. To try another release, change "
-                      "the pin" + (" and exclude-newer (or delete it)." if pin.exclude_newer else "."))]
+        deps = (
+            (
+                f"; its dependencies are resolved as of that release's upload ({pin.exclude_newer}, uv's "
+                "exclude-newer), as the harness's matrix installs it"
+            )
+            if pin.exclude_newer
+            else ""
+        )
+        out += [
+            _wrap(
+                f"The inline metadata above pins {pin.spec}, {pin.why}{deps}. To try another release, change "
+                "the pin" + (" and exclude-newer (or delete it)." if pin.exclude_newer else ".")
+            )
+        ]
     else:
         out += [_wrap(f"The inline metadata above does not pin {pin.framework} ({pin.why}); pin the release to try.")]
     out += [""]
     if rows:
-        out += ["What the harness recorded (reports/matrix.json):", *[f"    {line}" for line in record_summary(rows)], ""]
+        out += [
+            "What the harness recorded (reports/matrix.json):",
+            *[f"    {line}" for line in record_summary(rows)],
+            "",
+        ]
     out += [
         "Run it:",
         f"    uv run {filename}        # in a fresh environment with the pinned release",
         f"    python {filename}        # with the {fw.name} this Python has (e.g. your checkout, pip install -e .)",
         "",
-        _wrap("It prints the normalised timeline (ids the framework invents become placeholders such as inv-1, in "
-              "first-seen order), then one verdict line, and exits 0 when the case is fixed, 1 when it reproduces, "
-              "2 otherwise (unexpected, not-applicable, error). No network is used: the model is a scripted fake."),
+        _wrap(
+            "It prints the normalised timeline (ids the framework invents become placeholders such as inv-1, in "
+            "first-seen order), then one verdict line, and exits 0 when the case is fixed, 1 when it reproduces, "
+            "2 otherwise (unexpected, not-applicable, error). No network is used: the model is a scripted fake."
+        ),
         "",
-        _wrap("The code is agent-bug-harness's own, bundled verbatim at the end of this file (BUNDLE): the scenario "
-              "module, the harness modules it imports (fakes, timeline helpers, outcomes) and the runner that judges "
-              "the case as the matrix does. A small importer makes them importable under their own names, so the "
-              "scenario runs unmodified."),
+        _wrap(
+            "The code is agent-bug-harness's own, bundled verbatim at the end of this file (BUNDLE): the scenario "
+            "module, the harness modules it imports (fakes, timeline helpers, outcomes) and the runner that judges "
+            "the case as the matrix does. A small importer makes them importable under their own names, so the "
+            "scenario runs unmodified."
+        ),
         "",
         "The scenario's own notes (its module docstring):",
         "",
@@ -294,7 +326,7 @@ def _docstring(scenario, case, pin: Pin, filename: str, rows: list[dict], module
     return "\n".join(out).rstrip() + "\n"
 
 
-HEADER = '''\
+HEADER = """\
 #!/usr/bin/env -S uv run --script
 # /// script
 # requires-python = "{requires_python}"
@@ -302,7 +334,7 @@ HEADER = '''\
 {dependencies}
 # ]
 {tool}# ///
-'''
+"""
 
 CODE = '''
 from __future__ import annotations
@@ -399,8 +431,15 @@ def _docstring_literal(text: str) -> str:
     return literal
 
 
-def script(scenario, case, pin: Pin, filename: str | None = None, rows: list[dict] | None = None,
-           root: Path = PROJECT_ROOT, sources: dict[str, str] | None = None) -> str:
+def script(
+    scenario: Scenario,
+    case: Case,
+    pin: Pin,
+    filename: str | None = None,
+    rows: list[dict] | None = None,
+    root: Path = PROJECT_ROOT,
+    sources: dict[str, str] | None = None,
+) -> str:
     """The standalone script of ``case``, pinned to ``pin``. ``rows``: the record's release results
     of the case (quoted in the docstring); ``sources``: ``bundle(scenario, root)`` when known."""
     filename = filename or script_name(scenario.id, case.id)
@@ -411,15 +450,24 @@ def script(scenario, case, pin: Pin, filename: str | None = None, rows: list[dic
     tool = ""
     if pin.version and pin.exclude_newer:
         tool = f'# [tool.uv]\n# exclude-newer = "{pin.exclude_newer}"\n'
-    header = HEADER.format(requires_python=_requires_python(root),
-                           dependencies="\n".join(f'#     "{d}",' for d in requirements(scenario, pin)), tool=tool)
+    header = HEADER.format(
+        requires_python=_requires_python(root),
+        dependencies="\n".join(f'#     "{d}",' for d in requirements(scenario, pin)),
+        tool=tool,
+    )
     # The scenario module first: it is what a reader came for; the harness modules after it.
     first = module_name.replace(".", "/") + ".py"
     ordered = sorted(sources.items(), key=lambda kv: (kv[0] != first, kv[0]))
     entries = ",\n".join(f'    "{path}": {_literal(source)}' for path, source in ordered)
-    code = CODE.format(scenario_id=scenario.id, scenario_module=module_name, case=case.id, framework=scenario.framework,
-                       entry_module=frameworks.get(scenario.framework).entry_module, bundle_root=BUNDLE_ROOT,
-                       bundle=entries)
+    code = CODE.format(
+        scenario_id=scenario.id,
+        scenario_module=module_name,
+        case=case.id,
+        framework=scenario.framework,
+        entry_module=frameworks.get(scenario.framework).entry_module,
+        bundle_root=BUNDLE_ROOT,
+        bundle=entries,
+    )
     doc = _docstring(scenario, case, pin, filename, rows or [], module_doc)
     text = header + _docstring_literal(doc) + "\n" + code
     compile(text, filename, "exec")  # a broken export is a bug here, not in the maintainer's hands
@@ -429,7 +477,9 @@ def script(scenario, case, pin: Pin, filename: str | None = None, rows: list[dic
 # --- reports/repro/ --------------------------------------------------------------------------------
 
 
-def write_record_exports(document: dict, scenarios: list, reports_dir: Path, write) -> list[Path]:
+def write_record_exports(
+    document: dict, scenarios: list[Scenario], reports_dir: Path, write: Callable[[Path, str], None]
+) -> list[Path]:
     """``reports/repro/<scenario>--<case>.py`` for every case of ``scenarios``; stale scripts removed.
 
     ``write(path, text)``: how to write a file (atomically, harness/reports.py). Scripts of
@@ -443,7 +493,9 @@ def write_record_exports(document: dict, scenarios: list, reports_dir: Path, wri
         sources = bundle(s)
         for case in s.cases:
             name = script_name(s.id, case.id)
-            pin = record_pin(document, s, case) or Pin(s.framework, None, None, "the record has no release result for it")
+            pin = record_pin(document, s, case) or Pin(
+                s.framework, None, None, "the record has no release result for it"
+            )
             text = script(s, case, pin, name, case_results(document, s.id, case.id), sources=sources)
             path = directory / name
             if not path.exists() or path.read_text(encoding="utf-8") != text:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import NoReturn
 
 MAX_TIMEOUT = 86400.0  # a day: longer is a typo, not a case
 MAX_JOBS = 256
@@ -24,7 +25,7 @@ def number(kind: type, low: float, high: float, what: str, low_inclusive: bool =
     lower = f">= {low:g}" if low_inclusive else f"> {low:g}"
     valid = f"{what} {lower} and <= {high:g}"
 
-    def parse(text: str):
+    def parse(text: str) -> float:
         try:
             value = kind(text)
         except ValueError:
@@ -45,6 +46,6 @@ reps = number(int, 1, 1000, "a whole number of repetitions")
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (raised as FlagError, printed by the caller)."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         usage = " ".join(self.format_usage().split()).removeprefix("usage: ")
         raise FlagError(f"{message}; usage: {usage}")

@@ -31,6 +31,4 @@ def get(name: str) -> Framework:
     try:
         return FRAMEWORKS[key]
     except KeyError:
-        raise UnknownFramework(
-            f"unknown framework {name!r}; valid: {', '.join(sorted(FRAMEWORKS))}"
-        ) from None
+        raise UnknownFramework(f"unknown framework {name!r}; valid: {', '.join(sorted(FRAMEWORKS))}") from None

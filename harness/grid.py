@@ -11,6 +11,7 @@ dates, so a re-render is identical.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from xml.sax.saxutils import escape, quoteattr
 
 from harness import versions
@@ -45,8 +46,14 @@ def _columns(rows: list[dict]) -> list[tuple[str, str, str]]:
     for r in rows:
         builds.setdefault(r["source"], r)
     order = sorted(builds.values(), key=lambda r: (_is_local(r), versions.key(r["version"] or "0"), r["source"]))
-    return [(r["source"], _short(r["source"]) if _is_local(r) else r["version"],
-             "local builds" if _is_local(r) else versions.line(r["version"])) for r in order]
+    return [
+        (
+            r["source"],
+            _short(r["source"]) if _is_local(r) else r["version"],
+            "local builds" if _is_local(r) else versions.line(r["version"]),
+        )
+        for r in order
+    ]
 
 
 def _short(label: str, limit: int = 28) -> str:
@@ -54,7 +61,9 @@ def _short(label: str, limit: int = 28) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
-def _svg(title: str, row_groups: list[list[tuple[str, str]]], results: list[dict], label_of_row) -> str:
+def _svg(
+    title: str, row_groups: list[list[tuple[str, str]]], results: list[dict], label_of_row: Callable[[dict], str]
+) -> str:
     """The grid. ``row_groups``: groups of (row key, row label); ``results``: rows are keyed by
     ``label_of_row(result)``, columns by ``source``."""
     columns = _columns(results)
@@ -65,18 +74,18 @@ def _svg(title: str, row_groups: list[list[tuple[str, str]]], results: list[dict
     top = PAD + 18 + 16 + head  # title, release-line labels, build labels
     xs: list[int] = []
     x = left
-    for i, (_, _, group) in enumerate(columns):
-        if i and group != columns[i - 1][2]:
+    for i, (_, _, line) in enumerate(columns):
+        if i and line != columns[i - 1][2]:
             x += LINE_GAP
         xs.append(x)
         x += STEP
     grid_right = x
     ys: list[int] = []
     y = top
-    for gi, group in enumerate(row_groups):
+    for gi, rows_of_group in enumerate(row_groups):
         if gi:
             y += GROUP_GAP
-        for _ in group:
+        for _ in rows_of_group:
             ys.append(y)
             y += STEP
     legend_y = y + 12
@@ -85,44 +94,55 @@ def _svg(title: str, row_groups: list[list[tuple[str, str]]], results: list[dict
     width = max(grid_right + PAD, PAD + 9 * len(title) + PAD, PAD + legend_width + PAD)
     height = legend_y + CELL + PAD
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" {FONT} font-size="12">',
-           f"<title>{escape(title)}</title>",
-           f'<rect x="0" y="0" width="{width}" height="{height}" fill="#FFFFFF"/>',
-           f'<text x="{PAD}" y="{PAD + 13}" font-size="13" font-weight="bold">{escape(title)}</text>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" {FONT} font-size="12">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#FFFFFF"/>',
+        f'<text x="{PAD}" y="{PAD + 13}" font-size="13" font-weight="bold">{escape(title)}</text>',
+    ]
     # Release-line labels above their first column.
     for i, (_, _, group) in enumerate(columns):
         if i == 0 or group != columns[i - 1][2]:
             out.append(f'<text x="{xs[i]}" y="{PAD + 18 + 12}" fill="#555555">{escape(group)}</text>')
     # Build labels, rotated, ending just above their column.
-    for (source, label, _), cx in zip(columns, xs):
+    for (_, label, _), cx in zip(columns, xs, strict=True):
         bx, by = cx + CELL // 2 + 4, top - 6
         out.append(f'<text x="{bx}" y="{by}" transform="rotate(-90 {bx} {by})">{escape(label)}</text>')
     flat = [key for group in row_groups for key, _ in group]
-    for key, label, cy in zip(flat, row_labels, ys):
+    for key, label, cy in zip(flat, row_labels, ys, strict=True):
         out.append(f'<text x="{left - 8}" y="{cy + 14}" text-anchor="end">{escape(label)}</text>')
-        for (source, _, _), cx in zip(columns, xs):
+        for (source, _, _), cx in zip(columns, xs, strict=True):
             r = by_cell.get((key, source))
             if r is None:
-                out.append(f'<rect x="{cx}" y="{cy}" width="{CELL}" height="{CELL}" fill="{NOT_RUN}" '
-                           f'stroke="#DDDDDD" data-row={quoteattr(key)} data-build={quoteattr(source)}/>')
+                out.append(
+                    f'<rect x="{cx}" y="{cy}" width="{CELL}" height="{CELL}" fill="{NOT_RUN}" '
+                    f'stroke="#DDDDDD" data-row={quoteattr(key)} data-build={quoteattr(source)}/>'
+                )
                 continue
             fill, letter, ink = STYLE[r["outcome"]]
             tip = f"{label} on {source}: {r['outcome']}: {r['detail']}"
-            out += [f"<g><title>{escape(tip)}</title>",
-                    f'<rect x="{cx}" y="{cy}" width="{CELL}" height="{CELL}" fill="{fill}" '
-                    f'data-row={quoteattr(key)} data-build={quoteattr(source)}/>',
-                    f'<text x="{cx + CELL // 2}" y="{cy + 14}" text-anchor="middle" font-weight="bold" '
-                    f'fill="{ink}">{letter}</text></g>']
+            out += [
+                f"<g><title>{escape(tip)}</title>",
+                f'<rect x="{cx}" y="{cy}" width="{CELL}" height="{CELL}" fill="{fill}" '
+                f"data-row={quoteattr(key)} data-build={quoteattr(source)}/>",
+                f'<text x="{cx + CELL // 2}" y="{cy + 14}" text-anchor="middle" font-weight="bold" '
+                f'fill="{ink}">{letter}</text></g>',
+            ]
     x = PAD
     for outcome, fill, letter, ink in legend:
-        out += [f'<rect x="{x}" y="{legend_y}" width="{CELL}" height="{CELL}" fill="{fill}"/>',
-                f'<text x="{x + CELL // 2}" y="{legend_y + 14}" text-anchor="middle" font-weight="bold" '
-                f'fill="{ink}">{letter}</text>',
-                f'<text x="{x + CELL + 6}" y="{legend_y + 14}">{escape(outcome)}</text>']
+        out += [
+            f'<rect x="{x}" y="{legend_y}" width="{CELL}" height="{CELL}" fill="{fill}"/>',
+            f'<text x="{x + CELL // 2}" y="{legend_y + 14}" text-anchor="middle" font-weight="bold" '
+            f'fill="{ink}">{letter}</text>',
+            f'<text x="{x + CELL + 6}" y="{legend_y + 14}">{escape(outcome)}</text>',
+        ]
         x += CELL + 6 + CHAR * len(outcome) + 16
-    out += [f'<rect x="{x}" y="{legend_y}" width="{CELL}" height="{CELL}" fill="{NOT_RUN}" stroke="#DDDDDD"/>',
-            f'<text x="{x + CELL + 6}" y="{legend_y + 14}">not run</text>', "</svg>"]
+    out += [
+        f'<rect x="{x}" y="{legend_y}" width="{CELL}" height="{CELL}" fill="{NOT_RUN}" stroke="#DDDDDD"/>',
+        f'<text x="{x + CELL + 6}" y="{legend_y + 14}">not run</text>',
+        "</svg>",
+    ]
     return "\n".join(out) + "\n"
 
 
@@ -132,8 +152,11 @@ def scenario_svg(scenario: dict, document: dict) -> str:
     ``scenario``: the metadata the reports use (harness/reports.py ``scenario_metadata``).
     """
     results = [r for r in document["results"] if r["scenario"] == scenario["id"]]
-    rows = [(c["id"], c["id"] + (" (control)" if c.get("control") else "")) for c in scenario["cases"]
-            if any(r["case"] == c["id"] for r in results)]
+    rows = [
+        (c["id"], c["id"] + (" (control)" if c.get("control") else ""))
+        for c in scenario["cases"]
+        if any(r["case"] == c["id"] for r in results)
+    ]
     title = f"{scenario['id']} ({scenario['framework']}): outcome per case and build"
     return _svg(title, [rows], results, lambda r: r["case"])
 

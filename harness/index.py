@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from datetime import UTC
 from pathlib import Path
 
 from harness import versions
@@ -42,9 +43,7 @@ def _fetch(name: str, cache_dir: Path) -> dict:
     cache = cache_dir / f"{name}.json"
     if cache.exists() and time.time() - cache.stat().st_mtime < CACHE_TTL:
         return json.loads(cache.read_text())
-    req = urllib.request.Request(
-        f"{index_url()}/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
-    )
+    req = urllib.request.Request(f"{index_url()}/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
     try:
         with urllib.request.urlopen(req, timeout=60) as resp:
             data = json.load(resp)
@@ -64,7 +63,7 @@ def _version_of(filename: str, name: str) -> str | None:
     for prefix in (name.replace("-", "_") + "-", name + "-"):
         if not filename.lower().startswith(prefix.lower()):
             continue
-        rest = filename[len(prefix):]
+        rest = filename[len(prefix) :]
         if filename.endswith(".whl"):
             return rest.split("-")[0]
         for ext in (".tar.gz", ".zip"):
@@ -111,18 +110,18 @@ def final_releases(name: str, cache_dir: Path) -> list[Release]:
 
 def parse_date(text: str) -> str:
     """A date (``YYYY-MM-DD``: the end of that day, UTC) or an RFC 3339 time, as a comparable UTC string."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     try:
         if len(text) == 10:
-            moment = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=timezone.utc) + timedelta(days=1, microseconds=-1)
+            moment = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC) + timedelta(days=1, microseconds=-1)
         else:
             moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
             if moment.tzinfo is None:
-                moment = moment.replace(tzinfo=timezone.utc)
+                moment = moment.replace(tzinfo=UTC)
     except ValueError:
         raise IndexError_(f"malformed date {text!r}; valid: YYYY-MM-DD (e.g. 2026-01-31) or an RFC 3339 time") from None
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def current_on(name: str, when: str, cache_dir: Path) -> Release:

@@ -49,8 +49,9 @@ def log(message: str) -> None:
         sys.stderr.flush()
 
 
-def resolve_builds(options: Options, selected: list[tuple[Scenario, Case]], members: dict[str, list[str]] | None,
-                   cache_dir: Path) -> list[tuple[builds_mod.Build, list[tuple[Scenario, Case]]]]:
+def resolve_builds(
+    options: Options, selected: list[tuple[Scenario, Case]], members: dict[str, list[str]] | None, cache_dir: Path
+) -> list[tuple[builds_mod.Build, list[tuple[Scenario, Case]]]]:
     """(build, its cases): the SPECs given, each with every selected case of its framework; or,
     with no SPECs, every release of each selected scenario's matrix (``members``)."""
     if options.specs:
@@ -60,8 +61,9 @@ def resolve_builds(options: Options, selected: list[tuple[Scenario, Case]], memb
             found.setdefault(build.source, build)
         return [(b, [(s, c) for s, c in selected if s.framework == b.framework]) for b in found.values()]
     assert members is not None
-    wanted = sorted({(s.framework, v) for s, _ in selected for v in members[s.id]},
-                    key=lambda fv: (fv[0], versions.key(fv[1])))
+    wanted = sorted(
+        {(s.framework, v) for s, _ in selected for v in members[s.id]}, key=lambda fv: (fv[0], versions.key(fv[1]))
+    )
     plan = []
     for framework, version in wanted:
         build = builds_mod.parse(f"{framework}=={version}", cache_dir)
@@ -74,14 +76,22 @@ def is_release(result: dict) -> bool:
     return result["source"] == f"{result['framework']}=={result['version']}"
 
 
-def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: str | None, **fields) -> dict:
+def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: str | None, **fields: object) -> dict:
     return {
-        "scenario": scenario.id, "case": case.id, "framework": build.framework, "version": version,
-        "source": build.source, "release": build.release, "timeline": "", **fields,
+        "scenario": scenario.id,
+        "case": case.id,
+        "framework": build.framework,
+        "version": version,
+        "source": build.source,
+        "release": build.release,
+        "timeline": "",
+        **fields,
     }
 
 
-def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, list[dict]]:
+def run_build(
+    build: builds_mod.Build, cases: list[tuple[Scenario, Case]], options: Options, cache_dir: Path
+) -> tuple[dict, list[dict]]:
     """Build the environment, run the worker; every case gets a result, errors included."""
     started = time.monotonic()
     env_root = options.root / ".nox" / "builds"
@@ -90,8 +100,10 @@ def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, li
     except (environments.BuildFailed, OSError) as exc:
         detail = f"install failed: {exc}"
         log(f"  {build.source}: {detail}")
-        return ({"source": build.source, "framework": build.framework, "version": build.version, "error": detail},
-                [_result(s, c, build, build.version, outcome=ERROR, detail=detail) for s, c in cases])
+        return (
+            {"source": build.source, "framework": build.framework, "version": build.version, "error": detail},
+            [_result(s, c, build, build.version, outcome=ERROR, detail=detail) for s, c in cases],
+        )
     built = time.monotonic()
     cached = result_cache.load(env.path) if build.release and not options.rerun else {}
     keys = {(s.id, c.id): result_cache.inputs_key(options.root, env.path, s.module) for s, c in cases}
@@ -100,8 +112,14 @@ def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, li
     env_record = cached.get("env")
     raw: list[dict] = []
     if to_run:
-        env_record, raw = run_worker(env.python, build.framework, [f"{s.id}:{c.id}" for s, c in to_run],
-                                     environments.worker_environment(options.root), options.root, options.timeout)
+        env_record, raw = run_worker(
+            env.python,
+            build.framework,
+            [f"{s.id}:{c.id}" for s, c in to_run],
+            environments.worker_environment(options.root),
+            options.root,
+            options.timeout,
+        )
     version = (env_record or {}).get("version") or build.version
     by_pair = {(r["scenario"], r["case"]): r for r in raw if "scenario" in r}
     for s, c in cases:
@@ -114,7 +132,9 @@ def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, li
         if r is None:
             results.append(_result(s, c, build, version, outcome=ERROR, detail=failure))
         else:
-            results.append(_result(s, c, build, version, outcome=r["outcome"], detail=r["detail"], timeline=r["timeline"]))
+            results.append(
+                _result(s, c, build, version, outcome=r["outcome"], detail=r["detail"], timeline=r["timeline"])
+            )
     if build.release and env_record:
         for s, c in to_run:
             r = by_pair.get((s.id, c.id))
@@ -122,19 +142,26 @@ def run_build(build, cases, options: Options, cache_dir: Path) -> tuple[dict, li
                 entries[f"{s.id}:{c.id}"] = {"inputs": keys[(s.id, c.id)], "result": r}
         result_cache.save(env.path, env_record, entries)
     record = {
-        "source": build.source, "framework": build.framework, "version": version,
-        "python": (env_record or {}).get("python"), "exclude_newer": env.exclude_newer,
+        "source": build.source,
+        "framework": build.framework,
+        "version": version,
+        "python": (env_record or {}).get("python"),
+        "exclude_newer": env.exclude_newer,
         "packages": (env_record or {}).get("packages", []),
         "isolation": (env_record or {}).get("isolation"),
     }
     counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
-    log(f"  {build.source}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
+    log(
+        f"  {build.source}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
         f" (env {'reused' if env.reused else 'built'} in {built - started:.1f}s, {len(to_run)} cases run"
-        f" in {time.monotonic() - built:.1f}s, {len(cases) - len(to_run)} unchanged and skipped)")
+        f" in {time.monotonic() - built:.1f}s, {len(cases) - len(to_run)} unchanged and skipped)"
+    )
     return record, results
 
 
-def check_snapshots(results: list[dict], store: SnapshotStore, update: bool, recorded: list[dict] | None = None) -> None:
+def check_snapshots(
+    results: list[dict], store: SnapshotStore, update: bool, recorded: list[dict] | None = None
+) -> None:
     """Compare every result with its snapshot; with ``update``, store the new and changed ones.
 
     A snapshot stored for a release between two others (a one-release bug's x.y.0) would
@@ -146,18 +173,27 @@ def check_snapshots(results: list[dict], store: SnapshotStore, update: bool, rec
         check = store.check(r)
         r["snapshot"], r["snapshot_base"], r["snapshot_diff"] = check.status, check.base, check.diff
         if update and check.status in (NEW, CHANGED):
-            later = [x for x in recorded or [] if (x["scenario"], x["case"]) == (r["scenario"], r["case"])
-                     and is_release(x) and check.base is not None and x.get("snapshot_base") == check.base
-                     and versions.key(x["version"]) > versions.key(r["version"])
-                     and (x["scenario"], x["case"], x["version"]) not in ran]
+            base = check.base
+            later = [
+                x
+                for x in recorded or []
+                if (x["scenario"], x["case"]) == (r["scenario"], r["case"])
+                and is_release(x)
+                and base is not None
+                and x.get("snapshot_base") == base
+                and versions.key(x["version"]) > versions.key(r["version"])
+                and (x["scenario"], x["case"], x["version"]) not in ran
+            ]
             if store.accept(r):
                 r["snapshot"], r["snapshot_base"] = UPDATED, r["version"]
                 for x in later:
-                    store.pin(x["scenario"], x["case"], x["version"], check.base)
+                    assert base is not None  # `later` is empty without a base
+                    store.pin(x["scenario"], x["case"], x["version"], base)
 
 
-def _members(root: Path, scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: dict | None,
-             cache_dir: Path) -> dict[str, list[str]]:
+def _members(
+    root: Path, scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: dict | None, cache_dir: Path
+) -> dict[str, list[str]]:
     """scenario id -> the releases of its matrix (harness/record.py), as the store is now."""
     frameworks = sorted({s.framework for s in scenarios})
     defaults = {fw: releases.default_versions(fw, cache_dir) for fw in frameworks}
@@ -188,7 +224,7 @@ def run(options: Options) -> int:
         k, n = options.shard
         # Deterministic slice: builds in a fixed order, every N-th from the K-th.
         plan.sort(key=lambda item: (item[0].framework, versions.key(item[0].version or "0"), item[0].source))
-        plan = plan[k - 1::n]
+        plan = plan[k - 1 :: n]
         log(f"shard {k}/{n}: {', '.join(b.source for b, _ in plan) or 'no builds'}")
     if not plan and not options.shard:
         raise builds_mod.SpecError("nothing to run: no selected scenario uses the given builds' frameworks")
@@ -225,17 +261,43 @@ def run(options: Options) -> int:
         shard_path = reports_dir / "shards" / f"shard-{k}-of-{n}.json"
         shard_path.parent.mkdir(exist_ok=True)
         reports.write_atomic(shard_path, reports.dumps(document))
-        log(f"wrote reports/shards/{shard_path.name}; merge the shards with `python -m harness merge reports/shards/*.json`")
+        log(
+            f"wrote reports/shards/{shard_path.name}; "
+            "merge the shards with `python -m harness merge reports/shards/*.json`"
+        )
     else:
         full = not options.only and not options.specs
-        publish(options.root, scenarios, results, environments_records, harness, store, bisects, existing, cache_dir,
-                options.out, full=full, only=options.only)
+        publish(
+            options.root,
+            scenarios,
+            results,
+            environments_records,
+            harness,
+            store,
+            bisects,
+            existing,
+            cache_dir,
+            options.out,
+            full=full,
+            only=options.only,
+        )
     return summarise(results, time.monotonic() - started)
 
 
-def publish(root: Path, scenarios: dict, results: list[dict], environments_records: list[dict], harness: dict,
-            store: SnapshotStore, bisects: dict, existing: dict | None, cache_dir: Path, out: Path | None,
-            full: bool = False, only: list[str] | None = None) -> Path:
+def publish(
+    root: Path,
+    scenarios: dict,
+    results: list[dict],
+    environments_records: list[dict],
+    harness: dict,
+    store: SnapshotStore,
+    bisects: dict,
+    existing: dict | None,
+    cache_dir: Path,
+    out: Path | None,
+    full: bool = False,
+    only: list[str] | None = None,
+) -> Path:
     """Merge the results into the record, or write them to a run folder of their own; return where."""
     reports_dir = root / "reports"
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
@@ -249,14 +311,20 @@ def publish(root: Path, scenarios: dict, results: list[dict], environments_recor
         if full and existing:
             # A full run is the whole matrix: results of releases that left it are dropped.
             every = _members(root, list(scenarios.values()), store, bisects, existing, cache_dir)
-            prune = [(r["scenario"], r["case"], r["source"]) for r in existing["results"]
-                     if r["scenario"] in every and (not is_release(r) or r["version"] not in every[r["scenario"]])]
+            prune = [
+                (r["scenario"], r["case"], r["source"])
+                for r in existing["results"]
+                if r["scenario"] in every and (not is_release(r) or r["version"] not in every[r["scenario"]])
+            ]
             for key in prune:
                 log(f"note: {key[2]} left the matrix of {key[0]}; its result for {key[1]} is dropped from the record")
         merged = record.merge(existing, results, environments_records, harness, order, prune)
         record.render(root, scenarios, document=merged)
         kept = len(merged["results"]) - len(results)
-        log(f"record: {len(results)} results written to reports/{record.RECORD_NAME}, {kept} other results kept as they were")
+        log(
+            f"record: {len(results)} results written to reports/{record.RECORD_NAME}, "
+            f"{kept} other results kept as they were"
+        )
         return reports_dir
     if out is None:
         out = reports_dir / record.RUNS_DIR / record.run_name(sorted({r["source"] for r in results}), only or [])
@@ -267,8 +335,10 @@ def publish(root: Path, scenarios: dict, results: list[dict], environments_recor
     document = reports.matrix_document(results, environments_records, harness)
     written = record.render(root, scenarios, reports_dir=out, document=document)
     shown = _shown(out, root)
-    log(f"this run's reports are in {shown}/ ({len(written)} files); the record (reports/{record.RECORD_NAME}) "
-        f"is unchanged: {why}")
+    log(
+        f"this run's reports are in {shown}/ ({len(written)} files); the record (reports/{record.RECORD_NAME}) "
+        f"is unchanged: {why}"
+    )
     before_after = [p for p in written if p.suffix == ".md" and p.name != "matrix.md"]
     if any(not is_release(r) for r in results) and before_after:
         log(f"before/after report: {', '.join(_shown(p, root) for p in before_after)}")
@@ -287,8 +357,10 @@ def summarise(results: list[dict], elapsed: float) -> int:
     counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
     bad = [r for r in results if r["snapshot"] not in (MATCH, UPDATED)]
     for r in bad:
-        log(f"\nsnapshot {r['snapshot']}: {r['scenario']}:{r['case']} on {r['source']}"
-            + (f" (compared with {r['snapshot_base']})" if r["snapshot_base"] else " (no stored snapshot)"))
+        log(
+            f"\nsnapshot {r['snapshot']}: {r['scenario']}:{r['case']} on {r['source']}"
+            + (f" (compared with {r['snapshot_base']})" if r["snapshot_base"] else " (no stored snapshot)")
+        )
         log(f"  {r['outcome']}: {r['detail']}")
         if r.get("snapshot_diff"):
             log("".join("  " + line for line in r["snapshot_diff"].splitlines(keepends=True)).rstrip())
@@ -296,9 +368,14 @@ def summarise(results: list[dict], elapsed: float) -> int:
     inherited = sum(r["snapshot"] == MATCH and r["snapshot_base"] != r["version"] for r in results)
     if inherited:
         log(f"{inherited} results have no snapshot of their own and match an earlier release's snapshot")
-    log("snapshots: " + ", ".join(
-        f"{sum(r['snapshot'] == s for r in results)} {s}" for s in (MATCH, UPDATED, NEW, CHANGED)
-        if any(r["snapshot"] == s for r in results)))
+    log(
+        "snapshots: "
+        + ", ".join(
+            f"{sum(r['snapshot'] == s for r in results)} {s}"
+            for s in (MATCH, UPDATED, NEW, CHANGED)
+            if any(r["snapshot"] == s for r in results)
+        )
+    )
     if bad:
         log(f"{len(bad)} results differ from their snapshots; if the change is right, re-run with --update-snapshots")
         return 1
@@ -318,17 +395,31 @@ def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:
             raise builds_mod.SpecError(f"{path.name}: not a shard result ({exc})") from None
     infos = {json.dumps(d.get("harness", {}), sort_keys=True) for d in documents}
     if len(infos) > 1:
-        raise builds_mod.SpecError("the shards were run by different harness code or Pythons; re-run them from one commit")
+        raise builds_mod.SpecError(
+            "the shards were run by different harness code or Pythons; re-run them from one commit"
+        )
     results = [r for d in documents for r in d["results"]]
-    envs = sorted((e for d in documents for e in d.get("environments", [])), key=lambda e: (e["framework"], e["source"]))
+    envs = sorted(
+        (e for d in documents for e in d.get("environments", [])), key=lambda e: (e["framework"], e["source"])
+    )
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=reports.sort_key(order))
     reports_dir = root / "reports"
     reports.check_writable(reports_dir)
     existing = record.load(reports_dir)
     cache_dir = root / ".nox" / ".harness-cache"
-    publish(root, scenarios, results, envs, documents[0].get("harness", {}) if documents else {},
-            SnapshotStore(root / "snapshots" / "matrix"), record.bisect_record(reports_dir), existing, cache_dir, None)
+    publish(
+        root,
+        scenarios,
+        results,
+        envs,
+        documents[0].get("harness", {}) if documents else {},
+        SnapshotStore(root / "snapshots" / "matrix"),
+        record.bisect_record(reports_dir),
+        existing,
+        cache_dir,
+        None,
+    )
     bad = [r for r in results if r["snapshot"] not in (MATCH, UPDATED)]
     log(f"merged {len(paths)} shards: {len(results)} results, {len(bad)} differ from their snapshots")
     return 1 if bad else 0

@@ -41,9 +41,13 @@ def blocked():
     def getaddrinfo(host, port, *a, **k):
         raise NetworkBlocked(f"network access blocked: name lookup of {host}:{port}")
 
-    socket.socket.connect, socket.socket.connect_ex = connect, connect_ex
+    # Replacing the socket methods for the duration is the guard's whole job (mypy refuses
+    # assignments to methods unless told).
+    socket.socket.connect, socket.socket.connect_ex = connect, connect_ex  # type: ignore[method-assign]
     socket.create_connection, socket.getaddrinfo = create_connection, getaddrinfo
     try:
         yield
     finally:
-        socket.socket.connect, socket.socket.connect_ex, socket.create_connection, socket.getaddrinfo = saved
+        original_connect, original_connect_ex, original_create_connection, original_getaddrinfo = saved
+        socket.socket.connect, socket.socket.connect_ex = original_connect, original_connect_ex  # type: ignore[method-assign]
+        socket.create_connection, socket.getaddrinfo = original_create_connection, original_getaddrinfo

@@ -64,7 +64,8 @@ async def replay(*, variant: str) -> Observation:
     #     from google.adk.agents import LlmAgent
     #     session = await adk.run_agent(LlmAgent(name="agent", model=llm, instruction="TODO"), QUESTION)
     #     ids = Placeholders()
-    #     timeline = [*adk.session_timeline(session.events, ids), adk.state_line(session.state), adk.model_calls_line(llm)]
+    #     timeline = [*adk.session_timeline(session.events, ids), adk.state_line(session.state),
+    #                 adk.model_calls_line(llm)]
     #     return Observation(timeline=timeline, facts={...what the oracles read...})
     raise NotImplementedError(
         "scenario __ID__ is a template: write replay() (run an agent on `llm` with adk.run_agent and "
@@ -172,18 +173,26 @@ def render(scenario_id: str, framework_name: str, case: str = "basic") -> str:
     framework = frameworks.get(framework_name)
     adapter = "adk" if framework.name == "google-adk" else "openai_agents"
     text = HEADER + REPLAY[framework.name] + FOOTER
-    for word, value in (("__ID__", scenario_id), ("__FRAMEWORK__", framework.name), ("__ADAPTER__", adapter),
-                        ("__CASE__", case)):
+    for word, value in (
+        ("__ID__", scenario_id),
+        ("__FRAMEWORK__", framework.name),
+        ("__ADAPTER__", adapter),
+        ("__CASE__", case),
+    ):
         text = text.replace(word, value)
     return text
 
 
-def create(scenario_id: str, framework_name: str, directory: Path = registry.SCENARIOS_DIR, case: str = "basic") -> Path:
+def create(
+    scenario_id: str, framework_name: str, directory: Path = registry.SCENARIOS_DIR, case: str = "basic"
+) -> Path:
     """Write the template module; raise ScenarioError (one line) for a taken or malformed id."""
     framework = frameworks.get(framework_name)
     if not ID_RE.match(scenario_id):
-        raise ScenarioError(f"scenario id {scenario_id!r} is malformed: use lower-case words joined by hyphens, "
-                            f"e.g. {framework.id_prefix}my-bug")
+        raise ScenarioError(
+            f"scenario id {scenario_id!r} is malformed: use lower-case words joined by hyphens, "
+            f"e.g. {framework.id_prefix}my-bug"
+        )
     if not scenario_id.startswith(framework.id_prefix):
         raise ScenarioError(f"scenario id {scenario_id!r} must start with {framework.id_prefix!r} for {framework.name}")
     if case == "control":

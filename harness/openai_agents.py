@@ -192,7 +192,7 @@ def text_chunks(text: str) -> list[str]:
     """How the fake streams a text: one delta per word (with its leading space), at least two."""
     pieces = re.findall(r"\s*\S+\s*$|\s*\S+", text) or [text]
     if len(pieces) == 1 and len(text) > 1:
-        pieces = [text[: len(text) // 2], text[len(text) // 2:]]
+        pieces = [text[: len(text) // 2], text[len(text) // 2 :]]
     return pieces
 
 
@@ -207,7 +207,10 @@ def _item_events(item: Any, index: int) -> list[tuple[type, dict[str, Any]]]:
     else:
         added_item = item.model_copy(deep=True)
     events: list[tuple[type, dict[str, Any]]] = [
-        (ResponseOutputItemAddedEvent, {"type": "response.output_item.added", "item": added_item, "output_index": index})
+        (
+            ResponseOutputItemAddedEvent,
+            {"type": "response.output_item.added", "item": added_item, "output_index": index},
+        )
     ]
     at = {"item_id": item_id, "output_index": index}
     if kind == "message":
@@ -215,26 +218,45 @@ def _item_events(item: Any, index: int) -> list[tuple[type, dict[str, Any]]]:
             part_at = {**at, "content_index": c}
             is_text = getattr(part, "type", None) == "output_text"
             empty = part.model_copy(update={"text": ""}, deep=True) if is_text else part.model_copy(deep=True)
-            events.append((ResponseContentPartAddedEvent, {"type": "response.content_part.added", "part": empty, **part_at}))
+            events.append(
+                (ResponseContentPartAddedEvent, {"type": "response.content_part.added", "part": empty, **part_at})
+            )
             if is_text:
                 events += [
-                    (ResponseTextDeltaEvent, {"type": "response.output_text.delta", "delta": d, "logprobs": [], **part_at})
+                    (
+                        ResponseTextDeltaEvent,
+                        {"type": "response.output_text.delta", "delta": d, "logprobs": [], **part_at},
+                    )
                     for d in text_chunks(part.text)
                 ]
                 events.append(
-                    (ResponseTextDoneEvent, {"type": "response.output_text.done", "text": part.text, "logprobs": [], **part_at})
+                    (
+                        ResponseTextDoneEvent,
+                        {"type": "response.output_text.done", "text": part.text, "logprobs": [], **part_at},
+                    )
                 )
             events.append(
-                (ResponseContentPartDoneEvent, {"type": "response.content_part.done", "part": part.model_copy(deep=True), **part_at})
+                (
+                    ResponseContentPartDoneEvent,
+                    {"type": "response.content_part.done", "part": part.model_copy(deep=True), **part_at},
+                )
             )
     elif kind == "function_call":
         events += [
-            (ResponseFunctionCallArgumentsDeltaEvent, {"type": "response.function_call_arguments.delta", "delta": item.arguments, **at}),
-            (ResponseFunctionCallArgumentsDoneEvent,
-             {"type": "response.function_call_arguments.done", "arguments": item.arguments, "name": item.name, **at}),
+            (
+                ResponseFunctionCallArgumentsDeltaEvent,
+                {"type": "response.function_call_arguments.delta", "delta": item.arguments, **at},
+            ),
+            (
+                ResponseFunctionCallArgumentsDoneEvent,
+                {"type": "response.function_call_arguments.done", "arguments": item.arguments, "name": item.name, **at},
+            ),
         ]
     events.append(
-        (ResponseOutputItemDoneEvent, {"type": "response.output_item.done", "item": item.model_copy(deep=True), "output_index": index})
+        (
+            ResponseOutputItemDoneEvent,
+            {"type": "response.output_item.done", "item": item.model_copy(deep=True), "output_index": index},
+        )
     )
     return events
 
@@ -243,11 +265,19 @@ def stream_events_for(output: list[Any], response_id: str) -> list[Any]:
     """Every event of a Responses stream whose completed response holds ``output``, numbered in order."""
     specs: list[tuple[type, dict[str, Any]]] = [
         (ResponseCreatedEvent, {"type": "response.created", "response": _response([], response_id, "in_progress")}),
-        (ResponseInProgressEvent, {"type": "response.in_progress", "response": _response([], response_id, "in_progress")}),
+        (
+            ResponseInProgressEvent,
+            {"type": "response.in_progress", "response": _response([], response_id, "in_progress")},
+        ),
     ]
     for index, item in enumerate(output):
         specs += _item_events(item, index)
-    specs.append((ResponseCompletedEvent, {"type": "response.completed", "response": _response(output, response_id, "completed")}))
+    specs.append(
+        (
+            ResponseCompletedEvent,
+            {"type": "response.completed", "response": _response(output, response_id, "completed")},
+        )
+    )
     return [_event(cls, seq, **fields) for seq, (cls, fields) in enumerate(specs)]
 
 
@@ -369,7 +399,6 @@ def describe_item(item: Any, ids: Placeholders) -> str:
     return f"{kind or 'item'} {quote(json.dumps(item, sort_keys=True, default=str))}"
 
 
-
 # --- objects, items and counts ------------------------------------------------------------
 
 
@@ -456,7 +485,8 @@ def raw_event_types(events: Iterable[Any]) -> list[str]:
 def text_deltas(events: Iterable[Any]) -> list[str]:
     """The text deltas the raw model stream carried, in order."""
     return [
-        event.data.delta for event in events
+        event.data.delta
+        for event in events
         if getattr(event, "type", None) == "raw_response_event"
         and getattr(event.data, "type", None) == "response.output_text.delta"
     ]
@@ -621,7 +651,7 @@ def history_markers() -> tuple[str, str]:
         from agents.handoffs.history import get_conversation_history_wrappers
     except ImportError:
         return DEFAULT_HISTORY_MARKERS
-    return tuple(get_conversation_history_wrappers())  # type: ignore[return-value]
+    return tuple(get_conversation_history_wrappers())
 
 
 def history_item_key(item: dict) -> tuple:

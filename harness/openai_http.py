@@ -174,7 +174,7 @@ class FakeOpenAI:
             body = raw.decode(errors="replace")
         url_path = request.url.path
         base_path = "/v1/"
-        path = url_path[len(base_path):] if url_path.startswith(base_path) else url_path
+        path = url_path[len(base_path) :] if url_path.startswith(base_path) else url_path
         recorded = Request(request.method, path, body)
         self.requests.append(recorded)
         n = len(self.requests)
@@ -355,7 +355,9 @@ def chat_chunks(
         head = {"index": index, "id": call["id"], "type": "function", "function": {"name": fn["name"], "arguments": ""}}
         out.append(chat_chunk({"tool_calls": [head]}, id=id, model=model))
         for piece in pieces(fn["arguments"], args_piece):
-            out.append(chat_chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}, id=id, model=model))
+            out.append(
+                chat_chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}, id=id, model=model)
+            )
     reason = finish_reason or ("tool_calls" if tool_calls else "stop")
     out.append(chat_chunk({}, finish_reason=reason, id=id, model=model))
     if usage is not None:
@@ -398,7 +400,9 @@ def output_reasoning(summary: str | None = None, id: str = "rs-1") -> dict[str, 
     return {"id": id, "type": "reasoning", "summary": parts}
 
 
-def response_usage(input_tokens: int = 0, output_tokens: int = 0, cached: int = 0, reasoning: int = 0) -> dict[str, Any]:
+def response_usage(
+    input_tokens: int = 0, output_tokens: int = 0, cached: int = 0, reasoning: int = 0
+) -> dict[str, Any]:
     return {
         "input_tokens": input_tokens,
         "input_tokens_details": {"cached_tokens": cached},
@@ -463,35 +467,81 @@ def response_events(
         item_id = item.get("id")
         kind = item["type"]
         if kind == "message":
-            emit("response.output_item.added", output_index=index, item={**item, "status": "in_progress", "content": []})
+            emit(
+                "response.output_item.added", output_index=index, item={**item, "status": "in_progress", "content": []}
+            )
             for c, part in enumerate(item["content"]):
                 text = part.get("text", "")
-                emit("response.content_part.added", item_id=item_id, output_index=index, content_index=c,
-                     part={**part, "text": ""})
+                emit(
+                    "response.content_part.added",
+                    item_id=item_id,
+                    output_index=index,
+                    content_index=c,
+                    part={**part, "text": ""},
+                )
                 for piece in pieces(text, text_piece) if text_piece else [text]:
-                    emit("response.output_text.delta", item_id=item_id, output_index=index, content_index=c,
-                         delta=piece, logprobs=[])
-                emit("response.output_text.done", item_id=item_id, output_index=index, content_index=c,
-                     text=text, logprobs=[])
+                    emit(
+                        "response.output_text.delta",
+                        item_id=item_id,
+                        output_index=index,
+                        content_index=c,
+                        delta=piece,
+                        logprobs=[],
+                    )
+                emit(
+                    "response.output_text.done",
+                    item_id=item_id,
+                    output_index=index,
+                    content_index=c,
+                    text=text,
+                    logprobs=[],
+                )
                 emit("response.content_part.done", item_id=item_id, output_index=index, content_index=c, part=part)
         elif kind == "function_call":
-            emit("response.output_item.added", output_index=index,
-                 item={**item, "status": "in_progress", "arguments": ""})
-            emit("response.function_call_arguments.delta", item_id=item_id, output_index=index,
-                 delta=item["arguments"])
-            emit("response.function_call_arguments.done", item_id=item_id, output_index=index,
-                 arguments=item["arguments"], name=item["name"])
+            emit(
+                "response.output_item.added",
+                output_index=index,
+                item={**item, "status": "in_progress", "arguments": ""},
+            )
+            emit("response.function_call_arguments.delta", item_id=item_id, output_index=index, delta=item["arguments"])
+            emit(
+                "response.function_call_arguments.done",
+                item_id=item_id,
+                output_index=index,
+                arguments=item["arguments"],
+                name=item["name"],
+            )
         elif kind == "reasoning":
             emit("response.output_item.added", output_index=index, item={**item, "summary": []})
             for s, part in enumerate(item.get("summary", [])):
-                emit("response.reasoning_summary_part.added", item_id=item_id, output_index=index, summary_index=s,
-                     part={**part, "text": ""})
-                emit("response.reasoning_summary_text.delta", item_id=item_id, output_index=index, summary_index=s,
-                     delta=part["text"])
-                emit("response.reasoning_summary_text.done", item_id=item_id, output_index=index, summary_index=s,
-                     text=part["text"])
-                emit("response.reasoning_summary_part.done", item_id=item_id, output_index=index, summary_index=s,
-                     part=part)
+                emit(
+                    "response.reasoning_summary_part.added",
+                    item_id=item_id,
+                    output_index=index,
+                    summary_index=s,
+                    part={**part, "text": ""},
+                )
+                emit(
+                    "response.reasoning_summary_text.delta",
+                    item_id=item_id,
+                    output_index=index,
+                    summary_index=s,
+                    delta=part["text"],
+                )
+                emit(
+                    "response.reasoning_summary_text.done",
+                    item_id=item_id,
+                    output_index=index,
+                    summary_index=s,
+                    text=part["text"],
+                )
+                emit(
+                    "response.reasoning_summary_part.done",
+                    item_id=item_id,
+                    output_index=index,
+                    summary_index=s,
+                    part=part,
+                )
         else:
             emit("response.output_item.added", output_index=index, item=item)
         emit("response.output_item.done", output_index=index, item=item)
@@ -545,7 +595,8 @@ def describe_chat_message(message: Any, ids: Any) -> str:
         parts.append(f"tool_calls=[{', '.join(shown)}]")
     for key in sorted(message):
         if key not in ("role", "content", "tool_calls", "tool_call_id"):
-            parts.append(f"{key}={quote(json.dumps(message[key], sort_keys=True) if not isinstance(message[key], str) else message[key], 60)}")
+            value = message[key] if isinstance(message[key], str) else json.dumps(message[key], sort_keys=True)
+            parts.append(f"{key}={quote(value, 60)}")
     return " ".join(parts)
 
 

@@ -14,13 +14,15 @@ Used by the proof test (tests/test_oracle_proofs.py) and by
 from __future__ import annotations
 
 import contextlib
+import copy
+import dataclasses
 import importlib.metadata
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness.outcomes import ERROR
 from harness.runner import DEFAULT_TIMEOUT, CaseResult, run_case
-from harness.scenario import Build, Case, InProcess, Release, Scenario
+from harness.scenario import Build, Case, Edge, InProcess, Observation, Release, Scenario
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,15 +53,58 @@ def run_proof(
         raise KeyError(
             f"{scenario.id}:{case.id} declares no {outcome!r} proof; it declares: {', '.join(sorted(case.proofs))}"
         ) from None
+    return run_build(scenario, case, build, outcome, root=root, timeout=timeout)
+
+
+def altered(edge: Edge, observation: Observation) -> Observation:
+    """A copy of ``observation`` with ``edge.alter`` applied."""
+    copied = copy.deepcopy(observation)
+    result = edge.alter(copied)
+    return result if isinstance(result, Observation) else copied
+
+
+def edge_case(case: Case, edge: Edge) -> Case:
+    """``case`` whose oracle judges the observation as ``edge`` alters it."""
+    return dataclasses.replace(case, oracle=lambda obs: case.oracle(altered(edge, obs)))
+
+
+def run_edge(
+    scenario: Scenario, case: Case, edge: Edge, *, root: Path = PROJECT_ROOT, timeout: float = DEFAULT_TIMEOUT
+) -> ProofRun:
+    """Run ``case`` on ``edge.build`` and judge its observation as ``edge`` alters it."""
+    if isinstance(edge.build, Release):
+        # The alteration has to happen where the case runs: the mutants worker applies it there.
+        from harness import mutants
+
+        number = next(n for n, e in enumerate(case.edges, 1) if e is edge)
+        return mutants.run_in_release(scenario, case, f"edge-{number}", edge.build, root=root, timeout=timeout)
+    return run_build(scenario, edge_case(case, edge), edge.build, edge.outcome, root=root, timeout=timeout)
+
+
+def run_build(
+    scenario: Scenario,
+    case: Case,
+    build: Build,
+    outcome: str,
+    *,
+    root: Path = PROJECT_ROOT,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> ProofRun:
+    """Run ``case`` on ``build`` (an ``outcome`` proof, for messages)."""
     if isinstance(build, Release):
         return _in_release_environment(scenario, case, build, root, timeout)
     version = installed_version(scenario.framework)
     if version is None:
-        detail = (f"{scenario.framework} is not installed here; the {outcome!r} proof runs on the installed release: "
-                  f"run this with the python of an environment that has it (.nox/tests/bin/python, or "
-                  f".nox/builds/{scenario.framework}-<version>/bin/python with PYTHONPATH=.)")
-        return ProofRun(CaseResult(scenario.id, case.id, ERROR, detail, ""), build,
-                        f"this environment ({scenario.framework} is not installed)")
+        detail = (
+            f"{scenario.framework} is not installed here; the {outcome!r} proof runs on the installed release: "
+            f"run this with the python of an environment that has it (.nox/tests/bin/python, or "
+            f".nox/builds/{scenario.framework}-<version>/bin/python with PYTHONPATH=.)"
+        )
+        return ProofRun(
+            CaseResult(scenario.id, case.id, ERROR, detail, ""),
+            build,
+            f"this environment ({scenario.framework} is not installed)",
+        )
     patch = build.patch() if isinstance(build, InProcess) else contextlib.nullcontext()
     how = "patched in process" if isinstance(build, InProcess) else "as installed"
     with patch:
@@ -83,10 +128,12 @@ def _in_release_environment(scenario: Scenario, case: Case, release: Release, ro
         env = environments.ensure(build, root / ".nox" / "builds", cache_dir)
     except (environments.BuildFailed, OSError) as exc:
         return failed(f"install failed: {exc}")
-    _, results = run_worker(env.python, build.framework, [f"{scenario.id}:{case.id}"],
-                            environments.worker_environment(root), root, timeout)
+    _, results = run_worker(
+        env.python, build.framework, [f"{scenario.id}:{case.id}"], environments.worker_environment(root), root, timeout
+    )
     for r in results:
         if r.get("scenario") == scenario.id and r.get("case") == case.id:
-            return ProofRun(CaseResult(scenario.id, case.id, r["outcome"], r["detail"], r.get("timeline", "")),
-                            release, where)
+            return ProofRun(
+                CaseResult(scenario.id, case.id, r["outcome"], r["detail"], r.get("timeline", "")), release, where
+            )
     return failed(next((r["error"] for r in results if "error" in r), "the worker reported nothing for this case"))

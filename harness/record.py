@@ -20,9 +20,13 @@ import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness import boundaries, index, reports, versions
 from harness.snapshots import SnapshotStore
+
+if TYPE_CHECKING:
+    from harness.scenario import Scenario
 
 RECORD_NAME = "matrix.json"
 RUNS_DIR = "runs"
@@ -44,8 +48,10 @@ def load(reports_dir: Path) -> dict | None:
         if document.get("schema_version") != reports.SCHEMA_VERSION:
             raise ValueError(f"schema_version {document.get('schema_version')!r}, expected {reports.SCHEMA_VERSION}")
     except ValueError as exc:
-        raise RecordError(f"reports/{RECORD_NAME} cannot be read ({exc}); restore it with "
-                          f"`git checkout -- reports/{RECORD_NAME}` or move it away") from None
+        raise RecordError(
+            f"reports/{RECORD_NAME} cannot be read ({exc}); restore it with "
+            f"`git checkout -- reports/{RECORD_NAME}` or move it away"
+        ) from None
     return document
 
 
@@ -53,8 +59,14 @@ def _key(r: dict) -> tuple[str, str, str]:
     return (r["scenario"], r["case"], r["source"])
 
 
-def merge(existing: dict | None, results: list[dict], environments: list[dict], harness: dict,
-          order: dict[tuple[str, str], int], prune: Iterable[tuple[str, str, str]] = ()) -> dict:
+def merge(
+    existing: dict | None,
+    results: list[dict],
+    environments: list[dict],
+    harness: dict,
+    order: dict[tuple[str, str], int],
+    prune: Iterable[tuple[str, str, str]] = (),
+) -> dict:
     """The record with ``results`` in place of the ones they re-ran; every other result kept.
 
     ``order``: (scenario, case) -> position, for every case that exists; results of cases
@@ -63,8 +75,11 @@ def merge(existing: dict | None, results: list[dict], environments: list[dict], 
     """
     new_keys = {_key(r) for r in results}
     dropped = set(prune)
-    kept = [r for r in (existing or {}).get("results", [])
-            if _key(r) not in new_keys and _key(r) not in dropped and (r["scenario"], r["case"]) in order]
+    kept = [
+        r
+        for r in (existing or {}).get("results", [])
+        if _key(r) not in new_keys and _key(r) not in dropped and (r["scenario"], r["case"]) in order
+    ]
     merged = kept + [{k: r.get(k) for k in reports.RESULT_KEYS + reports.EXTRA_KEYS} for r in results]
     merged.sort(key=reports.sort_key(order))
     sources = {r["source"] for r in merged}
@@ -81,8 +96,14 @@ def bisect_record(reports_dir: Path) -> dict:
     return boundaries.load_record(reports_dir / "bisect.json")
 
 
-def scenario_releases(scenario, defaults: list[str], store: SnapshotStore, bisects: dict,
-                      results: list[dict], on_index: set[str] | None = None) -> list[str]:
+def scenario_releases(
+    scenario: Scenario,
+    defaults: list[str],
+    store: SnapshotStore,
+    bisects: dict,
+    results: list[dict],
+    on_index: set[str] | None = None,
+) -> list[str]:
     """The releases of ``scenario``'s matrix, oldest first (see the module docstring).
 
     ``on_index``: the releases the index knows; a stored or bisected release it does not know
@@ -96,8 +117,14 @@ def scenario_releases(scenario, defaults: list[str], store: SnapshotStore, bisec
     return sorted(set(defaults) | extra, key=versions.key)
 
 
-def matrix_releases(scenarios: Iterable, defaults: dict[str, list[str]], store: SnapshotStore, bisects: dict,
-                    results: list[dict], cache_dir: Path) -> dict[str, list[str]]:
+def matrix_releases(
+    scenarios: Iterable,
+    defaults: dict[str, list[str]],
+    store: SnapshotStore,
+    bisects: dict,
+    results: list[dict],
+    cache_dir: Path,
+) -> dict[str, list[str]]:
     """scenario id -> the releases of its matrix."""
     out = {}
     for s in scenarios:
@@ -111,8 +138,10 @@ def matrix_releases(scenarios: Iterable, defaults: dict[str, list[str]], store: 
 
 def run_name(sources: list[str], only: list[str]) -> str:
     """A folder name for a candidate or exploratory run: what it ran, readable and short."""
-    words = [re.sub(r"[^A-Za-z0-9._-]+", "-", s.replace("==", "-").replace("local:", "local-")).strip("-")
-             for s in sorted(sources)]
+    words = [
+        re.sub(r"[^A-Za-z0-9._-]+", "-", s.replace("==", "-").replace("local:", "local-")).strip("-")
+        for s in sorted(sources)
+    ]
     name = "+".join(words)
     if only:
         name = re.sub(r"[^A-Za-z0-9._-]+", "-", ",".join(only)) + "+" + name

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from harness.scenario import Case, Scenario, ScenarioError, validate
 
@@ -18,11 +19,13 @@ class UnknownId(ValueError):
     """A scenario or case id that no scenario defines."""
 
 
-def _load_module(path: Path, package: str):
+def _load_module(path: Path, package: str) -> ModuleType:
     name = f"{package}.{path.stem}"
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:  # not a loadable Python file (a .py with no loader)
+        raise ScenarioError(f"scenario module {path.stem} cannot be loaded from {path.name}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:

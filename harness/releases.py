@@ -21,7 +21,11 @@ DEFAULT_SETS: dict[str, dict] = {
 def default_versions(framework: str, cache_dir: Path) -> list[str]:
     """The releases ``nox -s matrix`` runs for ``framework``, oldest first."""
     rules = DEFAULT_SETS[framework]
-    finals = [r.version for r in index.releases(framework, cache_dir).values() if not r.yanked and versions.is_final(r.version)]
+    finals = [
+        r.version
+        for r in index.releases(framework, cache_dir).values()
+        if not r.yanked and versions.is_final(r.version)
+    ]
     chosen: dict[tuple[int, int], str] = {}
     floor = versions.minor(rules["minors_from"])
     for v in finals:

@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness import versions
+
+if TYPE_CHECKING:
+    from harness.scenario import Scenario
 
 SCHEMA_VERSION = 1
 # Keys of each result in matrix.json, contract first (see CONTRACT.md); more may be added.
@@ -36,10 +41,17 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def sort_key(order: dict[tuple[str, str], int]):
-    def key(r: dict):
-        return (order.get((r["scenario"], r["case"]), 1 << 30), r["scenario"], r["case"], r["framework"],
-                versions.key(r["version"] or "0"), r["source"])
+def sort_key(order: dict[tuple[str, str], int]) -> Callable[[dict], tuple]:
+    def key(r: dict) -> tuple:
+        return (
+            order.get((r["scenario"], r["case"]), 1 << 30),
+            r["scenario"],
+            r["case"],
+            r["framework"],
+            versions.key(r["version"] or "0"),
+            r["source"],
+        )
+
     return key
 
 
@@ -65,7 +77,9 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
     """One table per framework: scenario and case by build, outcome in each cell."""
     results = document["results"]
     lines = ["# Matrix", ""]
-    lines.append("Outcome per (scenario, case) and build. `(changed)`/`(new)`: differs from, or has no, stored snapshot.")
+    lines.append(
+        "Outcome per (scenario, case) and build. `(changed)`/`(new)`: differs from, or has no, stored snapshot."
+    )
     lines.append("")
     for framework in sorted({r["framework"] for r in results}):
         rows = [r for r in results if r["framework"] == framework]
@@ -73,7 +87,11 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
         for r in rows:
             if r["source"] not in builds:
                 builds.append(r["source"])
-        builds.sort(key=lambda s: next((versions.key(r["version"] or "0"), s.startswith("local:"), s) for r in rows if r["source"] == s))
+        builds.sort(
+            key=lambda s: next(
+                (versions.key(r["version"] or "0"), s.startswith("local:"), s) for r in rows if r["source"] == s
+            )
+        )
         lines.append(f"## {framework}")
         lines.append("")
         lines += _grid_lines(framework)
@@ -110,25 +128,41 @@ def harness_info(root: Path) -> dict:
 
     from harness import __version__
 
-    info = {"python": platform.python_version(), "platform": f"{platform.system().lower()}-{platform.machine()}",
-            "version": __version__}
+    info = {
+        "python": platform.python_version(),
+        "platform": f"{platform.system().lower()}-{platform.machine()}",
+        "version": __version__,
+    }
     try:
-        trees = [subprocess.run(["git", "rev-parse", "--short=12", f"HEAD:{d}"], cwd=root, capture_output=True,
-                                text=True, check=True).stdout.strip() for d in ("harness", "scenarios")]
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "harness", "scenarios"], cwd=root,
-                               capture_output=True, text=True, check=True).stdout.strip()
+        trees = [
+            subprocess.run(
+                ["git", "rev-parse", "--short=12", f"HEAD:{d}"], cwd=root, capture_output=True, text=True, check=True
+            ).stdout.strip()
+            for d in ("harness", "scenarios")
+        ]
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "harness", "scenarios"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         info["code"] = f"harness@{trees[0]} scenarios@{trees[1]}" + (" (uncommitted changes)" if dirty else "")
     except (OSError, subprocess.CalledProcessError, IndexError):
         pass
     return info
 
 
-def scenario_metadata(scenario) -> dict:
+def scenario_metadata(scenario: Scenario) -> dict:
     return {
-        "id": scenario.id, "framework": scenario.framework, "links": list(scenario.links),
-        "description": scenario.description, "expected": scenario.expected,
-        "cases": [{"id": c.id, "summary": c.summary, "control": bool(getattr(c, "control", False))}
-                  for c in scenario.cases],
+        "id": scenario.id,
+        "framework": scenario.framework,
+        "links": list(scenario.links),
+        "description": scenario.description,
+        "expected": scenario.expected,
+        "cases": [
+            {"id": c.id, "summary": c.summary, "control": bool(getattr(c, "control", False))} for c in scenario.cases
+        ],
     }
 
 

@@ -27,8 +27,22 @@ def _digest(paths: list[Path]) -> str:
 
 # The harness modules a worker runs a case with; editing the CLI, reports or bench code
 # does not change a case's result, so it does not invalidate recorded results.
-CASE_MODULES = ("__init__", "worker", "runner", "registry", "scenario", "outcomes", "timeline", "netguard", "isolation",
-                "frameworks", "proofs", "adk", "openai_agents", "openai_http")
+CASE_MODULES = (
+    "__init__",
+    "worker",
+    "runner",
+    "registry",
+    "scenario",
+    "outcomes",
+    "timeline",
+    "netguard",
+    "isolation",
+    "frameworks",
+    "proofs",
+    "adk",
+    "openai_agents",
+    "openai_http",
+)
 
 
 def inputs_key(root: Path, env_path: Path, scenario_module: str) -> str:
@@ -52,4 +66,6 @@ def save(env_path: Path, env_record: dict, entries: dict) -> None:
 
 
 def reusable(entry: dict | None, key: str) -> bool:
-    return bool(entry) and entry.get("inputs") == key and entry["result"].get("outcome") != ERROR
+    if not entry:
+        return False
+    return entry.get("inputs") == key and entry["result"].get("outcome") != ERROR

@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness import frameworks
-from harness.outcomes import FIXED, REPRODUCED, Verdict
+from harness.outcomes import FIXED, REPRODUCED, UNEXPECTED, Verdict
 
 ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # A plain requirement: name, optional extras, optional version specifiers (no URLs, no markers).
-REQUIREMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?\s*([<>=!~]=?\s*[0-9][0-9A-Za-z.*+!-]*\s*,?\s*)*$")
+REQUIREMENT_RE = re.compile(
+    r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?\s*([<>=!~]=?\s*[0-9][0-9A-Za-z.*+!-]*\s*,?\s*)*$"
+)
 
 
 class ScenarioError(ValueError):
@@ -88,6 +90,28 @@ Build = InProcess | AsInstalled | Release
 
 
 @dataclass(frozen=True)
+class Edge:
+    """An observation at one of the oracle's lines: the case's observation on ``build``, with
+    ``alter`` applied to a copy of it, must get ``outcome``.
+
+    ``alter`` edits the copy in place (or returns a new Observation): for example
+    ``lambda obs: obs.facts.update(calls=[...])`` for two calls with different arguments, where
+    the scenario's script only ever sends identical ones. Proofs show the oracle can say
+    ``reproduced`` and ``fixed`` on real builds; an edge shows it draws the line where the
+    docstring says, on an observation no build has to produce (a guard against a malformed
+    observation, a count one past the bug's), so a mutant of the oracle that moves the line is
+    caught (``nox -s mutants``). It is no evidence about any release: reports never show it.
+    ``build`` is ``AsInstalled()`` (the pinned release), an ``InProcess`` patch, or a ``Release``
+    (in its matrix environment, for a case that does not apply to the pinned release).
+    """
+
+    outcome: str
+    description: str
+    alter: Callable[[Observation], Observation | None]
+    build: Build = AsInstalled()
+
+
+@dataclass(frozen=True)
 class Case:
     """One variant of a scenario: how to replay it, and how to judge what it saw.
 
@@ -107,6 +131,8 @@ class Case:
     proofs: Mapping[str, Build]
     summary: str = ""
     control: bool = False
+    # Observations at the oracle's lines, each altered from a real one (see Edge).
+    edges: tuple[Edge, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -129,8 +155,7 @@ class Scenario:
             if c.id == case_id:
                 return c
         raise KeyError(
-            f"unknown case {case_id!r} for scenario {self.id!r}; valid: "
-            + ", ".join(c.id for c in self.cases)
+            f"unknown case {case_id!r} for scenario {self.id!r}; valid: " + ", ".join(c.id for c in self.cases)
         )
 
 
@@ -192,21 +217,50 @@ def _proof_problems(scenario: Scenario, case: Case) -> list[str]:
             problems.append(f"{where} is a {type(build).__name__}; valid: InProcess, AsInstalled, Release")
             continue
         if isinstance(build, Release):
-            if not PIN_RE.match(build.spec):
-                problems.append(f"{where} names {build.spec!r}; a Release names one release: NAME==VERSION")
-                continue
-            try:
-                named = frameworks.get(build.framework).name
-            except frameworks.UnknownFramework as exc:
-                problems.append(f"{where}: {exc}")
-                continue
-            if named != _framework_name(scenario.framework):
-                problems.append(f"{where} is a {named} release, but the scenario is about {scenario.framework}")
+            problems += _release_problems(scenario, where, build)
+    problems += _edge_problems(scenario, case)
     if case.control and REPRODUCED in case.proofs and not isinstance(case.proofs[REPRODUCED], InProcess):
         problems.append(
             f"case {case.id!r} is a control (it holds on every release), so its 'reproduced' proof must "
             "break it in this process (InProcess), not name a build that has it broken"
         )
+    return problems
+
+
+def _release_problems(scenario: Scenario, where: str, build: Release) -> list[str]:
+    if not PIN_RE.match(build.spec):
+        return [f"{where} names {build.spec!r}; a Release names one release: NAME==VERSION"]
+    try:
+        named = frameworks.get(build.framework).name
+    except frameworks.UnknownFramework as exc:
+        return [f"{where}: {exc}"]
+    if named != _framework_name(scenario.framework):
+        return [f"{where} is a {named} release, but the scenario is about {scenario.framework}"]
+    return []
+
+
+def _edge_problems(scenario: Scenario, case: Case) -> list[str]:
+    """What is wrong with a case's edges (empty when nothing is)."""
+    # Written by people and checked at run time: the fields may hold anything, whatever they are annotated as.
+    edges: object = case.edges
+    if not isinstance(edges, tuple):
+        return [f"case {case.id!r}: edges must be a tuple of Edge, got {type(edges).__name__}"]
+    problems = []
+    for n, edge in enumerate(edges, 1):
+        where = f"case {case.id!r}'s edge {n}"
+        if not isinstance(edge, Edge):
+            problems.append(f"{where} is a {type(edge).__name__}, not an Edge")
+            continue
+        if edge.outcome not in (REPRODUCED, FIXED, UNEXPECTED):
+            problems.append(f"{where} expects {edge.outcome!r}; valid: {REPRODUCED}, {FIXED}, {UNEXPECTED}")
+        build: object = edge.build
+        if not isinstance(build, (InProcess, AsInstalled, Release)):
+            problems.append(f"{where} runs on a {type(build).__name__}; valid: InProcess, AsInstalled, Release")
+        elif isinstance(build, Release):
+            problems += _release_problems(scenario, where, build)
+        alter: object = edge.alter
+        if not callable(alter) or not str(edge.description).strip():
+            problems.append(f"{where} needs a description and an alter function")
     return problems
 
 

@@ -78,7 +78,8 @@ class SnapshotStore:
             return False
         path = self._dir(result["scenario"], result["case"]) / f"{result['version']}.txt"
         earlier = [
-            v for v in self.stored_versions(result["scenario"], result["case"])
+            v
+            for v in self.stored_versions(result["scenario"], result["case"])
             if versions.key(v) < versions.key(result["version"])
         ]
         if earlier and self.read(result["scenario"], result["case"], earlier[-1]) == render(result):
@@ -112,17 +113,26 @@ class SnapshotStore:
             if path.is_dir():
                 continue
             rel = path.relative_to(self.root.parent.parent).as_posix()
-            hint = "restore it with `git checkout -- {0}` or delete it and re-run with --update-snapshots".format(rel)
+            hint = f"restore it with `git checkout -- {rel}` or delete it and re-run with --update-snapshots"
             if path.suffix != ".txt" or len(path.relative_to(self.root).parts) != 3 or not versions.is_final(path.stem):
-                raise SnapshotCorrupt(f"{rel} is not where a snapshot belongs (snapshots/matrix/<scenario>/<case>/<version>.txt); {hint}")
+                raise SnapshotCorrupt(
+                    f"{rel} is not where a snapshot belongs (snapshots/matrix/<scenario>/<case>/<version>.txt); {hint}"
+                )
             try:
                 text = path.read_text(encoding="utf-8")
             except UnicodeDecodeError:
                 raise SnapshotCorrupt(f"{rel} is not UTF-8 text; {hint}") from None
             lines = text.split("\n", 3)
-            if len(lines) < 3 or not lines[0].startswith("outcome: ") or lines[0][9:] not in OUTCOMES \
-                    or not lines[1].startswith("detail: ") or lines[2] != "":
-                raise SnapshotCorrupt(f"{rel} does not start with 'outcome: <one of {', '.join(OUTCOMES)}>' and 'detail: ...'; {hint}")
+            if (
+                len(lines) < 3
+                or not lines[0].startswith("outcome: ")
+                or lines[0][9:] not in OUTCOMES
+                or not lines[1].startswith("detail: ")
+                or lines[2] != ""
+            ):
+                raise SnapshotCorrupt(
+                    f"{rel} does not start with 'outcome: <one of {', '.join(OUTCOMES)}>' and 'detail: ...'; {hint}"
+                )
 
     def orphans(self, known: set[tuple[str, str]]) -> list[str]:
         """Stored (scenario/case) directories that no scenario defines any more: nobody checks them."""

@@ -9,6 +9,7 @@ result was killed (timeout or crash); the coordinator restarts the worker after 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.metadata
 import json
@@ -65,10 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     # Import the framework once, before the first case, so its import time (seconds, on a
     # loaded machine) does not count against that case's timeout. A failure here is
     # reported by each case when it imports the framework itself.
-    try:
+    with contextlib.suppress(Exception):
         importlib.import_module(frameworks.get(framework).entry_module)
-    except Exception:
-        pass
     scenarios = {k: s for k, s in registry.discover().items() if s.framework == framework}
     skip = set(args.skip)
     for scenario, case in registry.select(scenarios, args.only):

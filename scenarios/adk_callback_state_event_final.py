@@ -46,7 +46,7 @@ import json
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
 from harness.timeline import Placeholders
 
 APP = "callback_app"
@@ -85,14 +85,17 @@ def _state_plugin():
     return StatePlugin(name="state_plugin")
 
 
-async def replay(*, before: bool = False, after: bool = False, plugin: bool = False, answer: bool = False) -> Observation:
+async def replay(
+    *, before: bool = False, after: bool = False, plugin: bool = False, answer: bool = False
+) -> Observation:
     """Ask once; record every event run_async yields and what a break-at-final loop reads."""
     import inspect
 
-    from harness import adk
     from google.adk.agents import LlmAgent
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
+
+    from harness import adk
 
     if answer:  # the callback answers: the model must not be called
         llm = adk.UncalledLlm(model="must-not-be-called")
@@ -153,8 +156,13 @@ def _figures(obs: Observation):
         f"the break-at-first-final loop reads {obs.facts['loop_text']!r}"
     )
     if len(answered) != 1 or obs.facts["state"].get(STATE_KEY) != STATE_VALUE:
-        return finals, empty, figures, unexpected(
-            figures + f"; the answer was yielded {len(answered)} times, state {json.dumps(obs.facts['state'])}"
+        return (
+            finals,
+            empty,
+            figures,
+            unexpected(
+                figures + f"; the answer was yielded {len(answered)} times, state {json.dumps(obs.facts['state'])}"
+            ),
         )
     return finals, empty, figures, None
 
@@ -173,7 +181,7 @@ def judge(obs: Observation):
 
 def judge_callback_answer_final(obs: Observation):
     """Non-regression: a callback's answer that also carries state stays a final response."""
-    finals, empty, figures, odd = _figures(obs)
+    finals, _empty, figures, odd = _figures(obs)
     if odd:
         return odd
     if len(finals) == 1 and finals[0]["text"] == ANSWER:
@@ -236,6 +244,41 @@ TOO_BROAD_FIX = InProcess(
 )
 ANSWER_STAYS_FINAL = AsInstalled("the pinned release, unpatched: an event with content is final")
 
+
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _state_lost(obs: Observation) -> None:
+    obs.facts["state"] = {}
+
+
+def _nothing_final(obs: Observation) -> None:
+    for event in obs.facts["yielded"]:
+        event["final"] = False
+
+
+def _empty_final_without_delta(obs: Observation) -> None:
+    for event in obs.facts["yielded"]:
+        if event["final"] and not event["text"]:
+            event["delta"] = {}
+
+
+EDGES = (
+    Edge(
+        "unexpected",
+        "the answer is the only final response, but the callback's state write is lost",
+        _state_lost,
+        PR_7095,
+    ),
+    Edge("unexpected", "no event is a final response, the answer included", _nothing_final, BUG_INSTALLED),
+    Edge(
+        "unexpected",
+        "the extra final event has no content and no state_delta either: not the bug's event",
+        _empty_final_without_delta,
+        BUG_INSTALLED,
+    ),
+)
+
 SCENARIO = Scenario(
     id="adk-callback-state-event-final",
     framework="google-adk",
@@ -261,6 +304,7 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": BUG_INSTALLED, "fixed": PR_7095},
             "before_agent_callback sets state['my_state'] and returns None",
+            edges=EDGES,
         ),
         Case(
             "after-agent-state",

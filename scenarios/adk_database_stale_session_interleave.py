@@ -13,7 +13,7 @@ reloaded, mixed history. Every later turn replays that corrupted history.
 Upstream: the report (#4751) and a community PR (#4752, closed unmerged). The refusal came
 back in 1.28.0 as an optimistic-concurrency check on a storage revision marker
 (``_STALE_SESSION_ERROR_MESSAGE``, "The session has been modified in storage since it was
-loaded"; a ``StaleSessionError(ValueError)`` from 2.10).
+loaded"; raised as ``StaleSessionError``, a ``ValueError``, by 2.7.1).
 
 Cases (each on a real SQLite file in a temporary directory, through the async driver
 ``sqlite+aiosqlite`` on the releases whose ``DatabaseSessionService`` is async (1.19 on),
@@ -69,7 +69,7 @@ import time
 from pathlib import Path
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 APP = "stale_session_app"
@@ -213,9 +213,7 @@ def _stored_header(events) -> str:
 def _request_line(contents, ids: Placeholders) -> str:
     from harness.adk import describe_part
 
-    return " | ".join(
-        f"{c.role} " + " ".join(describe_part(p, ids) for p in (c.parts or [])) for c in contents
-    )
+    return " | ".join(f"{c.role} " + " ".join(describe_part(p, ids) for p in (c.parts or [])) for c in contents)
 
 
 def _run_line(server: str, ended: str, exc: BaseException | None) -> str:
@@ -307,12 +305,13 @@ async def replay_stale_append_event() -> Observation:
     ids = Placeholders()
     ids.keep("inv-a", "inv-b")
     stored_lines, order = _stored_lines(stored.events, ids)
-    ended, exc = result_b
+    _ended, exc = result_b
     timeline = [
         "server B: get_session; server A: get_session",
         *waited,
         "server A: append_event (A's user turn)",
-        "server B: append_event through its stale session " + ("-> accepted" if exc is None else f"-> {_describe_exc(exc)}"),
+        "server B: append_event through its stale session "
+        + ("-> accepted" if exc is None else f"-> {_describe_exc(exc)}"),
         f"server B's session object now holds: {' '.join(b_holds) or 'no events'}",
         _stored_header(stored.events),
         *stored_lines,
@@ -358,7 +357,7 @@ async def replay_sequential() -> Observation:
 
 def _refusal(result) -> str:
     """'refused' (the stale-session error), 'accepted', or 'failed' (any other exception)."""
-    ended, exc = result
+    _ended, exc = result
     if exc is None:
         return "accepted"
     return "refused" if _is_stale_refusal(exc) else "failed"
@@ -370,14 +369,20 @@ def judge_concurrent_runs(obs: Observation):
     order = obs.facts["order"]
     figures = f"stored order {order or '(none)'}"
     if b != "accepted":
-        return unexpected(f"server B (not stale) did not complete: {_describe_exc(obs.facts['runs']['B'][1])}; {figures}")
+        return unexpected(
+            f"server B (not stale) did not complete: {_describe_exc(obs.facts['runs']['B'][1])}; {figures}"
+        )
     if a == "failed":
         return unexpected(f"server A failed with another error: {_describe_exc(obs.facts['runs']['A'][1])}; {figures}")
     if a == "refused" and order == "AABB":
         exc = obs.facts["runs"]["A"][1]
-        return fixed(f"server A's stale write was refused ({type(exc).__name__}); {figures}, each run's events together")
+        return fixed(
+            f"server A's stale write was refused ({type(exc).__name__}); {figures}, each run's events together"
+        )
     if a == "accepted" and order == "AABBAA":
-        return reproduced(f"server A's stale write was let through: {figures}, A's tool call and its response split by B's turn")
+        return reproduced(
+            f"server A's stale write was let through: {figures}, A's tool call and its response split by B's turn"
+        )
     return unexpected(f"server A {a}; {figures}, expected AABB (refused) or AABBAA (let through)")
 
 
@@ -390,8 +395,10 @@ def judge_stale_append(obs: Observation):
     if b == "refused" and order == "A":
         return fixed(f"server B's stale append was refused ({type(result[1]).__name__}); {figures}")
     if b == "accepted" and order == "AB":
-        how = "after reloading the stale object (it now holds A B)" if holds == "AB" else (
-            f"without a reload (its session object holds {' '.join(holds) or 'nothing'})"
+        how = (
+            "after reloading the stale object (it now holds A B)"
+            if holds == "AB"
+            else (f"without a reload (its session object holds {' '.join(holds) or 'nothing'})")
         )
         return reproduced(f"server B's stale append was written {how}; {figures}")
     what = _describe_exc(result[1]) if result[1] is not None else "accepted"
@@ -406,7 +413,9 @@ def judge_sequential(obs: Observation):
     if failed:
         s, x = next(iter(failed.items()))
         if _is_stale_refusal(x):
-            return reproduced(f"server {s}'s fresh session was refused as stale: {_describe_exc(x)}; stored order {order}")
+            return reproduced(
+                f"server {s}'s fresh session was refused as stale: {_describe_exc(x)}; stored order {order}"
+            )
         return unexpected(f"server {s} failed: {_describe_exc(x)}; stored order {order}")
     if order == want:
         return fixed(f"both turns stored in order: {order}")
@@ -445,6 +454,28 @@ BROKEN_CHECK = InProcess(
 PINNED_REFUSES = AsInstalled("the pinned release refuses a stale write (the revision-marker check, 1.28 on)")
 PINNED_HOLDS = AsInstalled("the pinned release stores both sequential turns")
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _accepted(server: str):
+    """An alteration: ``server``'s run ended without an exception, whatever the store holds."""
+
+    def alter(obs: Observation) -> None:
+        ended, _ = obs.facts["runs"][server]
+        obs.facts["runs"][server] = (ended, None)
+
+    return alter
+
+
+def _a_failed_otherwise(obs: Observation) -> None:
+    ended, _ = obs.facts["runs"]["A"]
+    obs.facts["runs"]["A"] = (ended, ValueError("database is locked"))
+
+
+def _interleaved(obs: Observation) -> None:
+    obs.facts["order"] = "AABBAA"
+
+
 SCENARIO = Scenario(
     id="adk-database-stale-session-interleave",
     framework="google-adk",
@@ -471,6 +502,17 @@ SCENARIO = Scenario(
             judge_concurrent_runs,
             {"reproduced": RELOAD_AND_CONTINUE, "fixed": PINNED_REFUSES},
             "server A's tool waits while server B runs a turn on the same session; then A writes",
+            edges=(
+                Edge(
+                    "unexpected", "server A's write accepted, yet the store holds AABB", _accepted("A"), PINNED_REFUSES
+                ),
+                Edge(
+                    "unexpected",
+                    "server A fails with a ValueError that is not the stale-session error",
+                    _a_failed_otherwise,
+                    PINNED_REFUSES,
+                ),
+            ),
         ),
         Case(
             "stale-append-event",
@@ -478,6 +520,14 @@ SCENARIO = Scenario(
             judge_stale_append,
             {"reproduced": RELOAD_AND_CONTINUE, "fixed": PINNED_REFUSES},
             "server B loads the session, server A appends, server B appends through its stale object",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "server B's append accepted, yet the store holds only A's event",
+                    _accepted("B"),
+                    PINNED_REFUSES,
+                ),
+            ),
         ),
         Case(
             "sequential-control",
@@ -485,6 +535,7 @@ SCENARIO = Scenario(
             judge_sequential,
             {"reproduced": BROKEN_CHECK, "fixed": PINNED_HOLDS},
             "control: one server, two turns one after the other; both stored, no refusal",
+            edges=(Edge("reproduced", "both turns complete, but stored interleaved", _interleaved, PINNED_HOLDS),),
             control=True,
         ),
     ),

@@ -28,7 +28,7 @@ import inspect
 import logging
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
 from harness.timeline import Placeholders, quote
 
 APP = "crash_resume_app"
@@ -198,7 +198,9 @@ async def crash_and_resume() -> Observation:
         count("orchestrator_started")
         log.info(
             "orchestrator started (run_id=%s attempt_count=%s resume_inputs=%s)",
-            getattr(ctx, "run_id", "?"), getattr(ctx, "attempt_count", "?"), getattr(ctx, "resume_inputs", "?"),
+            getattr(ctx, "run_id", "?"),
+            getattr(ctx, "attempt_count", "?"),
+            getattr(ctx, "resume_inputs", "?"),
         )
         a = await ctx.run_node(nodes["child_a"], node_input=node_input)
         count("child_a_finished")
@@ -312,7 +314,10 @@ async def crash_and_resume() -> Observation:
             "resumed_invocations": resumed_invocations,
             "indicator": f"Context.{flag} + {accessor[0]}" if (flag and accessor) else None,
             "indicator_probe": " + ".join(
-                (f"Context.{flag}" if flag else "no Context flag", accessor[0] if accessor else "no current-context accessor")
+                (
+                    f"Context.{flag}" if flag else "no Context flag",
+                    accessor[0] if accessor else "no current-context accessor",
+                )
             ),
             "dropped": dropped,
         },
@@ -347,14 +352,17 @@ def judge(obs: Observation):
     if f["indicator"] is None:
         if replayed_twice:
             return reproduced(f"{figures}; no replay indicator ({f['indicator_probe']})")
-        return unexpected(f"emissions before the last recorded result did not fire twice; {figures}; no replay indicator")
+        return unexpected(
+            f"emissions before the last recorded result did not fire twice; {figures}; no replay indicator"
+        )
     expected = [("resume", e) for e in REPLAYED]
     dropped = ", ".join(f"{p} {e}" for p, e in f["dropped"]) or "nothing"
     if f["dropped"] == expected and replayed_twice:
         return fixed(f"{figures}; {f['indicator']} present, DropReplayedRecords dropped {dropped}")
     return unexpected(
         f"{f['indicator']} present but DropReplayedRecords dropped {dropped}, expected resume "
-        + " and resume ".join(REPLAYED) + f"; {figures}"
+        + " and resume ".join(REPLAYED)
+        + f"; {figures}"
     )
 
 
@@ -383,7 +391,7 @@ def _recorded_children(ctx) -> set[str]:
             event.invocation_id == ctx.invocation_id
             and getattr(event, "output", None) is not None
             and path.startswith(prefix)
-            and "/" not in path[len(prefix):]
+            and "/" not in path[len(prefix) :]
         ):
             found.add(path)
     return found
@@ -439,6 +447,20 @@ EMULATED_INDICATOR = InProcess(
 )
 NO_INDICATOR = AsInstalled("the pinned release, unpatched (2.13.0 has no replay indicator)")
 
+
+def _replayed_once(obs: Observation) -> None:
+    """An edge (nox -s mutants): the emissions before the last recorded result fired only once."""
+    obs.facts["emissions"][REPLAYED[0]] = 1
+
+
+REPLAYED_ONCE = Edge(
+    "unexpected",
+    "the indicator is present and the filter dropped the resume's records, but the orchestrator's "
+    f"{REPLAYED[0]} fired once: not the replay the case is about",
+    _replayed_once,
+    EMULATED_INDICATOR,
+)
+
 SCENARIO = Scenario(
     id="adk-orchestrator-crash-resume",
     framework="google-adk",
@@ -462,7 +484,9 @@ SCENARIO = Scenario(
             crash_and_resume,
             judge,
             {"reproduced": NO_INDICATOR, "fixed": EMULATED_INDICATOR},
-            "orchestrator logs, runs two children, crashes once; resume with run_async(invocation_id, new_message=None)",
+            "orchestrator logs, runs two children, crashes once; "
+            "resume with run_async(invocation_id, new_message=None)",
+            edges=(REPLAYED_ONCE,),
         ),
     ),
 )

@@ -41,7 +41,7 @@ import contextlib
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
 from harness.timeline import Placeholders
 
 APP = "test"  # the thread's app and user
@@ -71,8 +71,9 @@ def _callback(*, answer: bool, write_state: bool):
 
 async def replay(*, answer: bool, write_state: bool = False) -> Observation:
     """Run the thread's agent once; read the session back."""
-    from harness import adk
     from google.adk.agents import LlmAgent
+
+    from harness import adk
 
     # When the callback answers, the model must not be called: UncalledLlm makes a call a
     # figure for the oracle rather than an exhausted script.
@@ -139,7 +140,11 @@ def judge_callback_state_kept(obs: Observation):
     if (why := _shown(obs, CACHED, 0)) is not None:
         return unexpected(why)
     state = obs.facts["state"]
-    own = f"state[{CALLBACK_KEY!r}] = {state[CALLBACK_KEY]!r}" if CALLBACK_KEY in state else f"state has no {CALLBACK_KEY!r}"
+    own = (
+        f"state[{CALLBACK_KEY!r}] = {state[CALLBACK_KEY]!r}"
+        if CALLBACK_KEY in state
+        else f"state has no {CALLBACK_KEY!r}"
+    )
     figures = f"{_output_key(obs)}, {own}"
     if state.get(OUTPUT_KEY) == CACHED and state.get(CALLBACK_KEY) is True:
         return fixed(figures)
@@ -206,7 +211,9 @@ def _output_key_never_saved():
             setattr(LlmAgent, name, original)
 
 
-FIX_INSTALLED = AsInstalled("the pinned release, unpatched: LlmAgent overrides _handle_before_agent_callback (PR #4838)")
+FIX_INSTALLED = AsInstalled(
+    "the pinned release, unpatched: LlmAgent overrides _handle_before_agent_callback (PR #4838)"
+)
 LAST_WITHOUT_FIX = Release(
     "google-adk==2.3.0", "the last release before PR #4838's override (first in 2.4.0; never in 1.x)"
 )
@@ -217,6 +224,17 @@ OUTPUT_NEVER_SAVED = InProcess(
     "LlmAgent's output_key writers (__maybe_save_output_to_state and the streamed-text accumulator) stubbed in process",
     _output_key_never_saved,
 )
+
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _model_called(obs: Observation) -> None:
+    obs.facts["model_calls"] = 1
+
+
+def _stale_output(obs: Observation) -> None:
+    obs.facts["state"][OUTPUT_KEY] = "a stale answer"
+
 
 SCENARIO = Scenario(
     id="adk-output-key-before-agent-callback",
@@ -240,6 +258,14 @@ SCENARIO = Scenario(
             judge_callback_answer,
             {"reproduced": LAST_WITHOUT_FIX, "fixed": FIX_INSTALLED},
             "before_agent_callback returns Content('cached answer'); output_key='result'",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "the callback's answer is shown, but the model was called as well",
+                    _model_called,
+                    FIX_INSTALLED,
+                ),
+            ),
         ),
         Case(
             "callback-state-and-content",
@@ -247,6 +273,9 @@ SCENARIO = Scenario(
             judge_callback_state_kept,
             {"reproduced": OVERWRITING_FIX, "fixed": FIX_INSTALLED},
             "the callback also sets state['cache_hit']: both keys must land",
+            edges=(
+                Edge("unexpected", "output_key holds a text the callback never gave", _stale_output, FIX_INSTALLED),
+            ),
         ),
         Case(
             "model-output",

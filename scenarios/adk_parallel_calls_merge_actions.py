@@ -41,7 +41,7 @@ from __future__ import annotations
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
 from harness.timeline import Placeholders
 
 APP = "parallel_app"
@@ -72,8 +72,9 @@ def _set_state_tool():
 
 async def replay(*, calls: tuple) -> Observation:
     """One model response holds ``calls``; then whichever agent holds the turn answers."""
-    from harness import adk
     from google.adk.agents import LlmAgent
+
+    from harness import adk
 
     transfers = any(name == "transfer_to_agent" for name, _ in calls)
     root_llm = adk.ScriptedLlm(model="scripted-root", script=[adk.calls(*calls), adk.text(ROOT_ANSWER)])
@@ -141,6 +142,12 @@ LAST_CALL_WINS = Release(
     "the last release whose merge_parallel_function_response_events lets each call's actions replace the previous ones",
 )
 
+
+def _extra_state_key(obs: Observation) -> None:
+    """An edge (nox -s mutants): a state key no call wrote."""
+    obs.facts["state"]["surprise"] = "written by nobody"
+
+
 SCENARIO = Scenario(
     id="adk-parallel-calls-merge-actions",
     framework="google-adk",
@@ -164,6 +171,14 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": LAST_CALL_WINS, "fixed": MERGE_INSTALLED},
             "set_state(city) and set_state(unit) in one model response",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "every write kept, but the state holds a key no call wrote",
+                    _extra_state_key,
+                    MERGE_INSTALLED,
+                ),
+            ),
         ),
         Case(
             "state-then-transfer",

@@ -34,7 +34,7 @@ from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Scenario
 from harness.timeline import Placeholders
 
 APP = "weather_app"
@@ -101,8 +101,9 @@ _REFERENCE_KEY: contextvars.ContextVar[Callable | None] = contextvars.ContextVar
 
 async def replay(*, turns) -> Observation:
     """Ask once; the scripted model plays ``turns``; collect calls, responses and executions."""
-    from harness import adk
     from google.adk.agents import LlmAgent
+
+    from harness import adk
 
     executions: list[tuple[str | None, dict]] = []
     llm = adk.ScriptedLlm(model="scripted", script=_script(turns))
@@ -255,6 +256,41 @@ TOOL_NAME_DEDUPE = InProcess(
     lambda: _reference_dedupe(_tool_name_only),
 )
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _repeat_with_other_args(obs: Observation) -> None:
+    (first, args), (second, _) = obs.facts["calls"]
+    obs.facts["calls"] = [(first, args), (second, _canonical(LONDON))]
+
+
+def _second_call_unanswered(obs: Observation) -> None:
+    obs.facts["answered"].discard(obs.facts["calls"][1][0])
+
+
+def _same_args(obs: Observation) -> None:
+    (first, args), (second, _) = obs.facts["calls"]
+    obs.facts["calls"] = [(first, args), (second, args)]
+
+
+def _both_runs_for_first_call(obs: Observation) -> None:
+    first, args = obs.facts["calls"][0]
+    obs.facts["executions"] = [(first, args), (first, args)]
+
+
+REPEAT_WITH_OTHER_ARGS = Edge(
+    "unexpected",
+    "the repeat carries other arguments: not the identical calls the case is about",
+    _repeat_with_other_args,
+    RUNS_EVERY_CALL,
+)
+SHARED_RUN_ANSWERS_ONE = Edge(
+    "unexpected",
+    "one shared execution, but the repeat got no function response",
+    _second_call_unanswered,
+    SEED_DEDUPE,
+)
+
 SCENARIO = Scenario(
     id="adk-repeated-tool-call",
     framework="google-adk",
@@ -279,6 +315,7 @@ SCENARIO = Scenario(
             judge_shared,
             {"reproduced": RUNS_EVERY_CALL, "fixed": SEED_DEDUPE},
             "get_weather(city='Paris'), then the identical call in the next model step",
+            edges=(REPEAT_WITH_OTHER_ARGS, SHARED_RUN_ANSWERS_ONE),
         ),
         Case(
             "same-step",
@@ -301,6 +338,20 @@ SCENARIO = Scenario(
             {"reproduced": TOOL_NAME_DEDUPE, "fixed": RUNS_EVERY_CALL},
             "Paris, then London in the next step: both calls must run",
             control=True,
+            edges=(
+                Edge(
+                    "unexpected",
+                    "the two calls carry the same arguments: not the case's distinct calls",
+                    _same_args,
+                    RUNS_EVERY_CALL,
+                ),
+                Edge(
+                    "unexpected",
+                    "two executions, both for the first call: the second call never ran, yet nothing was shared",
+                    _both_runs_for_first_call,
+                    RUNS_EVERY_CALL,
+                ),
+            ),
         ),
     ),
 )

@@ -27,7 +27,7 @@ import inspect
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders
 
 APP = "retry_app"
@@ -84,8 +84,9 @@ async def _deliver(conversation, text: str, invocation_id, state_delta=None) -> 
 
 async def replay(*, resumable: bool, retry_text: str = FIRST_TEXT, retry_delta: dict | None = None) -> Observation:
     """Deliver a message, then deliver it again under the same invocation id."""
-    from harness import adk
     from google.adk.runners import Runner
+
+    from harness import adk
 
     _require_run_async_params(Runner, "invocation_id", *(["state_delta"] if retry_delta else []))
     if resumable:
@@ -142,7 +143,8 @@ def judge_state_delta_kept(obs: Observation):
     """Non-regression: a retry carrying a new state_delta still has an effect to persist."""
     n, inv = len(obs.facts["user_turns"]), obs.facts["invocation"]
     persisted = obs.facts["state"] == RETRY_DELTA
-    figures = f"{n} user event{'s' if n != 1 else ''} for {inv}; retry's state_delta {'persisted' if persisted else 'dropped'}"
+    kept = "persisted" if persisted else "dropped"
+    figures = f"{n} user event{'s' if n != 1 else ''} for {inv}; retry's state_delta {kept}"
     if persisted and n <= 2:
         return fixed(figures)
     if not persisted and n == 1:
@@ -224,9 +226,18 @@ SEED_GUARD = InProcess(
     "the seed PR's guard (#6685): skip only an identical message with an identical state_delta",
     lambda: _patched_handle_new_message(_invocation_has_user_event),
 )
-INVOCATION_ONLY_GUARD = AsInstalled(
-    "the pinned release skips any message for an invocation that already has one"
-)
+INVOCATION_ONLY_GUARD = AsInstalled("the pinned release skips any message for an invocation that already has one")
+
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _delta_not_persisted(obs: Observation) -> None:
+    obs.facts["state"] = dict.fromkeys(RETRY_DELTA)
+
+
+def _retry_recorded_twice(obs: Observation) -> None:
+    obs.facts["user_turns"].append(obs.facts["user_turns"][-1])
+
 
 SCENARIO = Scenario(
     id="adk-retry-same-invocation-id",
@@ -241,8 +252,7 @@ SCENARIO = Scenario(
         "(a resume, or a task queue's retry) records the user turn twice."
     ),
     expected=(
-        "The user turn is recorded once; a retry carrying a new state_delta or different "
-        "text is still recorded."
+        "The user turn is recorded once; a retry carrying a new state_delta or different text is still recorded."
     ),
     cases=(
         Case(
@@ -265,6 +275,15 @@ SCENARIO = Scenario(
             judge_state_delta_kept,
             {"reproduced": INVOCATION_ONLY_GUARD, "fixed": SEED_GUARD},
             "the retry carries a state_delta: it must be persisted",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "the retry is recorded but its state_delta is not persisted",
+                    _delta_not_persisted,
+                    SEED_GUARD,
+                ),
+                Edge("unexpected", "three user events: the retry recorded twice", _retry_recorded_twice, SEED_GUARD),
+            ),
         ),
         Case(
             "retry-different-message",

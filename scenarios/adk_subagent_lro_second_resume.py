@@ -40,8 +40,8 @@ is not a case here because no release shows it fixed (2.x does not pause on thes
 from __future__ import annotations
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import Case, NotApplicable, Observation, Release, Scenario
-from harness.timeline import Placeholders, quote
+from harness.scenario import Case, Edge, NotApplicable, Observation, Release, Scenario
+from harness.timeline import Placeholders
 
 APP = "lro_booking_app"
 USER = "user-1"
@@ -149,7 +149,7 @@ async def replay() -> Observation:
                 fc = p.function_call
                 if fc is not None and fc.id in set(e.long_running_tool_ids or ()) and fc.id not in answered:
                     lro_calls.append((e.invocation_id, fc))
-        timeline.append(f"{label} -> {len(events)} events")
+        timeline.append(f"{label} -> {len(events)} event{'s' if len(events) != 1 else ''}")
         timeline += [_event_line(e, ids) for e in events]
         timeline.append(
             f"  model calls so far: orchestrator {len(orchestrator_llm.requests)}, worker {len(worker_llm.requests)}"
@@ -174,7 +174,11 @@ async def replay() -> Observation:
         answered.add(fc.id)
         message = types.Content(
             role="user",
-            parts=[types.Part(function_response=types.FunctionResponse(id=fc.id, name=fc.name, response=CLIENT_RESPONSES[fc.name]))],
+            parts=[
+                types.Part(
+                    function_response=types.FunctionResponse(id=fc.id, name=fc.name, response=CLIENT_RESPONSES[fc.name])
+                )
+            ],
         )
         label = (
             f"resume {len(runs)}: function response {fc.name} -> {CLIENT_RESPONSES[fc.name]} as a new message "
@@ -184,7 +188,8 @@ async def replay() -> Observation:
     if not runs[0]["paused"] and len(runs) == 1:
         raise NotApplicable(
             "this release does not pause on a long-running tool that returned a value: the worker made "
-            f"{len(worker_llm.requests)} model calls in the first run (answered: {runs[0]['answer']}), nothing to resume"
+            f"{len(worker_llm.requests)} model calls in the first run (answered: {runs[0]['answer']}), "
+            "nothing to resume"
         )
     return Observation(
         timeline=timeline,
@@ -212,6 +217,13 @@ def judge(obs: Observation):
     )
 
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _fourth_worker_call(obs: Observation) -> None:
+    obs.facts["worker_calls"] = 4
+
+
 SCENARIO = Scenario(
     id="adk-subagent-lro-second-resume",
     framework="google-adk",
@@ -225,8 +237,7 @@ SCENARIO = Scenario(
         "with no model call."
     ),
     expected=(
-        "Every resume with the paused call's function response reaches the sub-agent's model, "
-        "which goes on to answer."
+        "Every resume with the paused call's function response reaches the sub-agent's model, which goes on to answer."
     ),
     cases=(
         Case(
@@ -234,10 +245,21 @@ SCENARIO = Scenario(
             replay,
             judge,
             {
-                "reproduced": Release("google-adk==1.27.0", "the first release whose second resume ends the invocation"),
+                "reproduced": Release(
+                    "google-adk==1.27.0", "the first release whose second resume ends the invocation"
+                ),
                 "fixed": Release("google-adk==1.26.0", "the last release where both resumes reach the worker's model"),
             },
             "pending-status tools; each function response is sent as a new message, as the thread's client does",
+            # 2.x does not pause here (not-applicable), so the edge alters what 1.26.0 does.
+            edges=(
+                Edge(
+                    "unexpected",
+                    "both resumes reach the worker's model and it answers, but after 4 calls, not 3",
+                    _fourth_worker_call,
+                    Release("google-adk==1.26.0"),
+                ),
+            ),
         ),
     ),
 )

@@ -28,8 +28,16 @@ the run, and the session's stored events. Oracle: ``fixed`` when the caller got 
 scripted error after the events before it; ``reproduced`` when the iteration ended without
 it (the error went to the background thread's excepthook, or nowhere).
 
-What the harness found: see the scenario report; the re-raise is in the 2.x line from 2.8.0
-(source diff 2.7.1 -> 2.8.0 of google/adk/runners.py); no 1.x release has it.
+What the harness found (bisect over every final release from 1.0.0): reproduced on every
+release up to 2.7.1, the 1.x line included (1.39.1, released after 2.8.0, still has it);
+fixed from 2.8.0 (source diff 2.7.1 -> 2.8.0 of google/adk/runners.py: the queue carries the
+exception and ``run`` re-raises it). The 2.x releases also yield an error event
+(``error_code``/``error_message``) before the run ends, so there a caller that reads every
+event's ``error_code`` could tell, but the iteration still ends without the exception up to
+2.7.1. Checked outside the harness: a script after the thread's reproducer (``run_async``
+replaced by one that raises ``RuntimeError("boom")``, ``list(runner.run(...))``) returns 0
+events and no exception on 1.0.0, 1.39.1 and 2.7.1 (the error reaches ``threading.excepthook``),
+and raises ``RuntimeError('boom')`` on 2.8.0 and 2.13.0.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ import contextlib
 import threading
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 APP = "sync_run_app"
@@ -135,8 +143,12 @@ async def replay(*, error_turn: int, sync: bool) -> Observation:
     api = "Runner.run()" if sync else "Runner.run_async()"
     timeline = [f"{api}: model turn {error_turn} raises ScriptedModelError"]
     timeline += [f"caller received: {line(e)}" for e in received]
-    timeline.append(f"caller's iteration ended: {'raised ' + _describe_exc(raised) if raised else 'normally, no exception'}")
-    timeline += [f"threading.excepthook got: {_describe_exc(e)}" for e in hooked] or ["threading.excepthook got: nothing"]
+    timeline.append(
+        f"caller's iteration ended: {'raised ' + _describe_exc(raised) if raised else 'normally, no exception'}"
+    )
+    timeline += [f"threading.excepthook got: {_describe_exc(e)}" for e in hooked] or [
+        "threading.excepthook got: nothing"
+    ]
     timeline.append(f"model calls: {len(llm.requests)}")
     timeline += [f"stored: {line(e)}" for e in stored.events]
     return Observation(
@@ -163,7 +175,9 @@ def judge(obs: Observation):
     """The caller must get the model's error after the events before it."""
     f = obs.facts
     if f["model_calls"] != f["error_turn"]:
-        return unexpected(f"the model was called {f['model_calls']} times, expected {f['error_turn']} (the last one fails)")
+        return unexpected(
+            f"the model was called {f['model_calls']} times, expected {f['error_turn']} (the last one fails)"
+        )
     got = f"{f['received']} event{'s' if f['received'] != 1 else ''} received"
     if _is_scripted(f["raised"]):
         return fixed(f"{f['api']} raised the model's ScriptedModelError to the caller after {got}")
@@ -218,9 +232,14 @@ PRE_FIX_RUN = Release(
 )
 PINNED = AsInstalled("the pinned release re-raises on the calling thread (Runner.run, 2.8.0 on)")
 PINNED_RUN_ASYNC = AsInstalled("the pinned release's run_async raises the model's error")
-SWALLOWING_RUN_ASYNC = InProcess(
-    "run_async wrapped to end quietly when the agent raises", _break_run_async
-)
+SWALLOWING_RUN_ASYNC = InProcess("run_async wrapped to end quietly when the agent raises", _break_run_async)
+
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _other_type_same_message(obs: Observation) -> None:
+    obs.facts["raised"] = RuntimeError(str(obs.facts["raised"]))
+
 
 SCENARIO = Scenario(
     id="adk-sync-run-model-error",
@@ -244,6 +263,14 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": PRE_FIX_RUN, "fixed": PINNED},
             "Runner.run(): turn 1 calls get_weather, model turn 2 raises",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "the caller gets another exception type carrying the model error's message",
+                    _other_type_same_message,
+                    PINNED,
+                ),
+            ),
         ),
         Case(
             "error-at-turn-1",

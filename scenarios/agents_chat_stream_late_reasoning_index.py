@@ -59,12 +59,11 @@ code of #5042).
 from __future__ import annotations
 
 import contextlib
-import json
 from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
 from harness.timeline import Placeholders, quote
 
 QUESTION = "Weather in Paris and Rome?"
@@ -84,7 +83,7 @@ def _chunks(order: str) -> list[dict[str, Any]]:
     body = oh.chat_chunks(tool_calls=calls, role_content=role_content)  # role, call_paris, call_rome, finish
     role, finish = body[0], body[-1]
     heads = [i for i, c in enumerate(body) if (c["choices"][0]["delta"].get("tool_calls") or [{}])[0].get("id")]
-    call_1, call_2 = body[heads[0]:heads[1]], body[heads[1]:-1]
+    call_1, call_2 = body[heads[0] : heads[1]], body[heads[1] : -1]
     text = [oh.chat_chunk({"content": piece}) for piece in ("Let me ", "check both.")]
     reasoning = [oh.chat_chunk({"reasoning_content": REASONING})]
     if order == "reasoning-after-text":
@@ -211,7 +210,9 @@ def judge(obs: Observation):
     if f["error"] is not None:
         return unexpected("turn 1's indexes agree" + later)
     if f["final_output"] != ANSWER or f["tool_calls"] != 2:
-        return unexpected(f"the run finished with {quote(f['final_output'])} after {f['tool_calls']} tool calls, expected 2")
+        return unexpected(
+            f"the run finished with {quote(f['final_output'])} after {f['tool_calls']} tool calls, expected 2"
+        )
     return fixed(
         f"{len(added)} items announced at output_index {', '.join(str(i) for i, _ in added)}, "
         "each its position in response.completed output and closed at the same index"
@@ -301,6 +302,53 @@ BROKEN_CONTROL = InProcess(
     _message_slot_ignores_reasoning,
 )
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _without_first(what: str):
+    """An alteration: the stream lacks the first output_item.<what> event."""
+
+    def alter(obs: Observation) -> None:
+        announced = obs.facts["announced"]
+        announced.remove(next(a for a in announced if a[0] == what))
+
+    return alter
+
+
+def _closed_elsewhere(obs: Observation) -> None:
+    announced = obs.facts["announced"]
+    n, (what, _, key) = next((n, a) for n, a in enumerate(announced) if a[0] == "done")
+    announced[n] = (what, len(obs.facts["completed"]), key)
+
+
+def _announced_twice(obs: Observation) -> None:
+    announced = obs.facts["announced"]
+    announced.append(next(a for a in announced if a[0] == "added"))
+
+
+def _completed_twice(obs: Observation) -> None:
+    obs.facts["completed"].append(obs.facts["completed"][0])
+
+
+def _three_tool_calls(obs: Observation) -> None:
+    obs.facts["tool_calls"] = 3
+
+
+EDGES = (
+    Edge("unexpected", "an item of the completed output was never announced", _without_first("added"), REFERENCE_FIX),
+    Edge("unexpected", "an item twice in the completed output", _completed_twice, REFERENCE_FIX),
+    Edge("reproduced", "an item closed at another index than its position", _closed_elsewhere, REFERENCE_FIX),
+    Edge(
+        "reproduced",
+        "an item announced twice at its own index: two announcements at one output_index",
+        _announced_twice,
+        REFERENCE_FIX,
+    ),
+    # The oracle checks the closings there are; an item never closed is not one of its figures.
+    Edge("fixed", "an item announced at its position but never closed", _without_first("done"), REFERENCE_FIX),
+    Edge("unexpected", "the indexes agree, but get_weather ran three times", _three_tool_calls, REFERENCE_FIX),
+)
+
 SCENARIO = Scenario(
     id="agents-chat-stream-late-reasoning-index",
     framework="openai-agents",
@@ -325,6 +373,7 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": AS_INSTALLED_BUG, "fixed": REFERENCE_FIX},
             "chunks: text, reasoning_content, two tool calls (the issue's order)",
+            edges=EDGES,
         ),
         Case(
             "reasoning-after-tool-call",

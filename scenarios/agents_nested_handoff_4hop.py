@@ -25,12 +25,13 @@ The proofs are real releases: 0.18.3 reproduces, the pinned 0.24.0 is fixed.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 AGENTS = ("A", "B", "C", "D")
@@ -84,7 +85,7 @@ async def replay(*, streamed: bool, identical: bool = False) -> Observation:
 
     models = {name: oa.ScriptedModel(name) for name in AGENTS}
     agents = {name: Agent(name=name, model=models[name]) for name in AGENTS}
-    for name, nxt in zip(AGENTS, AGENTS[1:], strict=False):  # A -> B -> C -> D
+    for name, nxt in itertools.pairwise(AGENTS):  # A -> B -> C -> D
         agents[name].handoffs = [agents[nxt]]
         text, msg_id = _said(name, identical)
         models[name].add_turn(oa.text_message(text, msg_id), oa.handoff_call(agents[nxt], call_id=f"call-{name}"))
@@ -200,6 +201,40 @@ LAST_BEFORE_FIX = Release(
 )
 AS_INSTALLED = AsInstalled("the pinned release (0.24.0) nests without repeating forwarded messages")
 
+
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _without(obs: Observation, key: tuple) -> None:
+    obs.facts["blocks"] = [[k for k in keys if k != key] for keys in obs.facts["blocks"]]
+    obs.facts["verbatim"] = [k for k in obs.facts["verbatim"] if k != key]
+
+
+def _a_lost(obs: Observation) -> None:
+    _without(obs, obs.facts["expected"]["A"])
+
+
+def _a_in_two_blocks(obs: Observation) -> None:
+    key = obs.facts["expected"]["A"]
+    _without(obs, key)
+    obs.facts["blocks"][0].append(key)
+    obs.facts["blocks"].append([key])
+
+
+def _identical_three_times(obs: Observation) -> None:
+    obs.facts["verbatim"].append(obs.facts["expected"]["A"])
+
+
+NO_REPEAT_EDGES = (
+    Edge("unexpected", "no block repeats a record, but A's message never reaches D", _a_lost, AS_INSTALLED),
+    Edge(
+        "unexpected",
+        "no block repeats a record, but A's message is in two summary blocks",
+        _a_in_two_blocks,
+        AS_INSTALLED,
+    ),
+)
+
 SCENARIO = Scenario(
     id="agents-nested-handoff-4hop",
     framework="openai-agents",
@@ -224,6 +259,7 @@ SCENARIO = Scenario(
             judge_no_repeats,
             {"reproduced": LAST_BEFORE_FIX, "fixed": AS_INSTALLED},
             "Runner.run, RunConfig(nest_handoff_history=True), A -> B -> C -> D as in the seed",
+            edges=NO_REPEAT_EDGES,
         ),
         Case(
             "nested-4hop-streamed",
@@ -238,6 +274,14 @@ SCENARIO = Scenario(
             judge_identical_kept,
             {"reproduced": LAST_BEFORE_FIX, "fixed": AS_INSTALLED},
             "A and B say byte-identical text with one message id: D must see it exactly twice",
+            edges=(
+                Edge(
+                    "reproduced",
+                    "the identical message reaches D three times: still the over-count",
+                    _identical_three_times,
+                    AS_INSTALLED,
+                ),
+            ),
         ),
     ),
 )

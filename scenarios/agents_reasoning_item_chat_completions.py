@@ -48,7 +48,7 @@ from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, NotApplicable, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 QUESTION = "What is the weather in Paris?"
@@ -140,11 +140,13 @@ async def replay(*, streamed: bool, next_run: bool = False) -> Observation:
         else:
             timeline.append(f"{label} finished: final_output {quote(res.final_output)}")
 
-    last_label, last_result, _, last_error = runs[-1]
+    _, last_result, _, last_error = runs[-1]
     facts = {
         "requests": len(fake.requests),
         "expected_requests": 2,  # one per model turn, whether in one run or two
-        "error": None if last_error is None and error is None else f"{type(error or last_error).__name__}: {error or last_error}",
+        "error": None
+        if last_error is None and error is None
+        else f"{type(error or last_error).__name__}: {error or last_error}",
         "final_output": getattr(last_result, "final_output", None),
         "expected_output": ANSWER_2 if next_run else ANSWER,
         "tool_calls": len(tool.calls),
@@ -190,6 +192,24 @@ def judge(obs: Observation):
 BUGGY = Release("openai-agents==0.2.3", "the last release before #1098 (items_to_messages has no reasoning branch)")
 FIXED_BUILD = AsInstalled("the pinned release (0.24.0) skips the reasoning item when it builds the next request")
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _refusal_of_another_item(obs: Observation) -> None:
+    obs.facts["error"] = f"UserError: {SYMPTOM}: {{'type': 'web_search_call'}}"
+
+
+def _sent_as_user(role: str):
+    """An alteration: the messages with ``role`` reach the model as user messages."""
+
+    def alter(obs: Observation) -> None:
+        for message in obs.facts["last_messages"]:
+            if isinstance(message, dict) and message.get("role") == role:
+                message["role"] = "user"
+
+    return alter
+
+
 SCENARIO = Scenario(
     id="agents-reasoning-item-chat-completions",
     framework="openai-agents",
@@ -220,6 +240,20 @@ SCENARIO = Scenario(
                 "fixed": FIXED_BUILD,
             },
             "Runner.run: turn 1 sends reasoning_content and a tool call, turn 2 must be sent",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "the converter's refusal, but of another item type",
+                    _refusal_of_another_item,
+                    FIXED_BUILD,
+                ),
+                Edge(
+                    "unexpected",
+                    "turn 2 sent, but the tool result in a user message",
+                    _sent_as_user("tool"),
+                    FIXED_BUILD,
+                ),
+            ),
         ),
         Case(
             "tool-call-then-turn-streamed",
@@ -240,6 +274,14 @@ SCENARIO = Scenario(
                 "fixed": FIXED_BUILD,
             },
             "#1164: run 1 answers with reasoning_content; run 2 gets result.to_input_list() plus a question",
+            edges=(
+                Edge(
+                    "unexpected",
+                    "run 2 sent, but run 1's answer in a user message",
+                    _sent_as_user("assistant"),
+                    FIXED_BUILD,
+                ),
+            ),
         ),
     ),
 )

@@ -35,7 +35,7 @@ import contextlib
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Scenario
 from harness.timeline import Placeholders
 
 RUNS = (("Question 1", "Response 1"), ("Question 2", "Response 2"), ("Question 3", "Response 3"))
@@ -47,7 +47,9 @@ async def replay(*, streamed: bool) -> Observation:
 
     from harness import openai_agents as oa
 
-    model = oa.ScriptedModel("answers", [[oa.text_message(answer, f"msg-{n}")] for n, (_, answer) in enumerate(RUNS, 1)])
+    model = oa.ScriptedModel(
+        "answers", [[oa.text_message(answer, f"msg-{n}")] for n, (_, answer) in enumerate(RUNS, 1)]
+    )
     agent = Agent(name="Assistant", model=model)
     ids = Placeholders()
     ids.keep(*(f"msg-{n}" for n in range(1, len(RUNS) + 1)))
@@ -90,10 +92,13 @@ def judge(obs: Observation):
     repeated = sorted({line for line in stored if stored.count(line) > 1}, key=stored.index)
     if repeated and set(stored) == set(expected):
         return reproduced(
-            f"{after} items after runs 1-{len(counts)}, expected {', '.join(str(2 * n) for n in range(1, len(counts) + 1))}: "
+            f"{after} items after runs 1-{len(counts)}, "
+            f"expected {', '.join(str(2 * n) for n in range(1, len(counts) + 1))}: "
             f"{len(repeated)} items stored more than once, first {repeated[0]} x{stored.count(repeated[0])}"
         )
-    return unexpected(f"{after} items after runs 1-{len(counts)}; the stored items are not the {len(expected)} expected")
+    return unexpected(
+        f"{after} items after runs 1-{len(counts)}; the stored items are not the {len(expected)} expected"
+    )
 
 
 # --- proofs -------------------------------------------------------------------------------------
@@ -140,6 +145,22 @@ BREAK_STREAMED = InProcess(
     _saving_prepared_input("agents.run_internal.run_loop"),
 )
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _stored_in_another_order(obs: Observation) -> None:
+    obs.facts["stored"] = list(reversed(obs.facts["expected"]))
+
+
+def _first_question_stored_twice(obs: Observation) -> None:
+    obs.facts["stored"] = [*obs.facts["expected"], obs.facts["expected"][0]]
+
+
+EDGES = (
+    Edge("unexpected", "each item stored once, in another order", _stored_in_another_order),
+    Edge("reproduced", "one item stored a second time: the smallest repeat", _first_question_stored_twice),
+)
+
 SCENARIO = Scenario(
     id="agents-session-history-duplication",
     framework="openai-agents",
@@ -160,12 +181,16 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": REVERT_1700, "fixed": AsInstalled("the pinned release (0.24.0) saves only the new input")},
             "three Runner.run calls on one SQLiteSession file, as the thread's repro (which stops at two)",
+            edges=EDGES,
         ),
         Case(
             "streamed",
             partial(replay, streamed=True),
             judge,
-            {"reproduced": BREAK_STREAMED, "fixed": AsInstalled("the pinned release (0.24.0) saves only the new input")},
+            {
+                "reproduced": BREAK_STREAMED,
+                "fixed": AsInstalled("the pinned release (0.24.0) saves only the new input"),
+            },
             "the same three runs through Runner.run_streamed: must hold on every release",
             control=True,
         ),

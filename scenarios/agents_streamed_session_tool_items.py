@@ -38,7 +38,7 @@ import contextlib
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
 from harness.timeline import Placeholders
 
 USER_TEXT = "What is the weather in Paris?"
@@ -124,7 +124,9 @@ def judge(obs: Observation):
             f"the tool ran once but the session holds {len(stored)} items ({_summary(f)}): "
             f"{' and '.join(missing)} of {CALL_ID} not saved"
         )
-    return unexpected(f"session holds {len(stored)} items ({_summary(f)}), expected user, call, output, answer in order")
+    return unexpected(
+        f"session holds {len(stored)} items ({_summary(f)}), expected user, call, output, answer in order"
+    )
 
 
 def _summary(facts: dict) -> str:
@@ -168,6 +170,30 @@ def _drop_tool_items():
 
 AS_INSTALLED = AsInstalled("the pinned release (0.24.0) saves the streamed tool turn (PR #2433, since 0.8.1)")
 
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _stored(*names: str):
+    """An alteration: the session holds these of (user, call, output, answer), in that order."""
+
+    def alter(obs: Observation) -> None:
+        items = dict(zip(("user", "call", "output", "answer"), obs.facts["expected"], strict=True))
+        obs.facts["stored"] = [items[name] for name in names]
+
+    return alter
+
+
+EDGES = (
+    Edge("unexpected", "the tool turn saved but the answer lost", _stored("user", "call", "output"), AS_INSTALLED),
+    Edge("reproduced", "the function_call saved but its output lost", _stored("user", "call", "answer"), AS_INSTALLED),
+    Edge(
+        "unexpected",
+        "no tool item, but the turn's messages saved twice",
+        _stored("user", "answer", "user", "answer"),
+        AS_INSTALLED,
+    ),
+)
+
 SCENARIO = Scenario(
     id="agents-streamed-session-tool-items",
     framework="openai-agents",
@@ -194,6 +220,7 @@ SCENARIO = Scenario(
                 "fixed": AS_INSTALLED,
             },
             "Runner.run_streamed with a SQLiteSession on a file: one tool turn, then the answer",
+            edges=EDGES,
         ),
         Case(
             "not-streamed",

@@ -46,7 +46,7 @@ from collections import Counter
 from functools import partial
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 USER_TEXT = "Kick off the two-agent workflow."
@@ -67,10 +67,15 @@ async def replay(*, nested: bool) -> Observation:
     two_model = oa.ScriptedModel(
         "two", [[oa.function_call("finisher_tool", call_id="call-finisher")], [oa.text_message(ANSWER, "msg-final")]]
     )
-    two = Agent(name="Agent Two", handoff_description="Pass control to Agent Two to finish the run.",
-                model=two_model, tools=[finisher.tool])
+    two = Agent(
+        name="Agent Two",
+        handoff_description="Pass control to Agent Two to finish the run.",
+        model=two_model,
+        tools=[finisher.tool],
+    )
     one_model = oa.ScriptedModel(
-        "one", [[oa.function_call("starter_tool", call_id="call-starter")], [oa.handoff_call(two, call_id="call-handoff")]]
+        "one",
+        [[oa.function_call("starter_tool", call_id="call-starter")], [oa.handoff_call(two, call_id="call-handoff")]],
     )
     one = Agent(name="Agent One", model=one_model, tools=[starter.tool], handoffs=[handoff(agent=two)])
     run_config = RunConfig(nest_handoff_history=True) if nested else RunConfig()
@@ -83,8 +88,11 @@ async def replay(*, nested: bool) -> Observation:
     ids = Placeholders()
     ids.keep(*IDS)
     lines, facts = oa.read_nested_history(items, ids)
-    handoff_output = [oa.history_item_key(oa.raw_item(i)) for i in result.new_items
-                      if oa.item_type(i) == "function_call_output" and oa.raw_item(i).get("call_id") == "call-handoff"]
+    handoff_output = [
+        oa.history_item_key(oa.raw_item(i))
+        for i in result.new_items
+        if oa.item_type(i) == "function_call_output" and oa.raw_item(i).get("call_id") == "call-handoff"
+    ]
     expected = [
         ("message", "user", USER_TEXT),
         oa.history_item_key(oa.raw_item(oa.function_call("starter_tool", call_id="call-starter"))),
@@ -121,13 +129,30 @@ def judge(obs: Observation):
     extra = [_label(k) for k in seen if k not in expected]
     summary = f"{sum(map(len, f['blocks']))} summary records + {len(f['verbatim'])} items"
     if missing or extra:
-        what = "; ".join(filter(None, [missing and f"missing {', '.join(missing)}", extra and f"extra {', '.join(extra)}"]))
+        what = "; ".join(
+            filter(None, [missing and f"missing {', '.join(missing)}", extra and f"extra {', '.join(extra)}"])
+        )
         return unexpected(f"{f['how']}: {summary}: {what}")
     repeated = [f"{_label(k)} x{seen[k]}" for k in expected if seen[k] > 1]
     if repeated:
         return reproduced(f"{f['how']} repeats {len(repeated)} of the run's 8 items ({summary}): {', '.join(repeated)}")
     return fixed(f"{f['how']} holds each of the run's 8 items once ({summary})")
 
+
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _user_message_lost(obs: Observation) -> None:
+    key = obs.facts["expected"][0]
+    obs.facts["blocks"] = [[k for k in block if k != key] for block in obs.facts["blocks"]]
+    obs.facts["verbatim"] = [k for k in obs.facts["verbatim"] if k != key]
+
+
+def _message_nobody_sent(obs: Observation) -> None:
+    obs.facts["verbatim"].append(("message", "user", "a message nobody sent"))
+
+
+FIXED_NESTED = AsInstalled('the pinned release (0.24.0) with to_input_list(mode="normalized")')
 
 SCENARIO = Scenario(
     id="agents-to-input-list-after-handoff",
@@ -163,9 +188,23 @@ SCENARIO = Scenario(
             judge,
             {
                 "reproduced": Release("openai-agents==0.12.1", "the last release before PR #2667"),
-                "fixed": AsInstalled('the pinned release (0.24.0) with to_input_list(mode="normalized")'),
+                "fixed": FIXED_NESTED,
             },
             'RunConfig(nest_handoff_history=True); to_input_list(mode="normalized") where the release has it',
+            edges=(
+                Edge(
+                    "unexpected",
+                    "nothing repeated, but the user's message is missing",
+                    _user_message_lost,
+                    FIXED_NESTED,
+                ),
+                Edge(
+                    "unexpected",
+                    "nothing repeated or missing, but an item the run never made",
+                    _message_nobody_sent,
+                    FIXED_NESTED,
+                ),
+            ),
         ),
     ),
 )

@@ -115,7 +115,9 @@ async def replay(*, streamed: bool, behavior: str) -> Observation:
             "raised": raised,
             "tool_runs": len(book.calls),
             "stored": [_shape(oa.raw_item(item)) for item in stored],
-            "outputs": [oa.raw_item(i).get("output") for i in stored if _shape(oa.raw_item(i))[0] == "function_call_output"],
+            "outputs": [
+                oa.raw_item(i).get("output") for i in stored if _shape(oa.raw_item(i))[0] == "function_call_output"
+            ],
         },
     )
 
@@ -138,13 +140,17 @@ def judge(obs: Observation):
     f = obs.facts
     stored = f["stored"]
     if f["raised"] != "OutputGuardrailTripwireTriggered":
-        return unexpected(f"the run ended with {f['raised'] or 'no exception'}, expected OutputGuardrailTripwireTriggered")
+        return unexpected(
+            f"the run ended with {f['raised'] or 'no exception'}, expected OutputGuardrailTripwireTriggered"
+        )
     if f["tool_runs"] != 1:
         return unexpected(f"the tool ran {f['tool_runs']} times, expected once before the guardrail")
     if stored == EXPECTED:
         output = f["outputs"][0]
         how = "its output" if output == TOOL_RESULT else f"its output (text withheld: {output!r})"
-        return fixed(f"the tripwire fired after the tool ran; the session keeps the user's message, {CALL_ID} and {how}")
+        return fixed(
+            f"the tripwire fired after the tool ran; the session keeps the user's message, {CALL_ID} and {how}"
+        )
     if stored == EXPECTED[:1]:
         return reproduced(
             f"the tool ran once but after the tripwire the session holds 1 item (the user's message): "

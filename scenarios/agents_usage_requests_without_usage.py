@@ -40,7 +40,7 @@ from functools import partial
 from typing import Any
 
 from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, NotApplicable, Observation, Release, Scenario
+from harness.scenario import AsInstalled, Case, Edge, NotApplicable, Observation, Release, Scenario
 from harness.timeline import Placeholders, quote
 
 QUESTION = "What is the weather in Paris?"
@@ -61,7 +61,10 @@ def _script(fake: Any, api: str, streamed: bool) -> None:
             else:
                 fake.add(oh.chat_reply(oh.chat_completion(id=f"chatcmpl-{n}", **turn)))
         return
-    outputs = [[oh.output_function_call("get_weather", {"city": "Paris"}, "call_weather")], [oh.output_message(ANSWER, "msg_answer")]]
+    outputs = [
+        [oh.output_function_call("get_weather", {"city": "Paris"}, "call_weather")],
+        [oh.output_message(ANSWER, "msg_answer")],
+    ]
     for n, output in enumerate(outputs, 1):
         if streamed:  # response.completed carries "usage": null
             fake.add(oh.responses_stream_reply(oh.response_events(output, id=f"resp-{n}")))
@@ -138,9 +141,13 @@ def judge(obs: Observation):
     if f["error"] is not None:
         return unexpected(f"the run raised: {quote(f['error'], 140)}")
     if f["served"] != TURNS or f["final_output"] != ANSWER:
-        return unexpected(f"the fake served {f['served']} requests (expected {TURNS}), final output {quote(f['final_output'])}")
+        return unexpected(
+            f"the fake served {f['served']} requests (expected {TURNS}), final output {quote(f['final_output'])}"
+        )
     per_turn = ", ".join(str(r) for r in f["turn_requests"])
-    figures = f"usage.requests {f['requests']} for {f['served']} completed requests without usage (per turn: {per_turn})"
+    figures = (
+        f"usage.requests {f['requests']} for {f['served']} completed requests without usage (per turn: {per_turn})"
+    )
     if f["tokens"] != (0, 0, 0):
         return unexpected(f"{figures}, but tokens {f['tokens']} were counted from responses that report none")
     if f["requests"] is not None and f["requests"] < f["served"]:
@@ -151,8 +158,17 @@ def judge(obs: Observation):
 
 
 _FIXED = AsInstalled("the pinned release (0.24.0) counts a completed request without usage")
-_CHAT_BUGGY = Release("openai-agents==0.19.4", "the last release before #4290 (Chat Completions: Usage() without usage)")
+_CHAT_BUGGY = Release(
+    "openai-agents==0.19.4", "the last release before #4290 (Chat Completions: Usage() without usage)"
+)
 _RESPONSES_BUGGY = Release("openai-agents==0.21.0", "the last release before #4453 (Responses: Usage() without usage)")
+
+# --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
+
+
+def _another_answer(obs: Observation) -> None:
+    obs.facts["final_output"] = "Something else entirely."
+
 
 SCENARIO = Scenario(
     id="agents-usage-requests-without-usage",
@@ -168,7 +184,10 @@ SCENARIO = Scenario(
         "OpenAIResponsesModel report Usage() for the turn, so usage.requests stays 0 for a run "
         "that made real API calls."
     ),
-    expected="Every completed model request counts once in usage.requests, with or without a usage block; no tokens are invented.",
+    expected=(
+        "Every completed model request counts once in usage.requests, with or without a usage block; "
+        "no tokens are invented."
+    ),
     cases=(
         Case(
             "chat-completions",
@@ -176,6 +195,11 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": _CHAT_BUGGY, "fixed": _FIXED},
             "OpenAIChatCompletionsModel, Runner.run, two chat.completion replies without usage",
+            edges=(
+                Edge(
+                    "unexpected", "both requests served, but the run ends with another answer", _another_answer, _FIXED
+                ),
+            ),
         ),
         Case(
             "chat-completions-streamed",

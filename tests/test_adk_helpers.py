@@ -24,9 +24,9 @@ async def test_run_agent_runs_each_message_and_reads_the_session_back():
     ids = Placeholders()
     assert adk.session_timeline(session.events, ids) == [
         "[inv-1] user (user) 'first'",
-        "[inv-1] helper_agent (model) 'one' state_delta={\"last\": \"one\"}",
+        '[inv-1] helper_agent (model) \'one\' state_delta={"last": "one"}',
         "[inv-2] user (user) 'second'",
-        "[inv-2] helper_agent (model) 'two' state_delta={\"last\": \"two\"}",
+        '[inv-2] helper_agent (model) \'two\' state_delta={"last": "two"}',
     ]
     assert adk.state_line(session.state) == 'state {"last": "two", "seed": 1}'
     assert adk.state_line(session.state, ["last", "missing"]) == 'state {"last": "two", "missing": null}'
@@ -62,12 +62,16 @@ def test_event_lines_show_the_role_and_every_non_empty_action():
 
     ids = Placeholders()
     as_user = Event(invocation_id="x", author="agent", content=types.Content(role="user", parts=[types.Part(text="t")]))
-    as_model = Event(invocation_id="x", author="agent", content=types.Content(role="model", parts=[types.Part(text="t")]))
+    as_model = Event(
+        invocation_id="x", author="agent", content=types.Content(role="model", parts=[types.Part(text="t")])
+    )
     assert adk.event_line(as_user, ids) != adk.event_line(as_model, ids)
     acted = Event(
-        invocation_id="x", author="agent",
-        actions=EventActions(transfer_to_agent="other", escalate=True, artifact_delta={"f.txt": 1},
-                             rewind_before_invocation_id="y"),
+        invocation_id="x",
+        author="agent",
+        actions=EventActions(
+            transfer_to_agent="other", escalate=True, artifact_delta={"f.txt": 1}, rewind_before_invocation_id="y"
+        ),
     )
     assert adk.event_line(acted, ids) == (
         '[inv-1] agent <no content> artifact_delta={"f.txt": 1} transfer_to_agent="other" escalate=true '

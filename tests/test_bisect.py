@@ -57,7 +57,7 @@ def sides(boundary) -> tuple:
 def test_a_single_boundary_is_found_with_about_log2_probes(n, first_fixed):
     vs = releases(n)
     fake = one_case(vs, lambda i: REPRODUCED if i < first_fixed else FIXED)
-    search, [result], lines = run_search(vs, fake)
+    _search, [result], lines = run_search(vs, fake)
     [b] = result.boundaries
     assert sides(b) == (vs[first_fixed - 1], REPRODUCED, vs[first_fixed], FIXED)
     assert b.summary == f"first fixed in {vs[first_fixed]}"
@@ -68,22 +68,32 @@ def test_a_single_boundary_is_found_with_about_log2_probes(n, first_fixed):
 
 def test_reproduced_fixed_reproduced_gives_every_boundary_visible_at_probed_releases():
     vs = releases(32)
-    fake = one_case(vs, lambda i: NOT_APPLICABLE if i < 4 else REPRODUCED if i < 12 else FIXED if i < 24 else REPRODUCED)
+    fake = one_case(
+        vs, lambda i: NOT_APPLICABLE if i < 4 else REPRODUCED if i < 12 else FIXED if i < 24 else REPRODUCED
+    )
     _, [result], _ = run_search(vs, fake)
     assert [sides(b) for b in result.boundaries] == [
         ("1.3.0", NOT_APPLICABLE, "1.4.0", REPRODUCED),
         ("1.11.0", REPRODUCED, "1.12.0", FIXED),
         ("1.23.0", FIXED, "1.24.0", REPRODUCED),
     ]
-    assert [b.summary for b in result.boundaries] == ["introduced in 1.4.0", "first fixed in 1.12.0", "came back in 1.24.0"]
+    assert [b.summary for b in result.boundaries] == [
+        "introduced in 1.4.0",
+        "first fixed in 1.12.0",
+        "came back in 1.24.0",
+    ]
     assert len(fake.calls) <= 2 + 3 * math.ceil(math.log2(31))
 
 
 def test_probes_made_for_one_case_reveal_a_flip_back_in_another():
     # Case b's ends agree (reproduced); case a's probes land in b's fixed stretch.
     vs = releases(40)
-    fake = Fake({v: {"a": REPRODUCED if i < 12 else FIXED,
-                     "b": FIXED if 12 <= i < 30 else REPRODUCED} for i, v in enumerate(vs)})
+    fake = Fake(
+        {
+            v: {"a": REPRODUCED if i < 12 else FIXED, "b": FIXED if 12 <= i < 30 else REPRODUCED}
+            for i, v in enumerate(vs)
+        }
+    )
     _, [a, b], _ = run_search(vs, fake, cases=("a", "b"))
     assert [x.summary for x in a.boundaries] == ["first fixed in 1.12.0"]
     assert [sides(x) for x in b.boundaries] == [
@@ -102,7 +112,10 @@ def test_not_applicable_then_reproduced_is_where_the_bug_was_introduced():
     # A non-regression case: correct when its API arrives, the guard breaks it later.
     fake = one_case(vs, lambda i: NOT_APPLICABLE if i < 5 else FIXED if i < 14 else REPRODUCED)
     _, [result], _ = run_search(vs, fake)
-    assert [b.summary for b in result.boundaries] == ["first applicable in 1.5.0, already fixed", "introduced in 1.14.0"]
+    assert [b.summary for b in result.boundaries] == [
+        "first applicable in 1.5.0, already fixed",
+        "introduced in 1.14.0",
+    ]
 
 
 def test_a_flip_and_flip_back_inside_an_interval_with_equal_ends_is_not_seen():
@@ -137,7 +150,9 @@ def test_error_and_install_failure_are_skipped_and_reported_never_boundaries():
 
 def test_skipped_ends_walk_inward_to_the_nearest_release_with_an_answer():
     vs = releases(12)
-    fake = one_case(vs, lambda i: (ERROR, "worker died") if i in (0, 1, 11) else NOT_APPLICABLE if i < 6 else REPRODUCED)
+    fake = one_case(
+        vs, lambda i: (ERROR, "worker died") if i in (0, 1, 11) else NOT_APPLICABLE if i < 6 else REPRODUCED
+    )
     _, [result], _ = run_search(vs, fake)
     assert [sides(b) for b in result.boundaries] == [("1.5.0", NOT_APPLICABLE, "1.6.0", REPRODUCED)]
     assert [v for v, _ in result.skipped] == ["1.0.0", "1.1.0", "1.11.0"]
@@ -164,7 +179,8 @@ def test_all_cases_are_evaluated_per_release_and_each_release_once():
     fake = Fake({v: row(i) for i, v in enumerate(vs)})
     search, results, lines = run_search(vs, fake, cases=("a", "b", "c"))
     assert [[b.summary for b in r.boundaries] for r in results] == [
-        ["first fixed in 1.20.0"], ["first fixed in 1.20.0"],
+        ["first fixed in 1.20.0"],
+        ["first fixed in 1.20.0"],
         ["first applicable in 1.6.0, already fixed", "introduced in 1.20.0"],
     ]
     assert len(fake.calls) == len(set(fake.calls)) == len(search.order)
@@ -178,25 +194,30 @@ def test_all_cases_are_evaluated_per_release_and_each_release_once():
 
 @pytest.fixture
 def fake_index(monkeypatch):
-    known = {v: index.Release(v, "2025-01-01T00:00:00Z", yanked=False)
-             for v in ("2.7.0", "2.7.1", "2.8.0", "2.9.0a1", "2.9.0", "2.9.1", "2.10.0")}
+    known = {
+        v: index.Release(v, "2025-01-01T00:00:00Z", yanked=False)
+        for v in ("2.7.0", "2.7.1", "2.8.0", "2.9.0a1", "2.9.0", "2.9.1", "2.10.0")
+    }
     known["2.9.1"] = index.Release("2.9.1", "2025-01-01T00:00:00Z", yanked=True)
     monkeypatch.setattr(index, "releases", lambda name, cache_dir: known)
     return known
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["no-such-scenario"], "unknown scenario 'no-such-scenario'"),
-    ([f"{RETRY}:no-such-case"], "unknown case 'no-such-case'"),
-    ([RETRY, "--framework", "langchain"], "unknown framework 'langchain'"),
-    ([RETRY, "--framework", "openai-agents"], f"scenario {RETRY} runs on google-adk, not openai-agents"),
-    ([RETRY, "--from", "9.9.9"], "--from 9.9.9: google-adk 9.9.9 is not on the package index"),
-    ([RETRY, "--to", "2.9.0a1"], "--to 2.9.0a1: google-adk 2.9.0a1 is a pre-release"),
-    ([RETRY, "--to", "2.9.1"], "--to 2.9.1: google-adk 2.9.1 is yanked"),
-    ([RETRY, "--from", "2.10.0", "--to", "2.7.0"], "--from 2.10.0 is newer than --to 2.7.0"),
-    ([RETRY, "--timeout", "soon"], "argument --timeout: 'soon' is not a number"),
-    ([], "the following arguments are required"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["no-such-scenario"], "unknown scenario 'no-such-scenario'"),
+        ([f"{RETRY}:no-such-case"], "unknown case 'no-such-case'"),
+        ([RETRY, "--framework", "langchain"], "unknown framework 'langchain'"),
+        ([RETRY, "--framework", "openai-agents"], f"scenario {RETRY} runs on google-adk, not openai-agents"),
+        ([RETRY, "--from", "9.9.9"], "--from 9.9.9: google-adk 9.9.9 is not on the package index"),
+        ([RETRY, "--to", "2.9.0a1"], "--to 2.9.0a1: google-adk 2.9.0a1 is a pre-release"),
+        ([RETRY, "--to", "2.9.1"], "--to 2.9.1: google-adk 2.9.1 is yanked"),
+        ([RETRY, "--from", "2.10.0", "--to", "2.7.0"], "--from 2.10.0 is newer than --to 2.7.0"),
+        ([RETRY, "--timeout", "soon"], "argument --timeout: 'soon' is not a number"),
+        ([], "the following arguments are required"),
+    ],
+)
 def test_bad_input_is_refused_in_one_line_with_exit_2(argv, message, fake_index, capsys):
     assert bisect.main(argv) == 2
     captured = capsys.readouterr()
@@ -208,21 +229,33 @@ def test_bad_input_is_refused_in_one_line_with_exit_2(argv, message, fake_index,
 def test_the_record_is_merged_deterministic_and_says_each_side(fake_index, tmp_path, capsys):
     (tmp_path / "reports").mkdir()
     record = tmp_path / "reports" / "bisect.json"
-    other = {"scenario": "adk-other", "case": "x", "framework": "google-adk", "from": "1.0.0", "to": "2.0.0",
-             "boundaries": [], "skipped": []}
+    other = {
+        "scenario": "adk-other",
+        "case": "x",
+        "framework": "google-adk",
+        "from": "1.0.0",
+        "to": "2.0.0",
+        "boundaries": [],
+        "skipped": [],
+    }
     stale = {**other, "scenario": RETRY, "case": "resumable-resume"}
     record.write_text(json.dumps({"schema_version": 1, "bisects": [stale, other]}))
     table = {
-        "2.7.0": REPRODUCED, "2.7.1": REPRODUCED, "2.8.0": REPRODUCED,
-        "2.9.0": (ERROR, "install failed: nope"), "2.10.0": FIXED,
+        "2.7.0": REPRODUCED,
+        "2.7.1": REPRODUCED,
+        "2.8.0": REPRODUCED,
+        "2.9.0": (ERROR, "install failed: nope"),
+        "2.10.0": FIXED,
     }
     fake = Fake({v: {"resumable-resume": o} for v, o in table.items()})
     out = io.StringIO()
     options = bisect.Options(selector=f"{RETRY}:resumable-resume", root=tmp_path)
     assert bisect.run(options, evaluate=fake, out=out) == 0
     text = out.getvalue()
-    assert (f"{RETRY}:resumable-resume: reproduced on google-adk 2.8.0 -> fixed on google-adk 2.10.0 "
-            "(first fixed in 2.10.0 or untested 2.9.0)") in text
+    assert (
+        f"{RETRY}:resumable-resume: reproduced on google-adk 2.8.0 -> fixed on google-adk 2.10.0 "
+        "(first fixed in 2.10.0 or untested 2.9.0)"
+    ) in text
     assert f"nox -s matrix -- --only {RETRY}:resumable-resume google-adk==2.8.0" in text
     assert f"nox -s matrix -- --only {RETRY}:resumable-resume google-adk==2.10.0" in text
     assert f"{RETRY}:resumable-resume: skipped google-adk 2.9.0: install failed: nope" in text
@@ -235,11 +268,16 @@ def test_the_record_is_merged_deterministic_and_says_each_side(fake_index, tmp_p
     # Schema 1 is upgraded: its ranges are kept beside the new one; every probe is recorded.
     assert doc["schema_version"] == 2
     assert [(b["scenario"], b["case"], b["from"], b["to"]) for b in doc["bisects"]] == [
-        ("adk-other", "x", "1.0.0", "2.0.0"), (RETRY, "resumable-resume", "1.0.0", "2.0.0"),
-        (RETRY, "resumable-resume", "2.7.0", "2.10.0")]
+        ("adk-other", "x", "1.0.0", "2.0.0"),
+        (RETRY, "resumable-resume", "1.0.0", "2.0.0"),
+        (RETRY, "resumable-resume", "2.7.0", "2.10.0"),
+    ]
     assert [(p["version"], p["outcome"], p["detail"]) for p in doc["probes"]] == [
-        ("2.7.0", REPRODUCED, ""), ("2.8.0", REPRODUCED, ""), ("2.9.0", ERROR, "install failed: nope"),
-        ("2.10.0", FIXED, "")]
+        ("2.7.0", REPRODUCED, ""),
+        ("2.8.0", REPRODUCED, ""),
+        ("2.9.0", ERROR, "install failed: nope"),
+        ("2.10.0", FIXED, ""),
+    ]
     assert doc["releases"] == {"google-adk": ["2.7.0", "2.7.1", "2.8.0", "2.9.0", "2.10.0"]}
     assert first.decode() == json.dumps(doc, indent=2, sort_keys=True) + "\n"
     again = Fake(fake.table)
@@ -253,7 +291,9 @@ def test_two_bisects_over_different_ranges_both_stand(fake_index, tmp_path):
     table = {"2.7.0": REPRODUCED, "2.7.1": FIXED, "2.8.0": FIXED, "2.9.0": REPRODUCED, "2.10.0": REPRODUCED}
     fake = Fake({v: {"resumable-resume": o} for v, o in table.items()})
     sel = f"{RETRY}:resumable-resume"
-    bisect.run(bisect.Options(selector=sel, start="2.7.0", end="2.7.1", root=tmp_path), evaluate=fake, out=io.StringIO())
+    bisect.run(
+        bisect.Options(selector=sel, start="2.7.0", end="2.7.1", root=tmp_path), evaluate=fake, out=io.StringIO()
+    )
     out = io.StringIO()
     bisect.run(bisect.Options(selector=sel, start="2.8.0", end="2.10.0", root=tmp_path), evaluate=fake, out=out)
     doc = json.loads((tmp_path / "reports" / "bisect.json").read_text())
@@ -261,16 +301,27 @@ def test_two_bisects_over_different_ranges_both_stand(fake_index, tmp_path):
     known = boundaries.known(doc, [], RETRY, "resumable-resume", "google-adk")
     assert [b.summary for b in known.boundaries] == ["first fixed in 2.7.1", "came back in 2.9.0"]
     assert f"{sel}: from every bisect and the record: first fixed in 2.7.1; came back in 2.9.0" in out.getvalue()
-    assert "boundary releases joining the matrix of adk-retry-same-invocation-id: 2.7.0, 2.7.1, 2.8.0, 2.9.0" \
+    assert (
+        "boundary releases joining the matrix of adk-retry-same-invocation-id: 2.7.0, 2.7.1, 2.8.0, 2.9.0"
         in out.getvalue()
+    )
 
 
 def test_a_bisect_starts_from_the_record_and_sees_a_release_reproducing_in_the_middle(fake_index, tmp_path):
     """Both ends fixed, the record holds 2.8.0 reproduced: the search must look around it."""
     (tmp_path / "reports").mkdir()
-    result = {"scenario": RETRY, "case": "resumable-resume", "framework": "google-adk", "version": "2.8.0",
-              "source": "google-adk==2.8.0", "outcome": REPRODUCED, "detail": "d", "snapshot": "match",
-              "snapshot_base": "2.8.0", "timeline": ""}
+    result = {
+        "scenario": RETRY,
+        "case": "resumable-resume",
+        "framework": "google-adk",
+        "version": "2.8.0",
+        "source": "google-adk==2.8.0",
+        "outcome": REPRODUCED,
+        "detail": "d",
+        "snapshot": "match",
+        "snapshot_base": "2.8.0",
+        "timeline": "",
+    }
     (tmp_path / "reports" / "matrix.json").write_text(json.dumps(reports.matrix_document([result], [], {})))
     table = {"2.7.0": FIXED, "2.7.1": FIXED, "2.8.0": REPRODUCED, "2.9.0": FIXED, "2.10.0": FIXED}
     fake = Fake({v: {"resumable-resume": o} for v, o in table.items()})
@@ -284,7 +335,7 @@ def test_an_unmergeable_record_is_refused_before_any_work(fake_index, tmp_path):
     (tmp_path / "reports").mkdir()
     (tmp_path / "reports" / "bisect.json").write_text("{not json")
     fake = Fake({})
-    with pytest.raises(boundaries.RecordError, match="bisect.json cannot be read"):
+    with pytest.raises(boundaries.RecordError, match=r"bisect\.json cannot be read"):
         bisect.run(bisect.Options(selector=RETRY, root=tmp_path), evaluate=fake)
     assert fake.calls == []
 
@@ -293,8 +344,11 @@ def test_an_install_failure_is_an_error_for_every_case_of_that_release(monkeypat
     def fail(build, root, cache_dir, today=False):
         raise bisect.environments.BuildFailed(f"No solution found: {tmp_path}/x/y.whl needs pydantic<1")
 
-    monkeypatch.setattr(bisect.builds_mod, "parse",
-                        lambda spec, cache_dir: bisect.builds_mod.Build("google-adk", spec, spec, "2.0.0", True))
+    monkeypatch.setattr(
+        bisect.builds_mod,
+        "parse",
+        lambda spec, cache_dir: bisect.builds_mod.Build("google-adk", spec, spec, "2.0.0", True),
+    )
     monkeypatch.setattr(bisect.environments, "ensure", fail)
     evaluator = bisect.EnvironmentEvaluator("google-adk", "m", [f"{RETRY}:a", f"{RETRY}:b"], tmp_path, tmp_path)
     detail = "install failed: No solution found: y.whl needs pydantic<1"
@@ -310,28 +364,42 @@ def test_bisect_finds_where_google_adk_fixed_the_duplicate_user_event_on_resume(
     for name in ("harness", "scenarios"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     argv = [f"{RETRY}:resumable-resume", "--from", "2.7.0", "--to", "2.10.0"]
-    command = [sys.executable, "-c", "import sys; from harness import bisect; sys.exit(bisect.main(sys.argv[1:]))", *argv]
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from harness import bisect; sys.exit(bisect.main(sys.argv[1:]))",
+        *argv,
+    ]
     first = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     # 2.7.0 2.7.1 2.8.0 2.9.0 2.9.1 2.9.2 2.10.0: the duplicate check arrived in 2.9.0.
-    assert (f"{RETRY}:resumable-resume: reproduced on google-adk 2.8.0 -> fixed on google-adk 2.9.0 "
-            "(first fixed in 2.9.0)") in first.stdout
+    assert (
+        f"{RETRY}:resumable-resume: reproduced on google-adk 2.8.0 -> fixed on google-adk 2.9.0 (first fixed in 2.9.0)"
+    ) in first.stdout
     assert f"nox -s matrix -- --only {RETRY}:resumable-resume google-adk==2.9.0" in first.stdout
     assert "[probe 1] google-adk==2.7.0: reproduced" in first.stderr
     doc = json.loads((tmp_path / "reports" / "bisect.json").read_text())
     [entry] = doc["bisects"]
     assert (entry["from"], entry["to"]) == ("2.7.0", "2.10.0")
     assert [(p["version"], p["outcome"]) for p in doc["probes"]] == [
-        ("2.7.0", "reproduced"), ("2.7.1", "reproduced"), ("2.8.0", "reproduced"), ("2.9.0", "fixed"), ("2.10.0", "fixed")]
+        ("2.7.0", "reproduced"),
+        ("2.7.1", "reproduced"),
+        ("2.8.0", "reproduced"),
+        ("2.9.0", "fixed"),
+        ("2.10.0", "fixed"),
+    ]
     # 2.7.0 and 2.10.0, then 2.9.0 (fixed), 2.7.1 and 2.8.0 (reproduced): 2 + log2(6) probes.
     assert "bisect: 5 probes (2.7.0, 2.10.0, 2.9.0, 2.7.1, 2.8.0); 5 environments built, 0 reused" in first.stdout
     # Environments live where the matrix keeps them, so a second bisect builds nothing.
     assert sorted(p.name for p in (tmp_path / ".nox" / "builds").iterdir() if p.is_dir()) == [
-        f"google-adk-{v}" for v in ("2.10.0", "2.7.0", "2.7.1", "2.8.0", "2.9.0")]
+        f"google-adk-{v}" for v in ("2.10.0", "2.7.0", "2.7.1", "2.8.0", "2.9.0")
+    ]
     # A second bisect starts from the probes: nothing to evaluate.
     known = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
     assert known.returncode == 0, known.stderr
-    assert "bisect: 0 probes" in known.stdout and "starting from 5 releases whose outcome is already known" in known.stderr
+    assert (
+        "bisect: 0 probes" in known.stdout and "starting from 5 releases whose outcome is already known" in known.stderr
+    )
     again = subprocess.run([*command, "--rerun"], capture_output=True, text=True, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "0 environments built, 5 reused" in again.stdout

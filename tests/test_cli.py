@@ -31,7 +31,10 @@ def reports_state():
         (["run", "adk-retry-same-invocation-id:nope"], "valid: resumable-resume, non-resumable-retry"),
         (["matrix", "--only", "nope"], "error: unknown scenario 'nope'; valid:"),
         (["matrix", "--only", "adk-retry-same-invocation-id:x"], "error: unknown case 'x'"),
-        (["matrix", "--only", "adk-retry-same-invocation-id", "langchain==1.0"], "error: unknown framework 'langchain'"),
+        (
+            ["matrix", "--only", "adk-retry-same-invocation-id", "langchain==1.0"],
+            "error: unknown framework 'langchain'",
+        ),
         (["matrix", "--only", "adk-retry-same-invocation-id,nope", "google-adk==2.13.0"], "unknown scenario 'nope'"),
         (["matrix", "langchain==1.0"], "error: unknown framework 'langchain'; valid: google-adk, openai-agents"),
         (["matrix", "google-adk=2.0"], "error: malformed spec 'google-adk=2.0'; valid: NAME==VERSION"),
@@ -42,7 +45,10 @@ def reports_state():
         (["merge", "pyproject.toml"], "pyproject.toml: not a shard result"),
         (["releases", "langchain"], "error: unknown framework 'langchain'; valid: google-adk, openai-agents"),
         (["releases", "google-adk", "--at", "2026/01/31"], "error: malformed date '2026/01/31'; valid: YYYY-MM-DD"),
-        (["releases", "google-adk", "--at", "2019-01-01"], "no final release of google-adk was on the index on 2019-01-01"),
+        (
+            ["releases", "google-adk", "--at", "2019-01-01"],
+            "no final release of google-adk was on the index on 2019-01-01",
+        ),
         (["run", "nope", "--proof", "fixed"], "error: unknown scenario 'nope'"),
     ],
 )
@@ -98,10 +104,13 @@ def test_current_on_is_the_highest_final_version_out_by_the_end_of_that_day(tmp_
         ("google_adk-2.1.0rc1-py3-none-any.whl", "2026-02-04T10:00:00Z", False),
         ("google_adk-2.1.0-py3-none-any.whl", "2026-02-05T10:00:00Z", True),  # yanked
     ]
-    (tmp_path / "google-adk.json").write_text(json.dumps(
-        {"files": [{"filename": f, "upload-time": t, "yanked": y} for f, t, y in files]}))
-    at = {d: index.current_on("google-adk", d, tmp_path).version
-          for d in ("2026-01-01", "2026-02-01", "2026-02-01T09:00:00Z", "2026-02-06")}
+    (tmp_path / "google-adk.json").write_text(
+        json.dumps({"files": [{"filename": f, "upload-time": t, "yanked": y} for f, t, y in files]})
+    )
+    at = {
+        d: index.current_on("google-adk", d, tmp_path).version
+        for d in ("2026-01-01", "2026-02-01", "2026-02-01T09:00:00Z", "2026-02-06")
+    }
     assert at == {"2026-01-01": "1.0.0", "2026-02-01": "2.0.0", "2026-02-01T09:00:00Z": "1.0.0", "2026-02-06": "2.0.0"}
     assert [r.version for r in index.final_releases("google-adk", tmp_path)] == ["1.0.0", "1.0.1", "2.0.0"]
 
@@ -119,12 +128,17 @@ def test_run_under_a_proof_build_applies_it_and_says_where():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["matrix", "google-adk==2.13.0", "--timeout", "0", "--rerun"],
-         "argument --timeout: 0 is out of range; valid: a number of seconds > 0 and <= 86400"),
+        (
+            ["matrix", "google-adk==2.13.0", "--timeout", "0", "--rerun"],
+            "argument --timeout: 0 is out of range; valid: a number of seconds > 0 and <= 86400",
+        ),
         (["matrix", "--timeout", "-3"], "argument --timeout: -3 is out of range; valid: a number of seconds > 0"),
         (["matrix", "--timeout", "nan"], "argument --timeout: nan is out of range"),
         (["matrix", "--timeout", "soon"], "argument --timeout: 'soon' is not a number"),
-        (["matrix", "--jobs", "0"], "argument --jobs: 0 is out of range; valid: a whole number of builds >= 1 and <= 256"),
+        (
+            ["matrix", "--jobs", "0"],
+            "argument --jobs: 0 is out of range; valid: a whole number of builds >= 1 and <= 256",
+        ),
         (["matrix", "--jobs", "1.5"], "argument --jobs: '1.5' is not a number"),
         (["run", "adk-retry-same-invocation-id", "--timeout", "0"], "argument --timeout: 0 is out of range"),
         (["bisect", "adk-retry-same-invocation-id", "--timeout", "-1"], "argument --timeout: -1 is out of range"),
@@ -139,5 +153,7 @@ def test_numeric_flags_are_range_checked_in_one_line(args, message, reports_stat
 
 
 def test_bench_reps_are_range_checked():
-    out = subprocess.run([sys.executable, "-m", "harness.bench", "--reps", "0"], capture_output=True, text=True, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-m", "harness.bench", "--reps", "0"], capture_output=True, text=True, cwd=ROOT
+    )
     assert out.returncode == 2 and "argument --reps: 0 is out of range" in out.stderr and out.stderr.count("\n") == 1

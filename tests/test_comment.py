@@ -13,15 +13,29 @@ RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
 SCENARIOS = registry.discover()
 PRESENT = [s for s in SCENARIOS.values() if any(r["scenario"] == s.id for r in RECORD["results"])]
 
-DEMO = {"id": "adk-demo", "framework": "google-adk", "links": ["https://github.com/google/adk-python/issues/1"],
-        "description": "the bug,\nin two lines", "expected": "no bug",
-        "cases": [{"id": "one", "summary": ""}, {"id": "two", "summary": "", "control": True}]}
+DEMO = {
+    "id": "adk-demo",
+    "framework": "google-adk",
+    "links": ["https://github.com/google/adk-python/issues/1"],
+    "description": "the bug,\nin two lines",
+    "expected": "no bug",
+    "cases": [{"id": "one", "summary": ""}, {"id": "two", "summary": "", "control": True}],
+}
 
 
 def result(case, version, outcome, timeline, source=None):
-    return {"scenario": "adk-demo", "case": case, "framework": "google-adk", "version": version,
-            "source": source or f"google-adk=={version}", "outcome": outcome, "detail": "d",
-            "snapshot": "match", "snapshot_base": version, "timeline": timeline}
+    return {
+        "scenario": "adk-demo",
+        "case": case,
+        "framework": "google-adk",
+        "version": version,
+        "source": source or f"google-adk=={version}",
+        "outcome": outcome,
+        "detail": "d",
+        "snapshot": "match",
+        "snapshot_base": version,
+        "timeline": timeline,
+    }
 
 
 def structure(text: str):
@@ -51,8 +65,15 @@ def test_the_comment_of_every_committed_scenario_parses_and_fits(scenario):
 
 
 def test_release_ranges_split_where_any_case_changes_and_between_release_lines():
-    rows = [result("one", v, o, t) for v, o, t in [("1.0.0", REPRODUCED, "a\na\n"), ("2.0.0", REPRODUCED, "a\na\n"),
-                                                  ("2.1.0", REPRODUCED, "a\na\n"), ("2.2.0", FIXED, "a\n")]]
+    rows = [
+        result("one", v, o, t)
+        for v, o, t in [
+            ("1.0.0", REPRODUCED, "a\na\n"),
+            ("2.0.0", REPRODUCED, "a\na\n"),
+            ("2.1.0", REPRODUCED, "a\na\n"),
+            ("2.2.0", FIXED, "a\n"),
+        ]
+    ]
     rows += [result("two", v, FIXED, "c\n") for v in ("1.0.0", "2.0.0", "2.1.0", "2.2.0")]
     text = comment.render(DEMO, reports.matrix_document(rows, []))
     assert "| case (google-adk) | 1.0.0 | 2.0.0 – 2.1.0 (2) | 2.2.0 | script |" in text
@@ -62,12 +83,19 @@ def test_release_ranges_split_where_any_case_changes_and_between_release_lines()
     assert "-a\n" in text  # the diff
     assert "<code>two</code>" not in text  # a control that held needs no evidence folded
     assert "google-adk==2.1.0 google-adk==2.2.0" in text  # the reproduce command names the releases around the change
-    assert text.splitlines()[0] == "**adk-demo** (google-adk, https://github.com/google/adk-python/issues/1): the bug, in two lines"
+    assert (
+        text.splitlines()[0]
+        == "**adk-demo** (google-adk, https://github.com/google/adk-python/issues/1): the bug, in two lines"
+    )
 
 
 def test_a_candidate_run_gives_a_before_after_table(tmp_path):
-    rows = [result("one", "2.13.0", REPRODUCED, "a\na\n"), result("one", "2.13.0", FIXED, "a\n", "local:adk-python"),
-            result("two", "2.13.0", FIXED, "c\n"), result("two", "2.13.0", FIXED, "c\n", "local:adk-python")]
+    rows = [
+        result("one", "2.13.0", REPRODUCED, "a\na\n"),
+        result("one", "2.13.0", FIXED, "a\n", "local:adk-python"),
+        result("two", "2.13.0", FIXED, "c\n"),
+        result("two", "2.13.0", FIXED, "c\n", "local:adk-python"),
+    ]
     text = comment.render(DEMO, reports.matrix_document(rows, []), run_dir="reports/runs/x")
     assert "| case (google-adk) | 2.13.0 (before) | `local:adk-python` (after) | change | script |" in text
     assert "| `one` | **reproduced** | fixed | reproduced → fixed |" in text
@@ -82,12 +110,19 @@ def test_a_candidate_run_gives_a_before_after_table(tmp_path):
 
 def test_long_timelines_are_cut_then_dropped_to_stay_under_the_limit():
     huge = "".join(f"line {i} " + "x" * 80 + "\n" for i in range(400))
-    rows = [result("one", "2.0.0", REPRODUCED, huge), result("one", "2.1.0", FIXED, huge[:-500]),
-            result("two", "2.0.0", REPRODUCED, huge + "y\n"), result("two", "2.1.0", FIXED, "z\n")]
+    rows = [
+        result("one", "2.0.0", REPRODUCED, huge),
+        result("one", "2.1.0", FIXED, huge[:-500]),
+        result("two", "2.0.0", REPRODUCED, huge + "y\n"),
+        result("two", "2.1.0", FIXED, "z\n"),
+    ]
     text = comment.render(DEMO, reports.matrix_document(rows, []))
     assert len(text) < comment.LIMIT
-    assert "more timeline lines: see reports/adk-demo.md" in text or "more diff lines" in text or \
-        "too long for a comment" in text
+    assert (
+        "more timeline lines: see reports/adk-demo.md" in text
+        or "more diff lines" in text
+        or "too long for a comment" in text
+    )
     tables, _, opened, closed, summaries = structure(text)
     assert tables == 1 and opened == closed == summaries
 

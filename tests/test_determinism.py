@@ -53,8 +53,13 @@ def test_every_case_is_deterministic_in_and_across_processes():
         seen[f"{scenario.id}:{case.id}"].append((r.outcome, r.detail, r.timeline))
     selectors = sorted(seen)
     for seed in range(PROCESSES):
-        out = subprocess.run([sys.executable, "-c", CHILD, str(seed), str(RUNS_PER_PROCESS), *selectors],
-                             capture_output=True, text=True, cwd=ROOT, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", CHILD, str(seed), str(RUNS_PER_PROCESS), *selectors],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        )
         for key, runs in json.loads(out.stdout.strip().splitlines()[-1]).items():
             seen[key].extend(tuple(r) for r in runs)
     flickering = {key: len(set(runs)) for key, runs in seen.items() if len(set(runs)) > 1}

@@ -12,7 +12,7 @@ from harness.driver import run_worker
 
 ROOT = Path(__file__).resolve().parent.parent
 
-MODULE = '''
+MODULE = """
 import os, time
 from harness.outcomes import fixed
 from harness.scenario import AsInstalled, Case, Observation, Scenario
@@ -37,7 +37,7 @@ SCENARIO = Scenario(
         Case("after", fine, lambda o: fixed("ok"), P),
     ),
 )
-'''
+"""
 
 
 def test_hang_and_crash_are_errors_and_the_other_cases_still_run(tmp_path):
@@ -46,7 +46,9 @@ def test_hang_and_crash_are_errors_and_the_other_cases_still_run(tmp_path):
     (tmp_path / "scenarios" / "__init__.py").write_text("")
     (tmp_path / "scenarios" / "adk_isolation.py").write_text(textwrap.dedent(MODULE))
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    _, results = run_worker(Path(sys.executable), "google-adk", ["adk-isolation"], env, tmp_path, timeout=1.0, grace=120.0, case_slack=2.0)
+    _, results = run_worker(
+        Path(sys.executable), "google-adk", ["adk-isolation"], env, tmp_path, timeout=1.0, grace=120.0, case_slack=2.0
+    )
     by_case = {r["case"]: r for r in results}
     assert list(by_case) == ["before", "hang", "die", "after"]
     assert by_case["before"]["outcome"] == by_case["after"]["outcome"] == "fixed"
@@ -54,7 +56,7 @@ def test_hang_and_crash_are_errors_and_the_other_cases_still_run(tmp_path):
     assert by_case["die"]["outcome"] == "error" and "worker died (exit 3)" in by_case["die"]["detail"]
 
 
-SECRETS_MODULE = '''
+SECRETS_MODULE = """
 import os
 from harness.outcomes import fixed, reproduced
 from harness.scenario import AsInstalled, Case, Observation, Scenario, InProcess
@@ -71,7 +73,7 @@ def judge(o):
 
 SCENARIO = Scenario(id="adk-secrets", framework="google-adk", links=("https://example.org",), description="d",
                     expected="e", cases=(Case("look", look, judge, P),))
-'''
+"""
 
 
 def test_a_worker_sees_no_credentials_from_the_users_environment(tmp_path, monkeypatch):
@@ -81,8 +83,17 @@ def test_a_worker_sees_no_credentials_from_the_users_environment(tmp_path, monke
     (tmp_path / "scenarios").mkdir()
     (tmp_path / "scenarios" / "__init__.py").write_text("")
     (tmp_path / "scenarios" / "adk_secrets.py").write_text(textwrap.dedent(SECRETS_MODULE))
-    for name in ("GOOGLE_APPLICATION_CREDENTIALS", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_BASE_URL",
-                 "HTTPS_PROXY", "https_proxy", "ANTHROPIC_API_KEY", "AZURE_OPENAI_ENDPOINT", "SOME_SERVICE_PASSWORD"):
+    for name in (
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        "GITHUB_TOKEN",
+        "AWS_SECRET_ACCESS_KEY",
+        "OPENAI_BASE_URL",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "ANTHROPIC_API_KEY",
+        "AZURE_OPENAI_ENDPOINT",
+        "SOME_SERVICE_PASSWORD",
+    ):
         monkeypatch.setenv(name, "secret")
     env = environments.worker_environment(tmp_path)
     _, [result] = run_worker(Path(sys.executable), "google-adk", ["adk-secrets"], env, tmp_path, timeout=30.0)
@@ -136,7 +147,10 @@ def test_a_libc_level_connect_fails_under_the_network_namespace(tmp_path, monkey
         monkeypatch.setenv("HARNESS_TEST_PORT", str(listener.getsockname()[1]))
         env = environments.worker_environment(tmp_path)
         record, [result] = run_worker(Path(sys.executable), "google-adk", ["adk-libc-connect"], env, tmp_path, 30.0)
-        assert (result["outcome"], result["detail"]) == ("fixed", "a libc-level connect failed in the kernel: ENETUNREACH")
+        assert (result["outcome"], result["detail"]) == (
+            "fixed",
+            "a libc-level connect failed in the kernel: ENETUNREACH",
+        )
         assert record["isolation"] == "network-namespace"
         # The same worker without the namespace: the connect goes through (the guard cannot see it).
         monkeypatch.setattr(isolation, "wrap", lambda command: command)

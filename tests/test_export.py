@@ -19,7 +19,7 @@ import runpy
 import subprocess
 import sys
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -36,27 +36,35 @@ RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
 PEP723 = re.compile(r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$\s)+)^# ///$")
 STATUS = {FIXED: 0, REPRODUCED: 1}
 # noxfile.py's TEST_PINS (the releases `nox -s tests` installs), read without importing nox.
-TEST_PINS = dict(pin.split("==") for pin in re.findall(
-    r'"([a-z-]+==[0-9.]+)"', re.search(r"(?m)^TEST_PINS = \[(.*)\]$", (ROOT / "noxfile.py").read_text()).group(1)))
+TEST_PINS = dict(
+    pin.split("==")
+    for pin in re.findall(
+        r'"([a-z-]+==[0-9.]+)"', re.search(r"(?m)^TEST_PINS = \[(.*)\]$", (ROOT / "noxfile.py").read_text()).group(1)
+    )
+)
 
 
 def pin_for(scenario, case) -> export.Pin:
     return export.record_pin(RECORD, scenario, case) or export.Pin(
-        scenario.framework, TEST_PINS[scenario.framework], None, "the test pin")
+        scenario.framework, TEST_PINS[scenario.framework], None, "the test pin"
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def exported(scenario_id: str, case_id: str) -> str:
     scenario = SCENARIOS[scenario_id]
     case = scenario.case(case_id)
-    return export.script(scenario, case, pin_for(scenario, case), rows=export.case_results(RECORD, scenario.id, case.id))
+    return export.script(
+        scenario, case, pin_for(scenario, case), rows=export.case_results(RECORD, scenario.id, case.id)
+    )
 
 
 def metadata(text: str) -> dict:
     blocks = [m for m in PEP723.finditer(text) if m.group("type") == "script"]
     assert len(blocks) == 1
-    content = "".join(line[2:] if line.startswith("# ") else line[1:]
-                      for line in blocks[0].group("content").splitlines(keepends=True))
+    content = "".join(
+        line[2:] if line.startswith("# ") else line[1:] for line in blocks[0].group("content").splitlines(keepends=True)
+    )
     return tomllib.loads(content)
 
 
@@ -64,8 +72,9 @@ def run_script(python: str | Path, path: Path, *flags: str, env: dict | None = N
     """Run an export as a maintainer would: from its own folder, nothing of this project on the path."""
     if env is None:
         env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
-    return subprocess.run([str(python), *flags, path.name], cwd=path.parent, env=env, capture_output=True,
-                          text=True, timeout=600)
+    return subprocess.run(
+        [str(python), *flags, path.name], cwd=path.parent, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def split_output(stdout: str) -> tuple[str, str]:
@@ -81,15 +90,26 @@ def split_output(stdout: str) -> tuple[str, str]:
 def test_the_bundle_is_the_scenario_and_every_project_module_it_imports(scenario):
     sources = export.bundle(scenario)
     assert f"scenarios/{scenario.module}.py" in sources
-    assert {"harness/__init__.py", "harness/runner.py", "harness/timeline.py", "harness/outcomes.py",
-            "harness/scenario.py", "scenarios/__init__.py"} <= set(sources)
+    assert {
+        "harness/__init__.py",
+        "harness/runner.py",
+        "harness/timeline.py",
+        "harness/outcomes.py",
+        "harness/scenario.py",
+        "scenarios/__init__.py",
+    } <= set(sources)
     # Nothing of the orchestrator: the case runs with the standard library and the framework only.
-    assert not {"harness/matrix.py", "harness/versions.py", "harness/registry.py", "harness/environments.py"} & set(sources)
+    assert not {"harness/matrix.py", "harness/versions.py", "harness/registry.py", "harness/environments.py"} & set(
+        sources
+    )
     for path, source in sources.items():
         assert source == (ROOT / path).read_text(encoding="utf-8")  # verbatim
         for node in ast.walk(ast.parse(source)):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+            )
             for name in names:
                 if name.split(".")[0] in export.PACKAGES and (ROOT / (name.replace(".", "/") + ".py")).exists():
                     assert name.replace(".", "/") + ".py" in sources, f"{path} imports {name}, not bundled"
@@ -120,11 +140,25 @@ def test_an_export_is_self_contained_with_inline_metadata_and_no_machine_path(sc
     path.write_text(text)
     namespace = runpy.run_path(str(path), run_name="not_main")  # defines, runs nothing
     assert namespace["BUNDLE"] == export.bundle(scenario)
-    assert (namespace["SCENARIO"], namespace["CASE"], namespace["FRAMEWORK"]) == (scenario.id, case.id, scenario.framework)
+    assert (namespace["SCENARIO"], namespace["CASE"], namespace["FRAMEWORK"]) == (
+        scenario.id,
+        case.id,
+        scenario.framework,
+    )
 
 
-@pytest.mark.parametrize("source", ["plain\n", 'a """docstring""" and \'\'\'\n', "ends with a backslash \\",
-                                    "ends with a quote'", 'ends with a double quote"', "r'\\n' and \\x00\n", ""])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "plain\n",
+        'a """docstring""" and \'\'\'\n',
+        "ends with a backslash \\",
+        "ends with a quote'",
+        'ends with a double quote"',
+        "r'\\n' and \\x00\n",
+        "",
+    ],
+)
 def test_a_source_survives_its_literal(source):
     assert ast.literal_eval(export._literal(source)) == source
 
@@ -135,8 +169,10 @@ def test_without_the_framework_an_export_says_so_and_exits_2(tmp_path):
     path.write_text(exported(scenario.id, case.id))
     proc = run_script(sys.executable, path, "-I", "-S")  # -S: no site-packages, so no framework
     assert proc.returncode == 2, proc.stderr
-    assert proc.stdout == f"{scenario.id}:{case.id}: error: {scenario.framework} is not installed in this Python; " \
-                          f"`uv run` this file, or install {scenario.framework} (or your checkout of it) first\n"
+    assert (
+        proc.stdout == f"{scenario.id}:{case.id}: error: {scenario.framework} is not installed in this Python; "
+        f"`uv run` this file, or install {scenario.framework} (or your checkout of it) first\n"
+    )
 
 
 def one_case_per_framework():
@@ -157,8 +193,10 @@ def test_an_export_prints_the_harness_timeline_and_verdict_here(scenario, case, 
     expected = run_case(scenario, case)
     timeline, verdict = split_output(proc.stdout)
     assert timeline == expected.timeline
-    assert verdict == f"{scenario.id}:{case.id} on {scenario.framework} {installed(scenario.framework)}: " \
-                      f"{expected.outcome}: {expected.detail}"
+    assert (
+        verdict == f"{scenario.id}:{case.id} on {scenario.framework} {installed(scenario.framework)}: "
+        f"{expected.outcome}: {expected.detail}"
+    )
     assert proc.returncode == STATUS.get(expected.outcome, 2)
 
 
@@ -168,10 +206,12 @@ def test_the_cli_writes_one_case_or_every_case_and_refuses_bad_input(tmp_path, c
     scenario, case = next((s, c) for s, c in CASES if export.record_pin(RECORD, s, c))
     assert cli.main(["export", f"{scenario.id}:{case.id}", "-o", str(tmp_path / "one.py")]) == 0
     assert (tmp_path / "one.py").read_text() == export.script(
-        scenario, case, pin_for(scenario, case), "one.py", export.case_results(RECORD, scenario.id, case.id))
+        scenario, case, pin_for(scenario, case), "one.py", export.case_results(RECORD, scenario.id, case.id)
+    )
     assert cli.main(["export", scenario.id, "-o", str(tmp_path / "all")]) == 0
     assert sorted(p.name for p in (tmp_path / "all").iterdir()) == sorted(
-        export.script_name(scenario.id, c.id) for c in scenario.cases)
+        export.script_name(scenario.id, c.id) for c in scenario.cases
+    )
     capsys.readouterr()
     assert cli.main(["export", f"{scenario.id}:no-such-case"]) == 2
     other = "openai-agents==0.24.0" if scenario.framework == "google-adk" else "google-adk==2.13.0"
@@ -237,8 +277,11 @@ def releases_to_check(scenario, case) -> list[str]:
 
 
 def matrix_params():
-    return [pytest.param(s, c, v, id=f"{s.id}:{c.id}@{v}", marks=pytest.mark.slow)
-            for s, c in CASES for v in releases_to_check(s, c)]
+    return [
+        pytest.param(s, c, v, id=f"{s.id}:{c.id}@{v}", marks=pytest.mark.slow)
+        for s, c in CASES
+        for v in releases_to_check(s, c)
+    ]
 
 
 def environment(framework: str, version: str) -> Path:
@@ -258,13 +301,19 @@ print(json.dumps(out))
 """
 
 
-@lru_cache(maxsize=None)
+@cache
 def reference(framework: str, version: str) -> dict:
     """run_case of every case checked on this release, in its matrix environment, one process."""
     selectors = [f"{s.id}:{c.id}" for s, c in CASES if s.framework == framework and version in releases_to_check(s, c)]
     env = environments.worker_environment(ROOT)
-    proc = subprocess.run([str(environment(framework, version)), "-c", REFERENCE, *selectors], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(
+        [str(environment(framework, version)), "-c", REFERENCE, *selectors],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -277,7 +326,10 @@ def test_an_export_says_what_the_harness_says_in_a_matrix_environment(scenario, 
     proc = run_script(environment(scenario.framework, version), path, "-I")
     timeline, verdict = split_output(proc.stdout)
     assert timeline == expected["timeline"], proc.stderr[-2000:]
-    assert verdict == f"{scenario.id}:{case.id} on {scenario.framework} {version}: {expected['outcome']}: {expected['detail']}"
+    assert (
+        verdict
+        == f"{scenario.id}:{case.id} on {scenario.framework} {version}: {expected['outcome']}: {expected['detail']}"
+    )
     assert proc.returncode == STATUS.get(expected["outcome"], 2)
 
 
@@ -300,8 +352,9 @@ def test_uv_run_of_a_record_export_says_what_the_record_says(scenario, case, pin
     # The machine's environment (index settings, certificates), less anything pointing into this project.
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     proc = run_script(uv[0], path, *uv[1:], "run", "--quiet", "--no-project", "--script", env=env)
-    timeline, verdict = split_output(proc.stdout)
+    _, verdict = split_output(proc.stdout)
     recorded = next(r for r in export.case_results(RECORD, scenario.id, case.id) if r["version"] == pin.version)
-    assert verdict.startswith(f"{scenario.id}:{case.id} on {scenario.framework} {pin.version}: {recorded['outcome']}: "), \
-        proc.stdout[-500:] + proc.stderr[-2000:]
+    assert verdict.startswith(
+        f"{scenario.id}:{case.id} on {scenario.framework} {pin.version}: {recorded['outcome']}: "
+    ), proc.stdout[-500:] + proc.stderr[-2000:]
     assert proc.returncode == STATUS.get(recorded["outcome"], 2)

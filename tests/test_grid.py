@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import random
 import xml.etree.ElementTree as ET
+from itertools import pairwise
 
 import cairosvg
 import pytest
@@ -24,15 +25,29 @@ SVG = "{http://www.w3.org/2000/svg}"
 RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
 SCENARIOS = registry.discover()
 
-SCENARIO = {"id": "adk-demo", "framework": "google-adk", "links": ["https://github.com/google/adk-python/issues/1"],
-            "description": "the bug", "expected": "no bug",
-            "cases": [{"id": "one", "summary": ""}, {"id": "two", "summary": "", "control": True}]}
+SCENARIO = {
+    "id": "adk-demo",
+    "framework": "google-adk",
+    "links": ["https://github.com/google/adk-python/issues/1"],
+    "description": "the bug",
+    "expected": "no bug",
+    "cases": [{"id": "one", "summary": ""}, {"id": "two", "summary": "", "control": True}],
+}
 
 
 def result(case, version, outcome, source=None):
-    return {"scenario": "adk-demo", "case": case, "framework": "google-adk", "version": version,
-            "source": source or f"google-adk=={version}", "outcome": outcome, "detail": f"{outcome} on {version}",
-            "snapshot": "match", "snapshot_base": version, "timeline": "x\n"}
+    return {
+        "scenario": "adk-demo",
+        "case": case,
+        "framework": "google-adk",
+        "version": version,
+        "source": source or f"google-adk=={version}",
+        "outcome": outcome,
+        "detail": f"{outcome} on {version}",
+        "snapshot": "match",
+        "snapshot_base": version,
+        "timeline": "x\n",
+    }
 
 
 def every_outcome():
@@ -50,14 +65,17 @@ def render(svg: str) -> Image.Image:
 
 
 def hex_of(pixel) -> str:
-    return "#%02X%02X%02X" % pixel
+    return "#{:02X}{:02X}{:02X}".format(*pixel)
 
 
 def cells(svg: str) -> dict[tuple[str, str], tuple[int, int]]:
     """(row, build) -> the cell's top-left corner, from the SVG's rects."""
     root = ET.fromstring(svg)
-    return {(r.get("data-row"), r.get("data-build")): (int(r.get("x")), int(r.get("y")))
-            for r in root.iter(f"{SVG}rect") if r.get("data-build")}
+    return {
+        (r.get("data-row"), r.get("data-build")): (int(r.get("x")), int(r.get("y")))
+        for r in root.iter(f"{SVG}rect")
+        if r.get("data-build")
+    }
 
 
 def check(svg: str, results: list[dict], row_of) -> Image.Image:
@@ -68,7 +86,7 @@ def check(svg: str, results: list[dict], row_of) -> Image.Image:
     where = cells(svg)
     for r in results:
         x, y = where[(row_of(r), r["source"])]
-        fill, letter, _ = grid.STYLE[r["outcome"]]
+        fill = grid.STYLE[r["outcome"]][0]
         # Inside the cell, in a corner the centred letter does not reach.
         assert hex_of(image.getpixel((x + 2, y + 2))) == fill, (r["case"], r["source"], r["outcome"])
     # One letter per outcome, so the grid reads without colour.
@@ -99,7 +117,7 @@ def test_columns_are_in_version_order_release_lines_apart_candidates_last():
     releases = sorted((s for s in xs if not s.startswith("local:")), key=lambda s: versions.key(s.split("==")[1]))
     assert [s.split("==")[1] for s in releases] == ["1.0.0", "1.39.1", "2.0.0", "2.9.0", "2.10.0"]
     assert [xs[s] for s in releases] == sorted(xs[s] for s in releases)
-    gaps = [xs[b] - xs[a] for a, b in zip(releases, releases[1:])]
+    gaps = [xs[b] - xs[a] for a, b in pairwise(releases)]
     assert gaps[1] > gaps[0] == gaps[2] == gaps[3]  # 1.x | 2.x set apart
     assert xs["local:adk-python"] > xs[releases[-1]] + gaps[0]
     ys = {row: y for (row, _), (_, y) in where.items()}
@@ -131,4 +149,4 @@ def test_the_record_grid_of_each_framework_renders_with_the_record_colours(frame
     rows = [r for r in RECORD["results"] if r["framework"] == framework]
     check(svg, rows, lambda r: f"{r['scenario']}:{r['case']}")
     where = cells(svg)
-    assert len({k for k in where}) == len({(r["scenario"], r["case"]) for r in rows}) * len({r["source"] for r in rows})
+    assert len(set(where)) == len({(r["scenario"], r["case"]) for r in rows}) * len({r["source"] for r in rows})

@@ -33,7 +33,9 @@ def project(tmp_path):
 
 
 def matrix(project, *args):
-    return subprocess.run([sys.executable, "-m", "harness", "matrix", *args], capture_output=True, text=True, cwd=project)
+    return subprocess.run(
+        [sys.executable, "-m", "harness", "matrix", *args], capture_output=True, text=True, cwd=project
+    )
 
 
 def validate_matrix_json(path: Path) -> dict:
@@ -76,10 +78,14 @@ def test_release_outside_the_default_set_then_snapshots_accepted_then_matched(pr
     assert "env reused" in accept.stderr
     # Its snapshots stored, 2.9.1 has joined the matrix of the scenario: the record holds it.
     assert "record: 4 results written to reports/matrix.json" in accept.stderr
-    stored = sorted(p.relative_to(project / "snapshots" / "matrix").as_posix()
-                    for p in (project / "snapshots" / "matrix").rglob("*.txt"))
-    assert stored == sorted(f"{RETRY}/{c}/2.9.1.txt" for c in
-                            ("resumable-resume", "non-resumable-retry", "retry-new-state-delta", "retry-different-message"))
+    stored = sorted(
+        p.relative_to(project / "snapshots" / "matrix").as_posix()
+        for p in (project / "snapshots" / "matrix").rglob("*.txt")
+    )
+    assert stored == sorted(
+        f"{RETRY}/{c}/2.9.1.txt"
+        for c in ("resumable-resume", "non-resumable-retry", "retry-new-state-delta", "retry-different-message")
+    )
 
     again = matrix(project, "google-adk==2.9.1", "--only", RETRY)
     assert again.returncode == 0, again.stderr
@@ -94,12 +100,16 @@ def test_a_later_release_is_compared_with_the_nearest_earlier_snapshot(project):
     matrix(project, "google-adk==2.9.1", "--only", f"{RETRY}:resumable-resume", "--update-snapshots")
     snap = project / "snapshots" / "matrix" / RETRY / "resumable-resume" / "2.9.1.txt"
     later = matrix(project, "google-adk==2.9.2", "--only", f"{RETRY}:resumable-resume")
-    [r] = [r for r in json.loads((project / "reports" / "matrix.json").read_text())["results"] if r["version"] == "2.9.2"]
+    [r] = [
+        r for r in json.loads((project / "reports" / "matrix.json").read_text())["results"] if r["version"] == "2.9.2"
+    ]
     # 2.9.2 has no snapshot of its own; it behaves as 2.9.1 did, so it matches that one.
     assert (later.returncode, r["snapshot"], r["snapshot_base"]) == (0, "match", "2.9.1"), later.stderr
     assert not (snap.parent / "2.9.2.txt").exists()
     # Hand-edit the stored timeline: the run fails and shows the diff.
-    snap.write_text(snap.read_text().replace("[inv-1] root_agent (model) 'ack'", "[inv-1] root_agent (model) 'hand-edited'", 1))
+    snap.write_text(
+        snap.read_text().replace("[inv-1] root_agent (model) 'ack'", "[inv-1] root_agent (model) 'hand-edited'", 1)
+    )
     changed = matrix(project, "google-adk==2.9.2", "--only", f"{RETRY}:resumable-resume")
     assert changed.returncode == 1, changed.stderr
     assert "snapshot changed" in changed.stderr and "-[inv-1] root_agent (model) 'hand-edited'" in changed.stderr
@@ -114,16 +124,20 @@ def test_local_checkout_of_a_candidate_fix_and_an_install_failure(project, tmp_p
     checkout = work / "google_adk-2.13.0"
     runners = checkout / "src" / "google" / "adk" / "runners.py"
     text = runners.read_text()
-    guard = ("    if not is_function_response and self._find_user_message_for_invocation(\n"
-             "        invocation_context.session.events, invocation_context.invocation_id\n"
-             "    ):\n      return\n")
+    guard = (
+        "    if not is_function_response and self._find_user_message_for_invocation(\n"
+        "        invocation_context.session.events, invocation_context.invocation_id\n"
+        "    ):\n      return\n"
+    )
     assert guard in text, "the 2.13.0 guard moved; update this test's patch"
-    seed = ("    if not is_function_response and any(\n"
-            "        e.author == 'user' and e.invocation_id == invocation_context.invocation_id\n"
-            "        and e.content == new_message\n"
-            "        and (e.actions.state_delta or {}) == (state_delta or {})\n"
-            "        for e in invocation_context.session.events\n"
-            "    ):\n      return\n")
+    seed = (
+        "    if not is_function_response and any(\n"
+        "        e.author == 'user' and e.invocation_id == invocation_context.invocation_id\n"
+        "        and e.content == new_message\n"
+        "        and (e.actions.state_delta or {}) == (state_delta or {})\n"
+        "        for e in invocation_context.session.events\n"
+        "    ):\n      return\n"
+    )
     runners.write_text(text.replace(guard, seed))
     # A build that cannot install: its dependency does not exist on the index.
     broken = tmp_path_factory.mktemp("broken") / "broken-adk"
@@ -167,8 +181,9 @@ def test_two_shards_merged_equal_a_single_run(project):
         assert out.returncode == 1 and "shard" in out.stderr, out.stderr
     shards = sorted((project / "reports" / "shards").glob("*.json"))
     assert [p.name for p in shards] == ["shard-1-of-2.json", "shard-2-of-2.json"]
-    merged = subprocess.run([sys.executable, "-m", "harness", "merge", *map(str, shards)], capture_output=True,
-                            text=True, cwd=project)
+    merged = subprocess.run(
+        [sys.executable, "-m", "harness", "merge", *map(str, shards)], capture_output=True, text=True, cwd=project
+    )
     assert merged.returncode == 1, merged.stderr
     got = {p.name: p.read_bytes() for p in (project / "reports").glob("*.*")}
     assert got == expected

@@ -32,7 +32,10 @@ def test_the_template_is_a_valid_scenario_that_reports_error_until_written(scena
     with pytest.raises(NotImplementedError, match="_break_control"), scenario.cases[1].proofs["reproduced"].patch():
         pass
     text = path.read_text()
-    assert "from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Release, Scenario" in text
+    assert (
+        "from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Release, Scenario"
+        in text
+    )
 
 
 BLOCK_FRAMEWORKS = """
@@ -54,8 +57,12 @@ def test_nothing_at_the_template_module_level_imports_a_framework(tmp_path):
 
     new_scenario.create("adk-fresh-bug", "google-adk", tmp_path)
     new_scenario.create("agents-fresh-bug", "openai-agents", tmp_path)
-    out = subprocess.run([sys.executable, "-c", BLOCK_FRAMEWORKS, str(tmp_path)], capture_output=True, text=True,
-                         cwd=registry.SCENARIOS_DIR.parent)
+    out = subprocess.run(
+        [sys.executable, "-c", BLOCK_FRAMEWORKS, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=registry.SCENARIOS_DIR.parent,
+    )
     assert out.returncode == 0 and "['adk-fresh-bug', 'agents-fresh-bug']" in out.stdout, out.stderr
 
 
@@ -80,6 +87,10 @@ def test_no_shipped_scenario_imports_a_framework_at_module_level():
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", BLOCK_FRAMEWORKS, str(registry.SCENARIOS_DIR)], capture_output=True,
-                         text=True, cwd=registry.SCENARIOS_DIR.parent)
+    out = subprocess.run(
+        [sys.executable, "-c", BLOCK_FRAMEWORKS, str(registry.SCENARIOS_DIR)],
+        capture_output=True,
+        text=True,
+        cwd=registry.SCENARIOS_DIR.parent,
+    )
     assert out.returncode == 0 and "adk-retry-same-invocation-id" in out.stdout, out.stderr

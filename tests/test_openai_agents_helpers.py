@@ -11,14 +11,22 @@ from harness.timeline import Placeholders
 pytestmark = pytest.mark.skipif(installed("openai-agents") is None, reason="openai-agents not installed")
 
 TEXT_STREAM = [
-    "response.created", "response.in_progress",
-    "response.output_item.added", "response.content_part.added",
-    "response.output_text.delta", "response.output_text.delta", "response.output_text.delta",
-    "response.output_text.done", "response.content_part.done", "response.output_item.done",
+    "response.created",
+    "response.in_progress",
+    "response.output_item.added",
+    "response.content_part.added",
+    "response.output_text.delta",
+    "response.output_text.delta",
+    "response.output_text.delta",
+    "response.output_text.done",
+    "response.content_part.done",
+    "response.output_item.done",
 ]
 CALL_STREAM = [
-    "response.output_item.added", "response.function_call_arguments.delta",
-    "response.function_call_arguments.done", "response.output_item.done",
+    "response.output_item.added",
+    "response.function_call_arguments.delta",
+    "response.function_call_arguments.done",
+    "response.output_item.done",
 ]
 
 
@@ -49,8 +57,13 @@ async def test_a_streamed_run_emits_the_deltas_and_the_tool_calls_a_recording_to
     from harness import openai_agents as oa
 
     weather = oa.RecordingTool("get_weather", {"city": "string"}, result={"forecast": "sunny"})
-    model = oa.ScriptedModel("m", [[oa.function_call("get_weather", {"city": "Paris"}, call_id="call-7")],
-                                   [oa.text_message("It is sunny in Paris.")]])
+    model = oa.ScriptedModel(
+        "m",
+        [
+            [oa.function_call("get_weather", {"city": "Paris"}, call_id="call-7")],
+            [oa.text_message("It is sunny in Paris.")],
+        ],
+    )
     agent = Agent(name="a", model=model, tools=[weather.tool])
     result = Runner.run_streamed(agent, input="weather?")
     events = await oa.drain_stream(result)
@@ -64,7 +77,7 @@ async def test_a_streamed_run_emits_the_deltas_and_the_tool_calls_a_recording_to
     assert oa.item_lines(items, ids) == [
         "1. user 'weather?'",
         '2. function_call call-1 get_weather({"city": "Paris"})',
-        "3. function_call_output call-1 -> '{\"forecast\": \"sunny\"}'",
+        '3. function_call_output call-1 -> \'{"forecast": "sunny"}\'',
         "4. assistant 'It is sunny in Paris.' [msg-1]",
     ]
     assert oa.counts_by_type(items) == {"function_call": 1, "function_call_output": 1, "message": 2}

@@ -57,7 +57,9 @@ def test_server_sent_events_are_written_as_the_apis_send_them():
     assert oh.sse([{"type": "response.created"}], named=True) == (
         b'event: response.created\ndata: {"type": "response.created"}\n\n'
     )
-    chunks = oh.chat_chunks("Hi there", tool_calls=[oh.tool_call("f", {"x": 1}, "c1")], usage=oh.usage(3, 4), args_piece=3)
+    chunks = oh.chat_chunks(
+        "Hi there", tool_calls=[oh.tool_call("f", {"x": 1}, "c1")], usage=oh.usage(3, 4), args_piece=3
+    )
     deltas = [c["choices"][0]["delta"] for c in chunks if c["choices"]]
     assert deltas[0] == {"role": "assistant", "content": ""} and deltas[1] == {"content": "Hi there"}
     assert deltas[2]["tool_calls"][0]["id"] == "c1" and deltas[2]["tool_calls"][0]["function"]["arguments"] == ""
@@ -71,8 +73,11 @@ async def test_chat_completions_plain():
 
     fake = oh.FakeOpenAI()
     fake.add(
-        oh.chat_reply(oh.chat_completion(tool_calls=[oh.tool_call("get_weather", {"city": "Paris"}, "call-1")],
-                                         usage=oh.usage(10, 5))),
+        oh.chat_reply(
+            oh.chat_completion(
+                tool_calls=[oh.tool_call("get_weather", {"city": "Paris"}, "call-1")], usage=oh.usage(10, 5)
+            )
+        ),
         oh.chat_reply(oh.chat_completion("It is sunny.", id="chatcmpl-2", usage=oh.usage(20, 3))),
     )
     agent, weather = _agent(fake.chat_model())
@@ -80,14 +85,14 @@ async def test_chat_completions_plain():
     fake.check()
     assert result.final_output == "It is sunny." and [c.arguments for c in weather.calls] == [{"city": "Paris"}]
     assert [(r.method, r.path, r.streamed) for r in fake.requests] == [("POST", "chat/completions", False)] * 2
-    first, second = fake.bodies
+    first, _second = fake.bodies
     assert first["model"] == oh.CHAT_MODEL and first["messages"] == [{"role": "user", "content": QUESTION}]
     assert [t["function"]["name"] for t in first["tools"]] == ["get_weather"]
     ids = Placeholders()
     assert oh.describe_request(fake.requests[1], ids) == [
         "POST chat/completions (plain), 3 messages:",
         "  user 'Weather in Paris?'",
-        "  assistant tool_calls=[call-1 get_weather({\"city\": \"Paris\"})]",
+        '  assistant tool_calls=[call-1 get_weather({"city": "Paris"})]',
         "  tool call-1 'sunny in Paris'",
     ]
     usage = result.context_wrapper.usage
@@ -121,9 +126,14 @@ async def test_responses_plain():
 
     fake = oh.FakeOpenAI()
     fake.add(
-        oh.responses_reply(oh.response([oh.output_function_call("get_weather", {"city": "Paris"}, "call-1")],
-                                       usage=oh.response_usage(10, 5))),
-        oh.responses_reply(oh.response([oh.output_message("It is sunny.")], id="resp-2", usage=oh.response_usage(20, 3))),
+        oh.responses_reply(
+            oh.response(
+                [oh.output_function_call("get_weather", {"city": "Paris"}, "call-1")], usage=oh.response_usage(10, 5)
+            )
+        ),
+        oh.responses_reply(
+            oh.response([oh.output_message("It is sunny.")], id="resp-2", usage=oh.response_usage(20, 3))
+        ),
     )
     agent, weather = _agent(fake.responses_model())
     result, _ = await _run(agent, streamed=False)
@@ -134,7 +144,7 @@ async def test_responses_plain():
     assert oh.describe_request(fake.requests[1], ids) == [
         "POST responses (plain), 3 input items:",
         "  user 'Weather in Paris?'",
-        "  function_call call-1 get_weather({\"city\": \"Paris\"})",
+        '  function_call call-1 get_weather({"city": "Paris"})',
         "  function_call_output call-1 -> 'sunny in Paris'",
     ]
     assert fake.bodies[0]["model"] == oh.RESPONSES_MODEL
@@ -151,8 +161,11 @@ async def test_responses_streamed():
     call = oh.output_function_call("get_weather", {"city": "Paris"}, "call-1")
     fake.add(
         oh.responses_stream_reply(oh.response_events([reasoning, call], usage=oh.response_usage(10, 5))),
-        oh.responses_stream_reply(oh.response_events([oh.output_message("It is sunny.")], id="resp-2",
-                                                     usage=oh.response_usage(20, 3), text_piece=4)),
+        oh.responses_stream_reply(
+            oh.response_events(
+                [oh.output_message("It is sunny.")], id="resp-2", usage=oh.response_usage(20, 3), text_piece=4
+            )
+        ),
     )
     agent, _ = _agent(fake.responses_model())
     result, events = await _run(agent, streamed=True)
@@ -161,11 +174,16 @@ async def test_responses_streamed():
     assert text_deltas(events) == ["It i", "s su", "nny."]
     assert raw_event_types(events).count("response.reasoning_summary_text.delta") == 1
     assert [item.type for item in result.new_items] == [
-        "reasoning_item", "tool_call_item", "tool_call_output_item", "message_output_item",
+        "reasoning_item",
+        "tool_call_item",
+        "tool_call_output_item",
+        "message_output_item",
     ]
     second = fake.bodies[1]
     assert second["stream"] is True and [i.get("type") for i in second["input"]][1:] == [
-        "reasoning", "function_call", "function_call_output",
+        "reasoning",
+        "function_call",
+        "function_call_output",
     ]
     usage = result.context_wrapper.usage
     assert (usage.requests, usage.input_tokens, usage.output_tokens) == (2, 30, 8)
@@ -173,19 +191,20 @@ async def test_responses_streamed():
 
 async def test_an_unscripted_request_is_the_fakes_error_not_a_result():
     from agents import Runner
+    from openai import InternalServerError  # the fake answers what was not scripted with a 500
 
     from harness import openai_http as oh
 
     fake = oh.FakeOpenAI().add(oh.responses_reply(oh.response([oh.output_message("hi")])))
     agent, _ = _agent(fake.chat_model())  # the script answers /responses, the model asks /chat/completions
-    with netguard.blocked(), pytest.raises(Exception):
+    with netguard.blocked(), pytest.raises(InternalServerError):
         await Runner.run(agent, input=QUESTION)
     assert fake.problems == ["request 1 went to chat/completions, the script expected responses"]
     with pytest.raises(oh.FakeServerError, match="the script expected responses"):
         fake.check()
 
     exhausted = oh.FakeOpenAI()
-    with netguard.blocked(), pytest.raises(Exception):
+    with netguard.blocked(), pytest.raises(InternalServerError):
         await Runner.run(_agent(exhausted.chat_model())[0], input=QUESTION)
     assert exhausted.problems == ["request 1 (POST chat/completions) but the scenario scripted 0 replies"]
 

@@ -5,7 +5,8 @@ in-process patch of the pinned release, the pinned release as installed, or a re
 release). This test runs them all, so a new scenario is covered without touching this file.
 A ``Release`` proof runs in that release's matrix environment (built with uv when missing),
 so those params are marked ``slow``; a control case is proven like any other (its
-``reproduced`` proof breaks it in process).
+``reproduced`` proof breaks it in process). A case's edges (observations altered to sit on
+one of the oracle's lines) are checked the same way.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 
 from conftest import case_params
 from harness.outcomes import FIXED, REPRODUCED
-from harness.proofs import run_proof
+from harness.proofs import run_edge, run_proof
 from harness.scenario import Release
 
 
@@ -35,5 +36,30 @@ def test_oracle_says_outcome_on_its_proof_build(scenario, case, outcome):
     run = run_proof(scenario, case, outcome)
     assert run.result.outcome == outcome, (
         f"{scenario.id}:{case.id} on '{run.build.description}' ({run.where}) says "
+        f"{run.result.outcome}: {run.result.detail}"
+    )
+
+
+def edge_params():
+    return [
+        pytest.param(
+            scenario,
+            case,
+            edge,
+            id=f"{p.id}->edge-{n}:{edge.outcome}",
+            marks=[pytest.mark.slow] if isinstance(edge.build, Release) else list(p.marks),
+        )
+        for p in case_params()
+        for scenario, case in [p.values]
+        for n, edge in enumerate(case.edges, 1)
+    ]
+
+
+@pytest.mark.parametrize(("scenario", "case", "edge"), edge_params())
+def test_oracle_says_outcome_at_each_edge(scenario, case, edge):
+    """An edge (harness/scenario.py): the oracle draws its line where the docstring says."""
+    run = run_edge(scenario, case, edge)
+    assert run.result.outcome == edge.outcome, (
+        f"{scenario.id}:{case.id} at the edge '{edge.description}' ({run.where}) says "
         f"{run.result.outcome}: {run.result.detail}"
     )

@@ -25,8 +25,11 @@ def project(tmp_path, monkeypatch):
     """An empty project root; the index knows ADK and openai-agents 0.5.0 .. 0.6.1."""
     (tmp_path / "snapshots" / "matrix").mkdir(parents=True)
     known = {"google-adk": ADK, "openai-agents": ["0.5.0", "0.6.0", "0.6.1"]}
-    monkeypatch.setattr(index, "releases", lambda name, cache_dir: {
-        v: index.Release(v, "2026-01-01T00:00:00Z", False) for v in known[name]})
+    monkeypatch.setattr(
+        index,
+        "releases",
+        lambda name, cache_dir: {v: index.Release(v, "2026-01-01T00:00:00Z", False) for v in known[name]},
+    )
     # Default set: the latest patch of each minor line (as harness/releases.py does).
     monkeypatch.setitem(releases.DEFAULT_SETS, "google-adk", {"minors_from": "2.8", "last_of_major": []})
     monkeypatch.setitem(releases.DEFAULT_SETS, "openai-agents", {"minors_from": "0.5", "last_of_major": []})
@@ -46,10 +49,15 @@ class Table:
         for s, c in cases:
             self.ran.append((f"{s.id}:{c.id}", build.source))
             o = self.local if not build.release else self.outcome(s.id, c.id, build.version)
-            results.append(matrix._result(s, c, build, build.version, outcome=o, detail=o,
-                                          timeline=f"{o}\n"))
-        env = {"source": build.source, "framework": build.framework, "version": build.version, "python": "3.11.7",
-               "exclude_newer": None, "packages": [f"{build.framework}=={build.version}"]}
+            results.append(matrix._result(s, c, build, build.version, outcome=o, detail=o, timeline=f"{o}\n"))
+        env = {
+            "source": build.source,
+            "framework": build.framework,
+            "version": build.version,
+            "python": "3.11.7",
+            "exclude_newer": None,
+            "packages": [f"{build.framework}=={build.version}"],
+        }
         return env, results
 
 
@@ -85,7 +93,8 @@ def test_a_narrowed_run_replaces_only_what_it_ran(project, monkeypatch):
     before = files(project / "reports")
     doc = json.loads(before["matrix.json"])
     assert {(r["scenario"], r["version"]) for r in doc["results"]} == {
-        (s, v) for s in (RETRY, TOOL) for v in ("2.8.0", "2.9.1", "2.10.0")}
+        (s, v) for s in (RETRY, TOOL) for v in ("2.8.0", "2.9.1", "2.10.0")
+    }
 
     changed = Table(lambda s, c, v: REPRODUCED)  # the new code reproduces everywhere
     run(project, monkeypatch, changed, "google-adk==2.10.0", "--only", RETRY)
@@ -94,8 +103,9 @@ def test_a_narrowed_run_replaces_only_what_it_ran(project, monkeypatch):
     assert after[f"{TOOL}.md"] == before[f"{TOOL}.md"]  # another scenario's report: byte for byte
     new = json.loads(after["matrix.json"])["results"]
     old = doc["results"]
-    assert [r for r in new if not (r["scenario"] == RETRY and r["version"] == "2.10.0")] == \
-        [r for r in old if not (r["scenario"] == RETRY and r["version"] == "2.10.0")]
+    assert [r for r in new if not (r["scenario"] == RETRY and r["version"] == "2.10.0")] == [
+        r for r in old if not (r["scenario"] == RETRY and r["version"] == "2.10.0")
+    ]
     assert {r["outcome"] for r in new if r["scenario"] == RETRY and r["version"] == "2.10.0"} == {REPRODUCED}
 
 
@@ -105,7 +115,9 @@ def test_a_candidate_run_leaves_the_record_alone_and_says_where_its_report_is(pr
     checkout = tmp_path / "adk-python"
     checkout.mkdir()
     (checkout / "pyproject.toml").write_text('[project]\nname = "google-adk"\nversion = "2.9.1"\n')
-    status = run(project, monkeypatch, Table(every_adk, local=FIXED), "google-adk==2.9.1", str(checkout), "--only", RETRY)
+    status = run(
+        project, monkeypatch, Table(every_adk, local=FIXED), "google-adk==2.9.1", str(checkout), "--only", RETRY
+    )
     assert status == 1  # the local build has no snapshot
     assert {k: v for k, v in files(project / "reports").items() if not k.startswith("runs/")} == before
     err = capsys.readouterr().err
@@ -146,17 +158,33 @@ def test_a_release_outside_the_matrix_goes_to_a_run_folder(project, monkeypatch,
 
 
 def test_bisect_boundary_releases_join_the_matrix(project, monkeypatch):
-    bisects = boundaries.add(boundaries.empty_record(), [
-        {"scenario": RETRY, "case": "resumable-resume", "framework": "google-adk", "version": v, "outcome": o,
-         "detail": ""} for v, o in (("2.8.0", REPRODUCED), ("2.9.0", FIXED))],
+    bisects = boundaries.add(
+        boundaries.empty_record(),
+        [
+            {
+                "scenario": RETRY,
+                "case": "resumable-resume",
+                "framework": "google-adk",
+                "version": v,
+                "outcome": o,
+                "detail": "",
+            }
+            for v, o in (("2.8.0", REPRODUCED), ("2.9.0", FIXED))
+        ],
         {"scenario": RETRY, "case": "resumable-resume", "framework": "google-adk", "from": "2.8.0", "to": "2.10.0"},
-        ADK, "google-adk")
+        ADK,
+        "google-adk",
+    )
     (project / "reports").mkdir()
     (project / "reports" / "bisect.json").write_text(boundaries.dumps(bisects))
     table = Table(lambda s, c, v: REPRODUCED if v == "2.8.0" else FIXED)
     run(project, monkeypatch, table, "--only", RETRY)
-    assert {src for _, src in table.ran} == {"google-adk==2.8.0", "google-adk==2.9.0", "google-adk==2.9.1",
-                                             "google-adk==2.10.0"}
+    assert {src for _, src in table.ran} == {
+        "google-adk==2.8.0",
+        "google-adk==2.9.0",
+        "google-adk==2.9.1",
+        "google-adk==2.10.0",
+    }
     text = (project / "reports" / "matrix.md").read_text()
     assert "| 2.8.0 | 2.9.0 | 2.9.1 | 2.10.0 |" in text
 
@@ -164,13 +192,14 @@ def test_bisect_boundary_releases_join_the_matrix(project, monkeypatch):
 def test_an_unreadable_record_is_refused_in_one_line(project, monkeypatch):
     (project / "reports").mkdir()
     (project / "reports" / "matrix.json").write_text("{")
-    with pytest.raises(record.RecordError, match="reports/matrix.json cannot be read"):
+    with pytest.raises(record.RecordError, match=r"reports/matrix\.json cannot be read"):
         run(project, monkeypatch, Table(every_adk), "--only", RETRY)
 
 
 def test_run_names_are_readable_and_short():
-    assert record.run_name(["google-adk==2.13.0", "local:adk-python"], ["adk-x"]) == \
-        "adk-x+google-adk-2.13.0+local-adk-python"
+    assert (
+        record.run_name(["google-adk==2.13.0", "local:adk-python"], ["adk-x"])
+        == "adk-x+google-adk-2.13.0+local-adk-python"
+    )
     long = record.run_name([f"google-adk==2.{i}.0" for i in range(30)], [])
     assert len(long) <= 80
-

@@ -9,7 +9,7 @@ import pytest
 from harness import registry
 from harness.scenario import ScenarioError
 
-GOOD = '''
+GOOD = """
 from harness.outcomes import fixed
 from harness.scenario import AsInstalled, Case, Observation, Scenario
 
@@ -21,7 +21,7 @@ SCENARIO = Scenario(
     description="bug", expected="no bug",
     cases=(Case("only-case", run, lambda o: fixed("ok"), {{"reproduced": AsInstalled(), "fixed": AsInstalled()}}),),
 )
-'''
+"""
 
 
 def write(tmp_path, name, text):
@@ -78,7 +78,10 @@ def test_select_unknown_ids_name_the_valid_ones():
     scenarios = registry.discover()
     with pytest.raises(registry.UnknownId, match="unknown scenario 'nope'; valid: adk-"):
         registry.select(scenarios, ["nope"])
-    with pytest.raises(registry.UnknownId, match="unknown case 'nope' for scenario 'adk-retry-same-invocation-id'; valid: resumable-resume"):
+    with pytest.raises(
+        registry.UnknownId,
+        match="unknown case 'nope' for scenario 'adk-retry-same-invocation-id'; valid: resumable-resume",
+    ):
         registry.select(scenarios, ["adk-retry-same-invocation-id:nope"])
 
 
@@ -98,5 +101,7 @@ def test_shipped_scenarios_import_without_their_frameworks():
         "from harness import registry, matrix, cli\n"
         "print(len(registry.discover()))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=registry.SCENARIOS_DIR.parent)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=registry.SCENARIOS_DIR.parent
+    )
     assert out.returncode == 0, out.stderr

@@ -9,22 +9,42 @@ from markdown_it import MarkdownIt
 from harness import boundaries, evidence, reports
 
 SCENARIO = {
-    "id": "adk-demo", "framework": "google-adk", "links": ["https://github.com/google/adk-python/issues/1"],
-    "description": "the bug", "expected": "no bug",
+    "id": "adk-demo",
+    "framework": "google-adk",
+    "links": ["https://github.com/google/adk-python/issues/1"],
+    "description": "the bug",
+    "expected": "no bug",
     "cases": [{"id": "one", "summary": "the only case"}],
 }
 
 
 def result(version, outcome, timeline, source=None, detail="d"):
-    return {"scenario": "adk-demo", "case": "one", "framework": "google-adk", "version": version,
-            "source": source or f"google-adk=={version}", "outcome": outcome, "detail": detail,
-            "snapshot": "match", "snapshot_base": version, "timeline": timeline}
+    return {
+        "scenario": "adk-demo",
+        "case": "one",
+        "framework": "google-adk",
+        "version": version,
+        "source": source or f"google-adk=={version}",
+        "outcome": outcome,
+        "detail": detail,
+        "snapshot": "match",
+        "snapshot_base": version,
+        "timeline": timeline,
+    }
 
 
 def document(results):
-    envs = [{"source": r["source"], "framework": "google-adk", "version": r["version"], "python": "3.11.7",
-             "exclude_newer": "2026-01-01T00:00:00Z", "packages": ["google-adk==" + r["version"], "pydantic==2.0"]}
-            for r in results]
+    envs = [
+        {
+            "source": r["source"],
+            "framework": "google-adk",
+            "version": r["version"],
+            "python": "3.11.7",
+            "exclude_newer": "2026-01-01T00:00:00Z",
+            "packages": ["google-adk==" + r["version"], "pydantic==2.0"],
+        }
+        for r in results
+    ]
     return reports.matrix_document(results, envs, {"python": "3.11.7", "platform": "linux-x86_64", "version": "0.1.0"})
 
 
@@ -33,8 +53,13 @@ def parse(text):
 
 
 def test_report_structure_tables_and_details_parse_as_gfm():
-    doc = document([result("2.8.0", "reproduced", "a\nb\nb\n"), result("2.9.0", "reproduced", "a\nb\nb\n"),
-                    result("2.10.0", "fixed", "a\nb\n")])
+    doc = document(
+        [
+            result("2.8.0", "reproduced", "a\nb\nb\n"),
+            result("2.9.0", "reproduced", "a\nb\nb\n"),
+            result("2.10.0", "fixed", "a\nb\n"),
+        ]
+    )
     text = evidence.render(SCENARIO, doc)
     tokens = parse(text)
     tables = [t for t in tokens if t.type == "table_open"]
@@ -53,8 +78,9 @@ def test_report_structure_tables_and_details_parse_as_gfm():
 
 
 def test_before_after_a_candidate_build():
-    doc = document([result("2.13.0", "reproduced", "x\nx\n"),
-                    result("2.13.0", "fixed", "x\n", source="local:google_adk-2.13.0")])
+    doc = document(
+        [result("2.13.0", "reproduced", "x\nx\n"), result("2.13.0", "fixed", "x\n", source="local:google_adk-2.13.0")]
+    )
     text = evidence.render(SCENARIO, doc)
     assert "reproduced on google-adk 2.13.0, fixed on the candidate build `local:google_adk-2.13.0`" in text
     assert "/path/to/google_adk-2.13.0" in text
@@ -84,34 +110,62 @@ def test_matrix_md_links_each_scenario_report():
 
 def bisect_record(ranges, probes, releases):
     record = boundaries.empty_record()
-    for (a, b), pts in zip(ranges, probes):
-        record = boundaries.add(record, [{"scenario": "adk-demo", "case": "one", "framework": "google-adk", "version": v,
-                                          "outcome": o, "detail": ""} for v, o in pts.items()],
-                                {"scenario": "adk-demo", "case": "one", "framework": "google-adk", "from": a, "to": b},
-                                releases, "google-adk")
+    for (a, b), pts in zip(ranges, probes, strict=True):
+        record = boundaries.add(
+            record,
+            [
+                {
+                    "scenario": "adk-demo",
+                    "case": "one",
+                    "framework": "google-adk",
+                    "version": v,
+                    "outcome": o,
+                    "detail": "",
+                }
+                for v, o in pts.items()
+            ],
+            {"scenario": "adk-demo", "case": "one", "framework": "google-adk", "from": a, "to": b},
+            releases,
+            "google-adk",
+        )
     return record
 
 
 def test_bisect_boundaries_from_two_ranges_and_the_record_are_quoted_per_case():
     doc = document([result("2.8.0", "reproduced", "a\n"), result("2.10.0", "fixed", "b\n")])
     releases = ["1.0.0", "1.1.0", "1.2.0", "2.8.0", "2.8.5", "2.9.0", "2.10.0"]
-    bisects = bisect_record([("1.0.0", "1.2.0"), ("2.8.0", "2.10.0")],
-                            [{"1.0.0": "not-applicable", "1.1.0": "reproduced", "1.2.0": "reproduced"},
-                             {"2.8.5": "error", "2.9.0": "fixed"}], releases)
+    bisects = bisect_record(
+        [("1.0.0", "1.2.0"), ("2.8.0", "2.10.0")],
+        [
+            {"1.0.0": "not-applicable", "1.1.0": "reproduced", "1.2.0": "reproduced"},
+            {"2.8.5": "error", "2.9.0": "fixed"},
+        ],
+        releases,
+    )
     text = evidence.render(SCENARIO, doc, bisects)
-    assert ("Bisect (5 probes over 1.0.0 – 1.2.0; 2.8.0 – 2.10.0, with the record's results: 6 releases with an "
-            "answer): **introduced in 1.1.0; first fixed in 2.9.0 or untested 2.8.5**. No answer from 2.8.5.") in text
+    assert (
+        "Bisect (5 probes over 1.0.0 – 1.2.0; 2.8.0 – 2.10.0, with the record's results: 6 releases with an "
+        "answer): **introduced in 1.1.0; first fixed in 2.9.0 or untested 2.8.5**. No answer from 2.8.5."
+    ) in text
 
 
 def test_release_lines_that_overlap_in_time_are_summarised_apart():
     """google-adk 1.39.1 came out after 2.4.0: a 2.x fix must not hide a 1.x that still has the bug."""
-    doc = document([result("1.27.1", "reproduced", "a\n"), result("1.39.1", "reproduced", "a\n"),
-                    result("2.0.0", "reproduced", "a\n"), result("2.3.0", "reproduced", "a\n"),
-                    result("2.4.0", "fixed", "b\n")])
+    doc = document(
+        [
+            result("1.27.1", "reproduced", "a\n"),
+            result("1.39.1", "reproduced", "a\n"),
+            result("2.0.0", "reproduced", "a\n"),
+            result("2.3.0", "reproduced", "a\n"),
+            result("2.4.0", "fixed", "b\n"),
+        ]
+    )
     text = evidence.render(SCENARIO, doc)
-    assert ("**google-adk 1.x**: last release where it reproduces: **1.39.1**; fixed on no release run; "
-            "unexpected on: none. **google-adk 2.x**: last release where it reproduces: **2.3.0**; first release where "
-            "it is fixed: **2.4.0**; changes: 2.3.0 → 2.4.0: reproduced → fixed; unexpected on: none.") in text
+    assert (
+        "**google-adk 1.x**: last release where it reproduces: **1.39.1**; fixed on no release run; "
+        "unexpected on: none. **google-adk 2.x**: last release where it reproduces: **2.3.0**; first release where "
+        "it is fixed: **2.4.0**; changes: 2.3.0 → 2.4.0: reproduced → fixed; unexpected on: none."
+    ) in text
     # Table rows never span two lines, and name what was run.
     assert "| google-adk 1.27.1, 1.39.1 | reproduced |" in text
     assert "| google-adk 2.0.0, 2.3.0 | reproduced |" in text

@@ -23,8 +23,12 @@ def scenario(framework: str = "openai-agents", **case_fields) -> Scenario:
     fields.update(case_fields)
     prefix = "agents-" if framework == "openai-agents" else "adk-"
     return Scenario(
-        id=f"{prefix}api", framework=framework, links=("https://example.org/1",), description="bug",
-        expected="no bug", cases=(Case("only", _run, lambda o: fixed("ok"), **fields),),
+        id=f"{prefix}api",
+        framework=framework,
+        links=("https://example.org/1",),
+        description="bug",
+        expected="no bug",
+        cases=(Case("only", _run, lambda o: fixed("ok"), **fields),),
     )
 
 
@@ -66,7 +70,7 @@ def test_a_control_case_is_proven_able_to_fail_in_process():
     ok = scenario(control=True, proofs={"reproduced": BREAK, "fixed": AsInstalled()})
     assert validate(ok, "m").cases[0].control is True
     for reproduced in (AsInstalled(), Release("openai-agents==0.8.0")):
-        with pytest.raises(ScenarioError, match="is a control .* must break it in this process"):
+        with pytest.raises(ScenarioError, match=r"is a control .* must break it in this process"):
             validate(scenario(control=True, proofs={"reproduced": reproduced, "fixed": AsInstalled()}), "m")
     with pytest.raises(ScenarioError, match="does not say how to obtain a build that is reproduced"):
         validate(scenario(control=True, proofs={"fixed": AsInstalled()}), "m")
@@ -87,11 +91,27 @@ def test_run_proof_applies_an_in_process_patch_around_the_case(monkeypatch):
         return Observation(timeline=[f"patched={seen == ['on']}"])
 
     monkeypatch.setattr(proofs, "installed_version", lambda framework: "9.9.9")
-    s = Scenario(id="adk-p", framework="google-adk", links=("https://example.org/1",), description="d", expected="e",
-                 cases=(Case("c", run, lambda o: fixed(o.timeline[0]),
-                             {"reproduced": InProcess("patch", patch), "fixed": AsInstalled()}),))
+    s = Scenario(
+        id="adk-p",
+        framework="google-adk",
+        links=("https://example.org/1",),
+        description="d",
+        expected="e",
+        cases=(
+            Case(
+                "c",
+                run,
+                lambda o: fixed(o.timeline[0]),
+                {"reproduced": InProcess("patch", patch), "fixed": AsInstalled()},
+            ),
+        ),
+    )
     run_ = proofs.run_proof(s, s.cases[0], "reproduced")
-    assert (run_.result.detail, seen, run_.where) == ("patched=True", ["on", "off"], "google-adk 9.9.9 (patched in process)")
+    assert (run_.result.detail, seen, run_.where) == (
+        "patched=True",
+        ["on", "off"],
+        "google-adk 9.9.9 (patched in process)",
+    )
     run_ = proofs.run_proof(s, s.cases[0], "fixed")
     assert (run_.result.detail, run_.where) == ("patched=False", "google-adk 9.9.9 (as installed)")
     with pytest.raises(KeyError, match="declares no 'unexpected' proof"):
@@ -103,3 +123,49 @@ def test_run_proof_without_the_framework_installed_is_an_error_result(monkeypatc
     s = scenario(proofs={"reproduced": BREAK, "fixed": AsInstalled()})
     result = proofs.run_proof(s, s.cases[0], "fixed").result
     assert result.outcome == "error" and "openai-agents is not installed here" in result.detail
+
+
+def test_edges_are_validated():
+    """An Edge (harness/scenario.py) alters a real observation of the case on one of its builds."""
+    from harness.scenario import Edge
+
+    ok = Edge("unexpected", "three events", lambda obs: obs.facts.update(n=3))
+    validate(
+        scenario(edges=(ok, Edge("fixed", "on a release", lambda obs: None, Release("openai-agents==0.8.0")))), "m"
+    )
+    for edges, message in [
+        ((Edge("error", "x", lambda obs: None),), "edge 1 expects 'error'; valid: reproduced, fixed, unexpected"),
+        ((Edge("fixed", "x", lambda obs: None, Release("google-adk==2.13.0")),), "edge 1 is a google-adk release"),
+        ((Edge("fixed", "x", lambda obs: None, "0.8.0"),), "edge 1 runs on a str; valid: InProcess, AsInstalled"),
+        ((ok, Edge("fixed", " ", lambda obs: None)), "edge 2 needs a description and an alter function"),
+        ((ok, "n=3"), "edge 2 is a str, not an Edge"),
+        ([ok], "edges must be a tuple of Edge, got list"),
+    ]:
+        with pytest.raises(ScenarioError, match="case 'only'") as err:
+            validate(scenario(edges=edges), "m")
+        assert message in str(err.value)
+
+
+def test_an_edge_judges_an_altered_copy_of_the_observation(monkeypatch):
+    from harness.outcomes import reproduced, unexpected
+    from harness.scenario import Edge
+
+    async def run():
+        return Observation(timeline=["2 events"], facts={"n": 2})
+
+    def judge(obs):
+        return reproduced("two") if obs.facts["n"] == 2 else unexpected(f"{obs.facts['n']}")
+
+    edge = Edge("unexpected", "three events", lambda obs: obs.facts.update(n=3))
+    s = Scenario(
+        id="adk-edge",
+        framework="google-adk",
+        links=("https://example.org/1",),
+        description="b",
+        expected="e",
+        cases=(Case("only", run, judge, {"reproduced": AsInstalled(), "fixed": AsInstalled()}, edges=(edge,)),),
+    )
+    monkeypatch.setattr(proofs, "installed_version", lambda framework: "2.13.0")
+    run_ = proofs.run_edge(s, s.cases[0], edge)
+    assert (run_.result.outcome, run_.result.detail) == ("unexpected", "3")
+    assert proofs.run_proof(s, s.cases[0], "reproduced").result.outcome == "reproduced"  # the original untouched

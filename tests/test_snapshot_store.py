@@ -15,8 +15,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def result(version, outcome="reproduced", timeline="a\n", release=True):
-    return {"scenario": "adk-x", "case": "c", "version": version, "source": f"google-adk=={version}",
-            "outcome": outcome, "detail": "d", "timeline": timeline, "release": release}
+    return {
+        "scenario": "adk-x",
+        "case": "c",
+        "version": version,
+        "source": f"google-adk=={version}",
+        "outcome": outcome,
+        "detail": "d",
+        "timeline": timeline,
+        "release": release,
+    }
 
 
 @pytest.fixture
@@ -70,8 +78,9 @@ def test_matrix_refuses_a_corrupted_store_before_running(tmp_path):
     bad = tmp_path / "snapshots" / "matrix" / "adk-retry-same-invocation-id" / "resumable-resume" / "2.0.0.txt"
     bad.parent.mkdir(parents=True)
     bad.write_text("not a snapshot")
-    out = subprocess.run([sys.executable, "-m", "harness", "matrix", "google-adk==2.13.0"], capture_output=True,
-                         text=True, cwd=tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-m", "harness", "matrix", "google-adk==2.13.0"], capture_output=True, text=True, cwd=tmp_path
+    )
     assert out.returncode == 2 and "2.0.0.txt does not start with" in out.stderr
     assert not (tmp_path / "reports" / "matrix.json").exists()
     assert bad.read_text() == "not a snapshot"

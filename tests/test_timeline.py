@@ -6,7 +6,12 @@ from harness.timeline import Placeholders, quote, render
 def test_placeholders_are_per_kind_and_first_seen():
     ids = Placeholders()
     ids.keep("inv-task-retry")
-    assert [ids("inv", "e-9"), ids("inv", "e-1"), ids("inv", "e-9"), ids("ev", "x")] == ["inv-1", "inv-2", "inv-1", "ev-1"]
+    assert [ids("inv", "e-9"), ids("inv", "e-1"), ids("inv", "e-9"), ids("ev", "x")] == [
+        "inv-1",
+        "inv-2",
+        "inv-1",
+        "ev-1",
+    ]
     assert ids("inv", "inv-task-retry") == "inv-task-retry"
     assert ids("call", None) == "-"
 

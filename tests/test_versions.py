@@ -13,8 +13,12 @@ from packaging.version import Version
 
 from harness import versions
 
-release = st.lists(st.integers(min_value=0, max_value=30), min_size=1, max_size=4).map(lambda xs: ".".join(map(str, xs)))
-pre = st.one_of(st.just(""), st.tuples(st.sampled_from(["a", "b", "rc"]), st.integers(0, 5)).map(lambda t: f"{t[0]}{t[1]}"))
+release = st.lists(st.integers(min_value=0, max_value=30), min_size=1, max_size=4).map(
+    lambda xs: ".".join(map(str, xs))
+)
+pre = st.one_of(
+    st.just(""), st.tuples(st.sampled_from(["a", "b", "rc"]), st.integers(0, 5)).map(lambda t: f"{t[0]}{t[1]}")
+)
 post = st.one_of(st.just(""), st.integers(0, 5).map(lambda n: f".post{n}"))
 dev = st.one_of(st.just(""), st.integers(0, 5).map(lambda n: f".dev{n}"))
 pep440 = st.tuples(release, pre, post, dev).map("".join)
@@ -33,7 +37,13 @@ def test_final_means_not_pre_not_dev(v):
 
 def test_a_post_release_sorts_after_its_final_and_dev_before_pre():
     assert sorted(["2.9.0.post1", "2.9.0", "2.9.0rc1", "2.9.0.dev1", "2.10.0", "2.9.0a1"], key=versions.key) == [
-        "2.9.0.dev1", "2.9.0a1", "2.9.0rc1", "2.9.0", "2.9.0.post1", "2.10.0"]
+        "2.9.0.dev1",
+        "2.9.0a1",
+        "2.9.0rc1",
+        "2.9.0",
+        "2.9.0.post1",
+        "2.10.0",
+    ]
     assert versions.is_final("2.9.0.post1") and not versions.is_final("2.9.0rc1")
 
 

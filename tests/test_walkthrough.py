@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
 FILLED_IN = {
-    "google-adk": '''"""google-adk: the same message retried under the same invocation_id is recorded twice (walkthrough)."""
+    "google-adk": '''"""google-adk: a message retried under the same invocation_id is recorded twice (walkthrough)."""
 
 from functools import partial
 
@@ -119,7 +119,9 @@ def bare_python(tmp_path_factory) -> Path:
 def list_without_frameworks(bare_python: Path, project: Path) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME")}
     env["PYTHONPATH"] = str(project)
-    out = subprocess.run([str(bare_python), "-m", "harness", "list"], capture_output=True, text=True, cwd=project, env=env)
+    out = subprocess.run(
+        [str(bare_python), "-m", "harness", "list"], capture_output=True, text=True, cwd=project, env=env
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     return out.stdout
 
@@ -133,7 +135,7 @@ def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_pytho
     (ROOT / ".nox").mkdir(exist_ok=True)
     (tmp_path / ".nox").symlink_to(ROOT / ".nox")  # share environments with every other run
     commands = walkthrough_commands(framework)
-    assert [c.split()[:3] for c in commands][0] == ["python", "-m", "harness"] and len(commands) == 8, commands
+    assert commands[0].split()[:3] == ["python", "-m", "harness"] and len(commands) == 8, commands
     module = tmp_path / "scenarios" / (scenario_id.replace("-", "_") + ".py")
     reporter_release = None
     for step, command in enumerate(commands, 1):
@@ -146,8 +148,9 @@ def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_pytho
         elif " new " in command:
             assert out.returncode == 0, said
             assert "TODO" in module.read_text()
-            templ = subprocess.run([sys.executable, "-m", "harness", "run", scenario_id], capture_output=True,
-                                   text=True, cwd=tmp_path)
+            templ = subprocess.run(
+                [sys.executable, "-m", "harness", "run", scenario_id], capture_output=True, text=True, cwd=tmp_path
+            )
             assert templ.stdout.count(": error: ") == 2 and "is a template" in templ.stdout  # never passes vacuously
             assert scenario_id in list_without_frameworks(bare_python, tmp_path)
             module.write_text(FILLED_IN[framework])  # the author writes the reproduction and the oracles
@@ -157,7 +160,9 @@ def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_pytho
             assert out.returncode in (0, 1) and "error:" not in out.stderr, said
         elif command.startswith("PYTHONPATH="):  # the fast loop, in the reporter's release's environment
             version = reporter_release.split("==")[1]
-            assert out.returncode == 0 and f"{scenario_id}:basic on {framework} {version}: reproduced" in out.stdout, said
+            assert out.returncode == 0 and f"{scenario_id}:basic on {framework} {version}: reproduced" in out.stdout, (
+                said
+            )
             assert out.stdout.count("\n    ") >= 2, said  # the timeline is printed
         elif "--proof" in command:
             assert out.returncode == 0 and "under its reproduced proof" in out.stdout, said
@@ -166,12 +171,18 @@ def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_pytho
             assert out.returncode == 0, said
         listed = list_without_frameworks(bare_python, tmp_path)
         assert scenario_id in listed or step < 2, f"after step {step} ({command}): {listed}"
-    stored = "\n".join(p.relative_to(tmp_path / "snapshots" / "matrix").as_posix()
-                       for p in (tmp_path / "snapshots" / "matrix").rglob("*.txt"))
+    stored = "\n".join(
+        p.relative_to(tmp_path / "snapshots" / "matrix").as_posix()
+        for p in (tmp_path / "snapshots" / "matrix").rglob("*.txt")
+    )
     for case in case_ids:
         assert re.search(rf"{scenario_id}/{case}/\d+\.\d+\.\d+\.txt", stored), stored
     assert f"# {scenario_id}" in (tmp_path / "reports" / f"{scenario_id}.md").read_text()
-    again = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", scenario_id],
-                           capture_output=True, text=True, cwd=tmp_path)
+    again = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", scenario_id],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert again.returncode == 0, again.stdout[-2000:]
     assert re.search(r"\b(\d+) passed\b", again.stdout) and int(re.search(r"(\d+) passed", again.stdout).group(1)) >= 8
