@@ -11,13 +11,13 @@ import argparse
 import importlib.metadata
 import sys
 
-from harness import boundaries, flags, frameworks, matrix, record, registry
+from harness import boundaries, comment, export, flags, frameworks, matrix, record, registry
 from harness.builds import SpecError
 from harness.index import IndexError_
 from harness.mutants import MutantsError
 from harness.reports import ReportsNotWritable
 from harness.runner import DEFAULT_TIMEOUT, CaseResult, run_case
-from harness.scenario import ScenarioError
+from harness.scenario import Case, Scenario, ScenarioError
 from harness.snapshots import SnapshotCorrupt
 
 INPUT_ERRORS = (
@@ -32,6 +32,8 @@ INPUT_ERRORS = (
     boundaries.RecordError,
     flags.FlagError,
     MutantsError,
+    export.ExportError,
+    comment.CommentError,
 )
 
 
@@ -119,7 +121,79 @@ def cmd_report(args: argparse.Namespace) -> int:
     if record.load(root / "reports") is None:
         raise SpecError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
     for written in record.render(root, registry.discover()):
-        print(f"wrote reports/{written.name}")
+        print(f"wrote {written.relative_to(root).as_posix()}")
+    return 0
+
+
+def _export_pin(scenario: Scenario, case: Case, release: str | None, document: dict | None) -> export.Pin:
+    """--release NAME==VERSION (a release of the scenario's framework on the index), else the record's choice,
+    else the newest final release on the index."""
+    from harness import builds, environments, index
+
+    cache_dir = matrix.PROJECT_ROOT / ".nox" / ".harness-cache"
+    if release:
+        if not builds.PIN_RE.match(release):
+            raise SpecError(
+                f"--release {release!r}: an export pins a release, NAME==VERSION (e.g. "
+                f"{scenario.framework}==<version>); to run it on a local checkout, run the script with "
+                "the python of an environment that has the checkout installed"
+            )
+        build = builds.parse(release, cache_dir)
+        if build.framework != frameworks.get(scenario.framework).name:
+            raise SpecError(
+                f"--release {release!r} is a {build.framework} release; {scenario.id} is about {scenario.framework}"
+            )
+        date = export._env_date(document, build.source) or environments.dependency_date(build, cache_dir)
+        return export.Pin(scenario.framework, build.version, date, "the release asked for (--release)")
+    pin = export.record_pin(document, scenario, case)
+    if pin is not None:
+        return pin
+    latest = index.final_releases(scenario.framework, cache_dir)[-1]
+    build = builds.parse(f"{scenario.framework}=={latest.version}", cache_dir)
+    return export.Pin(
+        scenario.framework,
+        latest.version,
+        environments.dependency_date(build, cache_dir),
+        "the newest release on the index (the record has no result for this case yet)",
+    )
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write one standalone reproduction script per case (harness/export.py)."""
+    from pathlib import Path
+
+    chosen = registry.select(registry.discover(), [args.id])
+    document = record.load(matrix.PROJECT_ROOT / "reports")
+    single = ":" in args.id  # SCENARIO:CASE: -o names the file; SCENARIO: -o names a directory
+    out = Path(args.output) if args.output and args.output != "-" else None
+    if out is not None and not single and out.exists() and not out.is_dir():
+        raise export.ExportError(
+            f"-o {args.output}: not a directory; for every case of {args.id}, -o names a directory"
+        )
+    for scenario, case in chosen:
+        pin = _export_pin(scenario, case, args.release, document)
+        name = export.script_name(scenario.id, case.id)
+        path = (out if single else out / name) if out is not None else Path(name)
+        text = export.script(scenario, case, pin, path.name, export.case_results(document, scenario.id, case.id))
+        if args.output == "-":
+            sys.stdout.write(text)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path} ({pin.spec}); run it with `uv run {path}`", file=sys.stderr)
+    return 0
+
+
+def cmd_comment(args: argparse.Namespace) -> int:
+    """Print a pull-request comment for one scenario (harness/comment.py)."""
+    from harness import reports
+
+    scenarios = registry.discover()
+    if args.scenario not in scenarios:
+        raise registry.UnknownId(f"unknown scenario {args.scenario!r}; valid: {', '.join(sorted(scenarios))}")
+    document = comment.load(matrix.PROJECT_ROOT, args.run)
+    text = comment.render(reports.scenario_metadata(scenarios[args.scenario]), document, args.run, args.link_base)
+    sys.stdout.write(text)
     return 0
 
 
@@ -250,6 +324,37 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     s.set_defaults(func=cmd_mutants)
+
+    s = sub.add_parser("export", help="write a standalone reproduction script per case (uv run it; no harness needed)")
+    s.add_argument("id", metavar="SCENARIO[:CASE]")
+    s.add_argument(
+        "--release",
+        metavar="SPEC",
+        help="the release the script pins, NAME==VERSION (default: the newest "
+        "release of the record where the case reproduces, else its newest)",
+    )
+    s.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write: for SCENARIO:CASE the file ('-': stdout), for SCENARIO a directory "
+        "(default: SCENARIO--CASE.py in the current directory)",
+    )
+    s.set_defaults(func=cmd_export)
+
+    s = sub.add_parser(
+        "comment", help="print a pull-request comment (markdown, under 10,000 characters) for one scenario"
+    )
+    s.add_argument("scenario", metavar="SCENARIO")
+    s.add_argument("--run", metavar="DIR", help="a candidate run's folder (reports/runs/<name>/): a before/after table")
+    s.add_argument(
+        "--link-base",
+        default="",
+        metavar="URL",
+        help="prefix for the links to the standalone scripts, e.g. https://github.com/OWNER/REPO/blob/main/ "
+        "(default: paths relative to the project root)",
+    )
+    s.set_defaults(func=cmd_comment)
 
     s = sub.add_parser("report", help="re-render reports/*.md from reports/matrix.json")
     s.set_defaults(func=cmd_report)

@@ -158,6 +158,21 @@ def _bisect_lines(k: boundaries.Known) -> list[str]:
     return [line]
 
 
+def _grid_picture(scenario: dict) -> list[str]:
+    """The scenario's SVG grid (harness/grid.py, written beside this report)."""
+    return [f"![{scenario['id']}: outcome per case and build]({scenario['id']}.svg)", ""]
+
+
+def _script_link(scenario: dict, case: dict) -> list[str]:
+    """The case's standalone reproduction script (harness/export.py, written to repro/ beside this report)."""
+    path = f"repro/{scenario['id']}--{case['id']}.py"
+    return [
+        f"Standalone script: [`{path}`]({path}): `uv run` it (no harness needed); it prints the timeline and "
+        "the verdict, and exits 1 when the case reproduces, 0 when fixed.",
+        "",
+    ]
+
+
 def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
     """The report of one scenario. ``scenario``: id, framework, links, description, expected, cases.
 
@@ -179,6 +194,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
     out += ["Reproduce:", "", *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"), ""]
     if not results:
         return "\n".join(out + ["No results for this scenario in reports/matrix.json.", ""])
+    out += _grid_picture(scenario)
 
     shapes: dict[str, str] = {}
     for r in results:
@@ -191,6 +207,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
             continue
         heading = f"## {case['id']}" + (" (control)" if case.get("control") else "")
         out += [heading, "", case.get("summary", ""), "", _summary_line(rows, bool(case.get("control"))), ""]
+        out += _script_link(scenario, case)
         known = boundaries.known(bisects, document["results"], scenario["id"], case["id"], scenario["framework"])
         bisect_lines = _bisect_lines(known)
         if bisect_lines:

@@ -94,6 +94,7 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
         )
         lines.append(f"## {framework}")
         lines.append("")
+        lines += _grid_lines(framework)
         lines.append("| scenario | case | " + " | ".join(b.replace(f"{framework}==", "") for b in builds) + " |")
         lines.append("|---|---|" + "---|" * len(builds))
         pairs: list[tuple[str, str]] = []
@@ -180,4 +181,30 @@ def write_all(document: dict, scenarios: dict, reports_dir: Path, bisects: dict 
         path = reports_dir / f"{s.id}.md"
         write_atomic(path, evidence.render(scenario_metadata(s), document, bisects))
         written.append(path)
+    written += write_grids_and_scripts(document, present, reports_dir)
+    return written
+
+
+def _grid_lines(framework: str) -> list[str]:
+    """matrix.md: the framework's SVG grid (harness/grid.py), above its table."""
+    from harness import grid
+
+    return [f"![{framework}: outcome per scenario, case and build]({grid.svg_name(framework)})", ""]
+
+
+def write_grids_and_scripts(document: dict, present: list, reports_dir: Path) -> list[Path]:
+    """The SVG grids (one per framework, one per scenario: harness/grid.py) and the standalone
+    reproduction scripts of every case (reports/repro/, harness/export.py)."""
+    from harness import export, grid
+
+    written = []
+    for framework in sorted({r["framework"] for r in document["results"]}):
+        path = reports_dir / grid.svg_name(framework)
+        write_atomic(path, grid.framework_svg(document, framework))
+        written.append(path)
+    for s in present:
+        path = reports_dir / f"{s.id}.svg"
+        write_atomic(path, grid.scenario_svg(scenario_metadata(s), document))
+        written.append(path)
+    written += export.write_record_exports(document, present, reports_dir, write_atomic)
     return written

@@ -1,0 +1,138 @@
+"""The pull-request comment (issue 17): one table, <details> intact, under 10,000 characters."""
+
+from __future__ import annotations
+
+import pytest
+from markdown_it import MarkdownIt
+
+from conftest import ROOT
+from harness import cli, comment, record, registry, reports
+from harness.outcomes import FIXED, REPRODUCED
+
+RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
+SCENARIOS = registry.discover()
+PRESENT = [s for s in SCENARIOS.values() if any(r["scenario"] == s.id for r in RECORD["results"])]
+
+DEMO = {
+    "id": "adk-demo",
+    "framework": "google-adk",
+    "links": ["https://github.com/google/adk-python/issues/1"],
+    "description": "the bug,\nin two lines",
+    "expected": "no bug",
+    "cases": [{"id": "one", "summary": ""}, {"id": "two", "summary": "", "control": True}],
+}
+
+
+def result(case, version, outcome, timeline, source=None):
+    return {
+        "scenario": "adk-demo",
+        "case": case,
+        "framework": "google-adk",
+        "version": version,
+        "source": source or f"google-adk=={version}",
+        "outcome": outcome,
+        "detail": "d",
+        "snapshot": "match",
+        "snapshot_base": version,
+        "timeline": timeline,
+    }
+
+
+def structure(text: str):
+    """(tables, body rows of the table, details opened, closed, summaries) as a markdown parser sees them."""
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    tables = sum(t.type == "table_open" for t in tokens)
+    body_rows = sum(t.type == "tr_open" for t in tokens) - tables
+    html = "".join(t.content for t in tokens if t.type in ("html_block", "html_inline"))
+    return tables, body_rows, html.count("<details>"), html.count("</details>"), html.count("<summary>")
+
+
+@pytest.mark.parametrize("scenario", PRESENT, ids=[s.id for s in PRESENT])
+def test_the_comment_of_every_committed_scenario_parses_and_fits(scenario):
+    text = comment.render(reports.scenario_metadata(scenario), RECORD)
+    assert len(text) < comment.LIMIT
+    tables, rows, opened, closed, summaries = structure(text)
+    cases = {r["case"] for r in RECORD["results"] if r["scenario"] == scenario.id}
+    assert (tables, rows) == (1, len(cases))
+    assert opened == closed == summaries
+    outcomes = {r["outcome"] for r in RECORD["results"] if r["scenario"] == scenario.id}
+    if outcomes & {REPRODUCED, "unexpected"}:
+        assert opened >= 1  # the evidence is folded in, not left out
+    assert text.splitlines()[0].startswith(f"**{scenario.id}** ({scenario.framework}, {scenario.links[0]}): ")
+    for case in cases:
+        assert f"](reports/repro/{scenario.id}--{case}.py)" in text
+    assert f"nox -s matrix -- --only {scenario.id} " in text and "uv run reports/repro/" in text
+
+
+def test_release_ranges_split_where_any_case_changes_and_between_release_lines():
+    rows = [
+        result("one", v, o, t)
+        for v, o, t in [
+            ("1.0.0", REPRODUCED, "a\na\n"),
+            ("2.0.0", REPRODUCED, "a\na\n"),
+            ("2.1.0", REPRODUCED, "a\na\n"),
+            ("2.2.0", FIXED, "a\n"),
+        ]
+    ]
+    rows += [result("two", v, FIXED, "c\n") for v in ("1.0.0", "2.0.0", "2.1.0", "2.2.0")]
+    text = comment.render(DEMO, reports.matrix_document(rows, []))
+    assert "| case (google-adk) | 1.0.0 | 2.0.0 – 2.1.0 (2) | 2.2.0 | script |" in text
+    assert "| `one` | **reproduced** | **reproduced** | fixed |" in text
+    assert "| `two` (control) | fixed | fixed | fixed |" in text
+    assert "<summary><code>one</code>: reproduced on google-adk 2.1.0 → fixed on google-adk 2.2.0</summary>" in text
+    assert "-a\n" in text  # the diff
+    assert "<code>two</code>" not in text  # a control that held needs no evidence folded
+    assert "google-adk==2.1.0 google-adk==2.2.0" in text  # the reproduce command names the releases around the change
+    assert (
+        text.splitlines()[0]
+        == "**adk-demo** (google-adk, https://github.com/google/adk-python/issues/1): the bug, in two lines"
+    )
+
+
+def test_a_candidate_run_gives_a_before_after_table(tmp_path):
+    rows = [
+        result("one", "2.13.0", REPRODUCED, "a\na\n"),
+        result("one", "2.13.0", FIXED, "a\n", "local:adk-python"),
+        result("two", "2.13.0", FIXED, "c\n"),
+        result("two", "2.13.0", FIXED, "c\n", "local:adk-python"),
+    ]
+    text = comment.render(DEMO, reports.matrix_document(rows, []), run_dir="reports/runs/x")
+    assert "| case (google-adk) | 2.13.0 (before) | `local:adk-python` (after) | change | script |" in text
+    assert "| `one` | **reproduced** | fixed | reproduced → fixed |" in text
+    assert "| `two` (control) | fixed | fixed | unchanged |" in text
+    assert "nox -s matrix -- --only adk-demo google-adk==2.13.0 /path/to/adk-python" in text
+    assert structure(text)[:2] == (1, 2)
+    # An exploratory run (releases only) gets the release-range table of its own results.
+    only_releases = comment.render(DEMO, reports.matrix_document(rows[::2], []), run_dir="reports/runs/x")
+    assert "| case (google-adk) | 2.13.0 | script |" in only_releases
+    assert "Full evidence: `reports/runs/x/adk-demo.md`" in only_releases
+
+
+def test_long_timelines_are_cut_then_dropped_to_stay_under_the_limit():
+    huge = "".join(f"line {i} " + "x" * 80 + "\n" for i in range(400))
+    rows = [
+        result("one", "2.0.0", REPRODUCED, huge),
+        result("one", "2.1.0", FIXED, huge[:-500]),
+        result("two", "2.0.0", REPRODUCED, huge + "y\n"),
+        result("two", "2.1.0", FIXED, "z\n"),
+    ]
+    text = comment.render(DEMO, reports.matrix_document(rows, []))
+    assert len(text) < comment.LIMIT
+    assert (
+        "more timeline lines: see reports/adk-demo.md" in text
+        or "more diff lines" in text
+        or "too long for a comment" in text
+    )
+    tables, _, opened, closed, summaries = structure(text)
+    assert tables == 1 and opened == closed == summaries
+
+
+def test_the_cli_prints_it_and_refuses_bad_input_in_one_line(capsys, tmp_path):
+    if not PRESENT:
+        pytest.skip("no record")
+    assert cli.main(["comment", PRESENT[0].id]) == 0
+    assert capsys.readouterr().out == comment.render(reports.scenario_metadata(PRESENT[0]), RECORD)
+    assert cli.main(["comment", "adk-no-such-scenario"]) == 2
+    assert cli.main(["comment", PRESENT[0].id, "--run", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("error: ") for line in err)

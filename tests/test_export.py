@@ -1,0 +1,360 @@
+"""Standalone reproduction scripts (issue 17): self-contained, and they say what the harness says.
+
+The fast tests read the exports (inline metadata, no machine path, nothing imported from the
+project, the bundle is the project's code verbatim) and run one case per framework in this
+environment. The slow ones run every case's export in matrix environments (the oldest and
+newest release of the record where the case applies, and the newest where it reproduces),
+beside ``harness.runner.run_case`` in the same environment: the printed timeline must be byte
+for byte the harness's and the verdict the same; and ``uv run`` every export of the record on
+a fresh environment of uv's own, which must say what the record says for the pinned release.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import runpy
+import subprocess
+import sys
+import tomllib
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, installed
+from harness import builds, environments, export, record, registry, reports, versions
+from harness.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
+from harness.runner import run_case
+
+SCENARIOS = registry.discover()
+CASES = registry.select(SCENARIOS, [])
+RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
+# PEP 723's reference regular expression for inline metadata blocks.
+PEP723 = re.compile(r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$\s)+)^# ///$")
+STATUS = {FIXED: 0, REPRODUCED: 1}
+# noxfile.py's TEST_PINS (the releases `nox -s tests` installs), read without importing nox.
+TEST_PINS = dict(
+    pin.split("==")
+    for pin in re.findall(
+        r'"([a-z-]+==[0-9.]+)"', re.search(r"(?m)^TEST_PINS = \[(.*)\]$", (ROOT / "noxfile.py").read_text()).group(1)
+    )
+)
+
+
+def pin_for(scenario, case) -> export.Pin:
+    return export.record_pin(RECORD, scenario, case) or export.Pin(
+        scenario.framework, TEST_PINS[scenario.framework], None, "the test pin"
+    )
+
+
+@cache
+def exported(scenario_id: str, case_id: str) -> str:
+    scenario = SCENARIOS[scenario_id]
+    case = scenario.case(case_id)
+    return export.script(
+        scenario, case, pin_for(scenario, case), rows=export.case_results(RECORD, scenario.id, case.id)
+    )
+
+
+def metadata(text: str) -> dict:
+    blocks = [m for m in PEP723.finditer(text) if m.group("type") == "script"]
+    assert len(blocks) == 1
+    content = "".join(
+        line[2:] if line.startswith("# ") else line[1:] for line in blocks[0].group("content").splitlines(keepends=True)
+    )
+    return tomllib.loads(content)
+
+
+def run_script(python: str | Path, path: Path, *flags: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run an export as a maintainer would: from its own folder, nothing of this project on the path."""
+    if env is None:
+        env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
+    return subprocess.run(
+        [str(python), *flags, path.name], cwd=path.parent, env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+def split_output(stdout: str) -> tuple[str, str]:
+    """(timeline, verdict line) of an export's stdout."""
+    body, _, verdict = stdout.rstrip("\n").rpartition("\n")
+    return (body + "\n" if body else ""), verdict
+
+
+# --- fast ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS.values(), ids=list(SCENARIOS))
+def test_the_bundle_is_the_scenario_and_every_project_module_it_imports(scenario):
+    sources = export.bundle(scenario)
+    assert f"scenarios/{scenario.module}.py" in sources
+    assert {
+        "harness/__init__.py",
+        "harness/runner.py",
+        "harness/timeline.py",
+        "harness/outcomes.py",
+        "harness/scenario.py",
+        "scenarios/__init__.py",
+    } <= set(sources)
+    # Nothing of the orchestrator: the case runs with the standard library and the framework only.
+    assert not {"harness/matrix.py", "harness/versions.py", "harness/registry.py", "harness/environments.py"} & set(
+        sources
+    )
+    for path, source in sources.items():
+        assert source == (ROOT / path).read_text(encoding="utf-8")  # verbatim
+        for node in ast.walk(ast.parse(source)):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+            )
+            for name in names:
+                if name.split(".")[0] in export.PACKAGES and (ROOT / (name.replace(".", "/") + ".py")).exists():
+                    assert name.replace(".", "/") + ".py" in sources, f"{path} imports {name}, not bundled"
+
+
+@pytest.mark.parametrize(("scenario", "case"), CASES, ids=[f"{s.id}:{c.id}" for s, c in CASES])
+def test_an_export_is_self_contained_with_inline_metadata_and_no_machine_path(scenario, case, tmp_path):
+    text = exported(scenario.id, case.id)
+    meta = metadata(text)
+    pin = pin_for(scenario, case)
+    assert meta["requires-python"] == ">=3.11"
+    framework_dep = meta["dependencies"][0]
+    assert framework_dep.startswith(scenario.framework) and framework_dep.endswith(f"=={pin.version}")
+    for req in scenario.requires:  # the scenario's extras and packages are there
+        name = re.match(r"[A-Za-z0-9._-]+", req).group(0)
+        assert any(d.startswith(name) for d in meta["dependencies"]), (req, meta["dependencies"])
+    if pin.exclude_newer:
+        assert meta["tool"]["uv"]["exclude-newer"] == pin.exclude_newer
+    for machine in {str(ROOT), str(ROOT.parent) + "/", str(Path.home()) + "/", sys.prefix}:
+        assert machine not in text
+    tree = ast.parse(text)
+    doc = ast.get_docstring(tree)
+    assert scenario.description.split()[0] in doc and scenario.links[0] in doc and "Expected:" in doc
+    top_imports = {a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+    top_imports |= {n.module.split(".")[0] for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
+    assert top_imports <= {"__future__", "contextlib", "importlib", "os", "sys"}
+    path = tmp_path / "repro.py"
+    path.write_text(text)
+    namespace = runpy.run_path(str(path), run_name="not_main")  # defines, runs nothing
+    assert namespace["BUNDLE"] == export.bundle(scenario)
+    assert (namespace["SCENARIO"], namespace["CASE"], namespace["FRAMEWORK"]) == (
+        scenario.id,
+        case.id,
+        scenario.framework,
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "plain\n",
+        'a """docstring""" and \'\'\'\n',
+        "ends with a backslash \\",
+        "ends with a quote'",
+        'ends with a double quote"',
+        "r'\\n' and \\x00\n",
+        "",
+    ],
+)
+def test_a_source_survives_its_literal(source):
+    assert ast.literal_eval(export._literal(source)) == source
+
+
+def test_without_the_framework_an_export_says_so_and_exits_2(tmp_path):
+    scenario, case = CASES[0]
+    path = tmp_path / "repro.py"
+    path.write_text(exported(scenario.id, case.id))
+    proc = run_script(sys.executable, path, "-I", "-S")  # -S: no site-packages, so no framework
+    assert proc.returncode == 2, proc.stderr
+    assert (
+        proc.stdout == f"{scenario.id}:{case.id}: error: {scenario.framework} is not installed in this Python; "
+        f"`uv run` this file, or install {scenario.framework} (or your checkout of it) first\n"
+    )
+
+
+def one_case_per_framework():
+    seen, params = set(), []
+    for s, c in CASES:
+        if s.framework not in seen:
+            seen.add(s.framework)
+            marks = [] if installed(s.framework) else [pytest.mark.skip(reason=f"{s.framework} not installed")]
+            params.append(pytest.param(s, c, id=f"{s.id}:{c.id}", marks=marks))
+    return params
+
+
+@pytest.mark.parametrize(("scenario", "case"), one_case_per_framework())
+def test_an_export_prints_the_harness_timeline_and_verdict_here(scenario, case, tmp_path):
+    path = tmp_path / "repro.py"
+    path.write_text(exported(scenario.id, case.id))
+    proc = run_script(sys.executable, path, "-I")
+    expected = run_case(scenario, case)
+    timeline, verdict = split_output(proc.stdout)
+    assert timeline == expected.timeline
+    assert (
+        verdict == f"{scenario.id}:{case.id} on {scenario.framework} {installed(scenario.framework)}: "
+        f"{expected.outcome}: {expected.detail}"
+    )
+    assert proc.returncode == STATUS.get(expected.outcome, 2)
+
+
+def test_the_cli_writes_one_case_or_every_case_and_refuses_bad_input(tmp_path, capsys):
+    from harness import cli
+
+    scenario, case = next((s, c) for s, c in CASES if export.record_pin(RECORD, s, c))
+    assert cli.main(["export", f"{scenario.id}:{case.id}", "-o", str(tmp_path / "one.py")]) == 0
+    assert (tmp_path / "one.py").read_text() == export.script(
+        scenario, case, pin_for(scenario, case), "one.py", export.case_results(RECORD, scenario.id, case.id)
+    )
+    assert cli.main(["export", scenario.id, "-o", str(tmp_path / "all")]) == 0
+    assert sorted(p.name for p in (tmp_path / "all").iterdir()) == sorted(
+        export.script_name(scenario.id, c.id) for c in scenario.cases
+    )
+    capsys.readouterr()
+    assert cli.main(["export", f"{scenario.id}:no-such-case"]) == 2
+    other = "openai-agents==0.24.0" if scenario.framework == "google-adk" else "google-adk==2.13.0"
+    assert cli.main(["export", f"{scenario.id}:{case.id}", "--release", other, "-o", "-"]) == 2
+    assert cli.main(["export", f"{scenario.id}:{case.id}", "--release", "./some/checkout", "-o", "-"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("error: ") for line in err)
+
+
+def test_the_reports_link_every_case_script_and_a_rerender_is_byte_identical(tmp_path):
+    if not RECORD["results"]:
+        pytest.skip("no record")
+    present = [s for s in SCENARIOS.values() if any(r["scenario"] == s.id for r in RECORD["results"])]
+    reports.write_all(RECORD, SCENARIOS, tmp_path)
+    first = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    for s in present:
+        text = (tmp_path / f"{s.id}.md").read_text()
+        assert f"]({s.id}.svg)" in text
+        for c in s.cases:
+            name = export.script_name(s.id, c.id)
+            assert f"](repro/{name})" in text
+            assert f"repro/{name}" in first
+    (tmp_path / "repro" / f"{present[0].id}--gone-case.py").write_text("stale")
+    reports.write_all(RECORD, SCENARIOS, tmp_path)
+    again = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert again == first  # the stale script of a case that no longer exists is gone too
+
+
+# --- slow: matrix environments, and uv run -------------------------------------------------------
+
+
+def applies(r: dict) -> bool:
+    return r["outcome"] != NOT_APPLICABLE
+
+
+def stored_results(scenario, case) -> list[dict]:
+    """What is known of a case the record does not hold yet (a scenario newer than the record):
+    the releases its bisects probed (reports/bisect.json) and those it stores a matrix snapshot
+    of, each with its outcome, oldest first."""
+    from harness import boundaries
+    from harness.snapshots import SnapshotStore
+
+    bisects = boundaries.load_record(ROOT / "reports" / "bisect.json")
+    points = dict(boundaries.known(bisects, [], scenario.id, case.id, scenario.framework).points)
+    store = SnapshotStore(ROOT / "snapshots" / "matrix")
+    for version in store.stored_versions(scenario.id, case.id):
+        points[version] = store.read(scenario.id, case.id, version).split("\n", 1)[0].removeprefix("outcome: ")
+    return [{"version": v, "outcome": o} for v, o in points.items() if o != "error"]
+
+
+def releases_to_check(scenario, case) -> list[str]:
+    """The oldest and newest release of the record where the case applies, and the newest where it
+    reproduces; for a case the record does not hold yet, the same among the releases its bisects
+    probed and its stored matrix snapshots, and the test pin."""
+    rows = export.case_results(RECORD, scenario.id, case.id)
+    if not rows:
+        rows = stored_results(scenario, case) + [{"version": TEST_PINS[scenario.framework], "outcome": "?"}]
+        rows.sort(key=lambda r: versions.key(r["version"]))
+    chosen = [r for r in rows if applies(r)] or rows
+    repro = [r for r in rows if r["outcome"] == REPRODUCED]
+    picks = [chosen[0], chosen[-1], *repro[-1:]]
+    return sorted({r["version"] for r in picks}, key=versions.key)
+
+
+def matrix_params():
+    return [
+        pytest.param(s, c, v, id=f"{s.id}:{c.id}@{v}", marks=pytest.mark.slow)
+        for s, c in CASES
+        for v in releases_to_check(s, c)
+    ]
+
+
+def environment(framework: str, version: str) -> Path:
+    cache_dir = ROOT / ".nox" / ".harness-cache"
+    build = builds.parse(f"{framework}=={version}", cache_dir)
+    return environments.ensure(build, ROOT / ".nox" / "builds", cache_dir).python
+
+
+REFERENCE = """
+import json, sys
+from harness import registry
+from harness.runner import run_case
+out = {}
+for s, c in registry.select(registry.discover(), sys.argv[1:]):
+    out[f"{s.id}:{c.id}"] = run_case(s, c).to_dict()
+print(json.dumps(out))
+"""
+
+
+@cache
+def reference(framework: str, version: str) -> dict:
+    """run_case of every case checked on this release, in its matrix environment, one process."""
+    selectors = [f"{s.id}:{c.id}" for s, c in CASES if s.framework == framework and version in releases_to_check(s, c)]
+    env = environments.worker_environment(ROOT)
+    proc = subprocess.run(
+        [str(environment(framework, version)), "-c", REFERENCE, *selectors],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(("scenario", "case", "version"), matrix_params())
+def test_an_export_says_what_the_harness_says_in_a_matrix_environment(scenario, case, version, tmp_path):
+    expected = reference(scenario.framework, version)[f"{scenario.id}:{case.id}"]
+    path = tmp_path / export.script_name(scenario.id, case.id)
+    path.write_text(exported(scenario.id, case.id))
+    proc = run_script(environment(scenario.framework, version), path, "-I")
+    timeline, verdict = split_output(proc.stdout)
+    assert timeline == expected["timeline"], proc.stderr[-2000:]
+    assert (
+        verdict
+        == f"{scenario.id}:{case.id} on {scenario.framework} {version}: {expected['outcome']}: {expected['detail']}"
+    )
+    assert proc.returncode == STATUS.get(expected["outcome"], 2)
+
+
+def record_exports():
+    params = []
+    for s, c in CASES:
+        pin = export.record_pin(RECORD, s, c)
+        if pin is not None:
+            params.append(pytest.param(s, c, pin, id=f"{s.id}:{c.id}@{pin.version}", marks=pytest.mark.slow))
+    return params
+
+
+@pytest.mark.parametrize(("scenario", "case", "pin"), record_exports())
+def test_uv_run_of_a_record_export_says_what_the_record_says(scenario, case, pin, tmp_path):
+    """The export of reports/repro/, run the way its docstring says: uv makes a fresh environment
+    from the inline metadata alone."""
+    path = tmp_path / export.script_name(scenario.id, case.id)
+    path.write_text(exported(scenario.id, case.id))
+    uv = environments.uv_command()
+    # The machine's environment (index settings, certificates), less anything pointing into this project.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    proc = run_script(uv[0], path, *uv[1:], "run", "--quiet", "--no-project", "--script", env=env)
+    _, verdict = split_output(proc.stdout)
+    recorded = next(r for r in export.case_results(RECORD, scenario.id, case.id) if r["version"] == pin.version)
+    assert verdict.startswith(
+        f"{scenario.id}:{case.id} on {scenario.framework} {pin.version}: {recorded['outcome']}: "
+    ), proc.stdout[-500:] + proc.stderr[-2000:]
+    assert proc.returncode == STATUS.get(recorded["outcome"], 2)
