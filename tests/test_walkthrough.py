@@ -131,7 +131,8 @@ def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_pytho
     scenario_id, _, case_ids = TRACKS[framework]
     for name in ("harness", "scenarios", "tests", "snapshots"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    for name in ("pyproject.toml", "noxfile.py"):  # tests read the test pins from noxfile.py
+        shutil.copy(ROOT / name, tmp_path)
     (ROOT / ".nox").mkdir(exist_ok=True)
     (tmp_path / ".nox").symlink_to(ROOT / ".nox")  # share environments with every other run
     commands = walkthrough_commands(framework)
