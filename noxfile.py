@@ -81,7 +81,9 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", *session.posargs)
 
 
-@nox.session(default=False)
+# The matrix and bisect sessions install only uv and packaging: their environment is reused
+# between runs (a new one costs about a second, most of an edit-and-rerun with warm workers).
+@nox.session(default=False, reuse_venv=True)
 def matrix(session: nox.Session) -> None:
     """Run every scenario across framework releases (or the SPECs given after --)."""
     # The harness core is stdlib-only; each build gets its own environment, made by
@@ -105,7 +107,7 @@ def new(session: nox.Session) -> None:
     session.run("python", "-m", "harness", "new", *session.posargs)
 
 
-@nox.session(default=False)
+@nox.session(default=False, reuse_venv=True)
 def bisect(session: nox.Session) -> None:
     """Find the releases where a case's outcome changes: nox -s bisect -- <scenario>[:<case>]."""
     session.install("uv", "packaging")

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from harness import boundaries, environments, flags, frameworks, index, registry, reports, result_cache, versions
+from harness import boundaries, environments, flags, frameworks, index, pool, registry, reports, result_cache, versions
 from harness import builds as builds_mod
 from harness.boundaries import Boundary
 from harness.builds import SpecError
@@ -210,6 +210,8 @@ class EnvironmentEvaluator:
     today_deps: bool = False
     timeout: float = DEFAULT_TIMEOUT
     rerun: bool = False  # run every case even when its recorded result is still valid
+    pool: str = "auto"  # warm workers (harness/pool.py): "auto", "warm" or "cold", as in the matrix
+    pool_memory_mb: float | None = None
     built: list[str] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
@@ -233,8 +235,10 @@ class EnvironmentEvaluator:
         to_run = [s for s in self.selectors if self.rerun or not result_cache.reusable(entries.get(s), key)]
         env_record, raw = cached.get("env"), list[dict]()
         if to_run:
+            worker_env = environments.worker_environment(self.root)
+            warm = pool.for_run(self.pool, env.python, self.root, worker_env, env.path, self.framework, self.pool_memory_mb)
             env_record, raw = run_worker(
-                env.python, self.framework, to_run, environments.worker_environment(self.root), self.root, self.timeout
+                env.python, self.framework, to_run, worker_env, self.root, self.timeout, warm=warm
             )
         by_selector = {f"{r['scenario']}:{r['case']}": r for r in raw if "case" in r}
         if env_record:
@@ -273,6 +277,8 @@ class Options:
     timeout: float = DEFAULT_TIMEOUT
     rerun: bool = False
     root: Path = PROJECT_ROOT
+    pool: str = "auto"
+    pool_memory_mb: float | None = None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -304,6 +310,7 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run every case, even those with a still-valid recorded result in the environment",
     )
+    flags.add_pool_flags(p)
     return p
 
 
@@ -433,6 +440,8 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
             options.today_deps,
             options.timeout,
             options.rerun,
+            options.pool,
+            options.pool_memory_mb,
         )
         evaluate = evaluator
     search, results = bisect(releases, cases, evaluate, label=lambda v: f"{framework}=={v}", known=known)
@@ -538,6 +547,8 @@ def main(argv: list[str]) -> int:
             today_deps=args.today_deps,
             timeout=args.timeout,
             rerun=args.rerun,
+            pool=flags.pool_mode(args),
+            pool_memory_mb=args.pool_memory,
         )
         return run(options)
     except input_errors() as exc:

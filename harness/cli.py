@@ -97,6 +97,8 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     if args.jobs:
         options.jobs = args.jobs
     options.rerun = args.rerun
+    options.pool = flags.pool_mode(args)
+    options.pool_memory_mb = args.pool_memory
     if args.out:
         from pathlib import Path
 
@@ -227,6 +229,17 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     return mutants.run(args.ids, jobs=args.jobs, timeout=args.timeout, list_only=args.list)
 
 
+def cmd_pool(args: argparse.Namespace) -> int:
+    """List the warm workers (memory per worker and in all), or stop them."""
+    from harness import pool
+
+    if args.action == "stop":
+        print(f"stopped {pool.stop_all()} warm workers")
+    else:
+        print("\n".join(pool.describe()))
+    return 0
+
+
 def cmd_bisect(args: argparse.Namespace) -> int:
     from harness import bisect
 
@@ -295,6 +308,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=flags.jobs, default=None, help="builds run in parallel, >= 1 (default: CPU count)")
     s.add_argument("--rerun", action="store_true", help="run every case, even those whose inputs are unchanged")
     s.add_argument("--shard", metavar="K/N", help="run only the K-th of N deterministic slices of the builds")
+    flags.add_pool_flags(s)
     s.add_argument(
         "--out",
         metavar="DIR",
@@ -355,6 +369,12 @@ def parser() -> argparse.ArgumentParser:
         "(default: paths relative to the project root)",
     )
     s.set_defaults(func=cmd_comment)
+
+    s = sub.add_parser(
+        "pool", help="the warm workers that `matrix --warm` keeps: their memory (status), or stop them (stop)"
+    )
+    s.add_argument("action", nargs="?", choices=["status", "stop"], default="status")
+    s.set_defaults(func=cmd_pool)
 
     s = sub.add_parser("report", help="re-render reports/*.md from reports/matrix.json")
     s.set_defaults(func=cmd_report)

@@ -26,6 +26,10 @@ which the case reproduces (else its newest release).
 from __future__ import annotations
 
 import ast
+import dataclasses
+import functools
+import json
+import hashlib
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -91,7 +95,56 @@ def _imported(tree: ast.AST, module: str, is_package: bool) -> set[str]:
     return names
 
 
-def bundle(scenario: Scenario, root: Path = PROJECT_ROOT) -> dict[str, str]:
+# ``_imports_of_source`` results by a digest of (module, source): kept in memory, and on disk
+# next to the other caches of a project (.nox/.harness-cache/export-imports.json) so that the
+# exports rendered after every matrix run parse only the modules that changed since.
+_IMPORTS: dict[str, list[str]] = {}
+_IMPORTS_FILE: list[Path] = []  # the file _IMPORTS was loaded from, once per process
+
+
+def _imports_cache(root: Path) -> dict[str, list[str]]:
+    path = root / ".nox" / ".harness-cache" / "export-imports.json"
+    if not _IMPORTS_FILE or _IMPORTS_FILE[0] != path:
+        _IMPORTS_FILE[:] = [path]
+        _IMPORTS.clear()
+        try:
+            loaded = json.loads(path.read_text())
+            _IMPORTS.update({k: v for k, v in loaded.items() if isinstance(v, list)})
+        except (OSError, ValueError, AttributeError):
+            pass
+    return _IMPORTS
+
+
+def _save_imports_cache(used: set[str]) -> None:
+    """Write the import cache back, keeping only the entries of the sources seen this time."""
+    if not _IMPORTS_FILE:
+        return
+    path = _IMPORTS_FILE[0]
+    kept = {k: v for k, v in _IMPORTS.items() if k in used}
+    try:
+        if path.parent.is_dir() and (not path.exists() or json.loads(path.read_text()) != kept):
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(kept, sort_keys=True))
+            tmp.replace(path)
+    except (OSError, ValueError):
+        pass  # only a shortcut for the next run
+
+
+def _imports_of_source(
+    source: str, filename: str, module: str, root: Path, used: set[str] | None = None
+) -> list[str]:
+    """``_imported`` of a module's source, remembered (every scenario's bundle walks the same
+    harness modules, and the record's exports are rendered after every run)."""
+    key = hashlib.sha256(f"{module}\0{filename}\0{source}".encode()).hexdigest()[:24]
+    cache = _imports_cache(root)
+    if used is not None:
+        used.add(key)
+    if key not in cache:
+        cache[key] = sorted(_imported(ast.parse(source, filename=filename), module, filename == "__init__.py"))
+    return cache[key]
+
+
+def bundle(scenario: Scenario, root: Path = PROJECT_ROOT, used: set[str] | None = None) -> dict[str, str]:
     """Relative path -> source of every project module the case needs, sorted by path.
 
     The scenario module, the entry modules, and everything they import from the project,
@@ -111,8 +164,7 @@ def bundle(scenario: Scenario, root: Path = PROJECT_ROOT) -> dict[str, str]:
             continue
         source = path.read_text(encoding="utf-8")
         found[path.relative_to(root).as_posix()] = source
-        tree = ast.parse(source, filename=path.name)
-        todo.extend(_imported(tree, module, path.name == "__init__.py"))
+        todo.extend(_imports_of_source(source, path.name, module, root, used))
     if _path_of(module_name, root) is None:
         raise ExportError(f"scenario {scenario.id}: module {module_name} has no source file under {root.name}/")
     return dict(sorted(found.items()))
@@ -206,8 +258,10 @@ def requirements(scenario: Scenario, pin: Pin) -> list[str]:
 # --- the script -----------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=512)
 def _literal(source: str) -> str:
-    """A Python string literal equal to ``source``, as readable as possible (raw, triple-quoted)."""
+    """A Python string literal equal to ``source``, as readable as possible (raw, triple-quoted);
+    remembered, as every case's script of a run quotes the same modules."""
     candidates = []
     if "'''" not in source and not source.endswith(("\\", "'")):
         candidates.append("r'''" + source + "'''")
@@ -224,6 +278,7 @@ def _literal(source: str) -> str:
     return repr(source)
 
 
+@functools.lru_cache(maxsize=8)
 def _requires_python(root: Path) -> str:
     try:
         return tomllib.loads((root / "pyproject.toml").read_text())["project"]["requires-python"]
@@ -424,6 +479,11 @@ if __name__ == "__main__":
 '''
 
 
+@functools.lru_cache(maxsize=64)
+def _module_docstring(source: str) -> str:
+    return ast.get_docstring(ast.parse(source)) or ""
+
+
 def _docstring_literal(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     literal = '"""' + escaped + '"""'
@@ -439,14 +499,16 @@ def script(
     rows: list[dict] | None = None,
     root: Path = PROJECT_ROOT,
     sources: dict[str, str] | None = None,
+    check: bool = True,
 ) -> str:
     """The standalone script of ``case``, pinned to ``pin``. ``rows``: the record's release results
-    of the case (quoted in the docstring); ``sources``: ``bundle(scenario, root)`` when known."""
+    of the case (quoted in the docstring); ``sources``: ``bundle(scenario, root)`` when known;
+    ``check``: compile it first (the caller may compile only what it writes)."""
     filename = filename or script_name(scenario.id, case.id)
     sources = sources or bundle(scenario, root)
     module_name = _module_of(scenario)
     module_source = sources[module_name.replace(".", "/") + ".py"]
-    module_doc = ast.get_docstring(ast.parse(module_source)) or ""
+    module_doc = _module_docstring(module_source)
     tool = ""
     if pin.version and pin.exclude_newer:
         tool = f'# [tool.uv]\n# exclude-newer = "{pin.exclude_newer}"\n'
@@ -470,11 +532,66 @@ def script(
     )
     doc = _docstring(scenario, case, pin, filename, rows or [], module_doc)
     text = header + _docstring_literal(doc) + "\n" + code
-    compile(text, filename, "exec")  # a broken export is a bug here, not in the maintainer's hands
+    if check:
+        compile(text, filename, "exec")  # a broken export is a bug here, not in the maintainer's hands
     return text
 
 
 # --- reports/repro/ --------------------------------------------------------------------------------
+
+
+def _script_inputs(scenario: Scenario, case: Case, pin: Pin, name: str, rows: list[dict], sources: dict) -> str:
+    """A digest of everything ``script`` makes a case's script from: this module and the
+    harness modules it reads, the project's Python requirement, the pin, the record's rows
+    of the case, and every bundled source."""
+    h = hashlib.sha256()
+    for module in ("export", "frameworks", "versions"):
+        h.update(_own_source(module).encode())
+    h.update(_requires_python(PROJECT_ROOT).encode())
+    h.update(json.dumps([scenario.id, case.id, dataclasses.astuple(pin), name, rows, sources], sort_keys=True).encode())
+    return h.hexdigest()[:32]
+
+
+@functools.lru_cache(maxsize=8)
+def _own_source(module: str) -> str:
+    return (Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8")
+
+
+class _MadeScripts:
+    """Which inputs each script in ``reports/repro/`` was last made from (in the project's
+    ``.nox/.harness-cache/export-scripts.json``, never committed): a script whose inputs and
+    file are both unchanged is not made again."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory.parent.parent / ".nox" / ".harness-cache" / "export-scripts.json"
+        try:
+            self.entries: dict[str, dict] = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            self.entries = {}
+        self.changed = False
+
+    @staticmethod
+    def _digest(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def unchanged(self, path: Path, inputs: str) -> bool:
+        entry = self.entries.get(str(path))
+        if not isinstance(entry, dict) or entry.get("inputs") != inputs or not path.exists():
+            return False
+        return entry.get("text") == self._digest(path.read_text(encoding="utf-8"))
+
+    def record(self, path: Path, inputs: str, text: str) -> None:
+        self.entries[str(path)] = {"inputs": inputs, "text": self._digest(text)}
+        self.changed = True
+
+    def save(self) -> None:
+        if self.changed and self.path.parent.is_dir():
+            try:
+                tmp = self.path.with_suffix(".tmp")
+                tmp.write_text(json.dumps(self.entries, sort_keys=True))
+                tmp.replace(self.path)
+            except OSError:
+                pass  # only a shortcut for the next run
 
 
 def write_record_exports(
@@ -488,21 +605,30 @@ def write_record_exports(
     directory = reports_dir / REPRO_DIR
     directory.mkdir(parents=True, exist_ok=True)
     written = []
+    used: set[str] = set()  # the import cache's entries of this run's sources
+    made = _MadeScripts(directory)
     for s in scenarios:
         wanted = set()
-        sources = bundle(s)
+        sources = bundle(s, used=used)
         for case in s.cases:
             name = script_name(s.id, case.id)
             pin = record_pin(document, s, case) or Pin(
                 s.framework, None, None, "the record has no release result for it"
             )
-            text = script(s, case, pin, name, case_results(document, s.id, case.id), sources=sources)
+            rows = case_results(document, s.id, case.id)
             path = directory / name
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                write(path, text)
+            inputs = _script_inputs(s, case, pin, name, rows, sources)
+            if not made.unchanged(path, inputs):
+                text = script(s, case, pin, name, rows, sources=sources, check=False)
+                if not path.exists() or path.read_text(encoding="utf-8") != text:
+                    compile(text, name, "exec")  # what was written before was checked then
+                    write(path, text)
+                made.record(path, inputs, text)
             written.append(path)
             wanted.add(name)
         for stale in directory.glob(f"{s.id}--*.py"):
             if stale.name not in wanted and stale.name.removeprefix(f"{s.id}--").count("--") == 0:
                 stale.unlink()
+    _save_imports_cache(used)
+    made.save()
     return written

@@ -41,6 +41,32 @@ def number(kind: type, low: float, high: float, what: str, low_inclusive: bool =
 timeout = number(float, 0, MAX_TIMEOUT, "a number of seconds", low_inclusive=False)
 jobs = number(int, 1, MAX_JOBS, "a whole number of builds")
 reps = number(int, 1, 1000, "a whole number of repetitions")
+pool_memory = number(float, 64, 999999, "a number of MB")
+
+
+def add_pool_flags(parser: argparse.ArgumentParser) -> None:
+    """--warm / --cold / --pool-memory: how a command uses the pool of warm workers (harness/pool.py)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--warm",
+        action="store_true",
+        help="keep each build's framework imported in a warm worker for the next runs "
+        "(started where none is; `python -m harness pool` lists and stops them)",
+    )
+    group.add_argument("--cold", action="store_true", help="run every build in a new process, even where a warm worker is")
+    parser.add_argument(
+        "--pool-memory",
+        type=pool_memory,
+        default=None,
+        metavar="MB",
+        help="the warm workers' resident memory in all, >= 64 (default: half the machine's); "
+        "the least recently used stop to keep within it",
+    )
+
+
+def pool_mode(args: argparse.Namespace) -> str:
+    """"warm", "cold", or "auto" (use the warm workers present, start none) from the flags."""
+    return "warm" if args.warm else "cold" if args.cold else "auto"
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import builds as builds_mod
-from harness import environments, record, registry, releases, reports, result_cache, versions
+from harness import environments, pool, record, registry, releases, reports, result_cache, versions
 from harness.driver import run_worker
 from harness.outcomes import ERROR, OUTCOMES
 from harness.scenario import Case, Scenario
@@ -36,6 +36,10 @@ class Options:
     shard: tuple[int, int] | None = None  # (K, N): only the K-th of N slices of the builds
     out: Path | None = None  # write this run's reports here and leave the record alone
     root: Path = PROJECT_ROOT
+    # Warm workers (harness/pool.py): "auto" uses those present, "warm" also starts them for
+    # the builds that have none (they stay for the next run), "cold" runs every build afresh.
+    pool: str = "auto"
+    pool_memory_mb: float | None = None  # the pool's memory budget (default: half the machine's)
 
 
 _LOG_LOCK = threading.Lock()
@@ -112,13 +116,20 @@ def run_build(
     env_record = cached.get("env")
     raw: list[dict] = []
     if to_run:
+        worker_env = environments.worker_environment(options.root)
         env_record, raw = run_worker(
             env.python,
             build.framework,
             [f"{s.id}:{c.id}" for s, c in to_run],
-            environments.worker_environment(options.root),
+            worker_env,
             options.root,
             options.timeout,
+            # Only a release's environment stays the same between runs; a local build's is reinstalled.
+            warm=pool.for_run(
+                options.pool, env.python, options.root, worker_env, env.path, build.framework, options.pool_memory_mb
+            )
+            if build.release
+            else None,
         )
     version = (env_record or {}).get("version") or build.version
     by_pair = {(r["scenario"], r["case"]): r for r in raw if "scenario" in r}
@@ -202,6 +213,7 @@ def _members(
 
 def run(options: Options) -> int:
     """Run the matrix; return the exit status (0: every result matches its snapshot)."""
+    begun = time.monotonic()
     cache_dir = options.root / ".nox" / ".harness-cache"
     scenarios = registry.discover()
     selected = registry.select(scenarios, options.only)
@@ -243,8 +255,9 @@ def run(options: Options) -> int:
             log(f"[{done}/{len(plan)}] {build.source} done; {len(plan) - done} left")
         return out
 
-    with ThreadPoolExecutor(max_workers=options.jobs) as pool:
-        outcomes = list(pool.map(one, plan))
+    with ThreadPoolExecutor(max_workers=options.jobs) as executor:
+        outcomes = list(executor.map(one, plan))
+    ran = time.monotonic()
     environments_records = sorted((rec for rec, _ in outcomes), key=lambda e: (e["framework"], e["source"]))
     results = [r for _, rs in outcomes for r in rs]
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
@@ -281,6 +294,11 @@ def run(options: Options) -> int:
             full=full,
             only=options.only,
         )
+    log(
+        f"time: {started - begun:.1f}s to plan, {ran - started:.1f}s to run the builds, "
+        f"{time.monotonic() - ran:.1f}s to check snapshots and write reports"
+        + (f"; {pool.summary()}" if options.pool != "cold" and pool.members() else "")
+    )
     return summarise(results, time.monotonic() - started)
 
 

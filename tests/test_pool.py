@@ -1,0 +1,235 @@
+"""Warm workers (harness/pool.py, harness/warm.py): the same results as cold ones, never stale, no leaks.
+
+Each test keeps its pool in its own folder (HARNESS_POOL_DIR) and stops it at the end. The
+workers run in this test environment's Python (the pinned releases of `nox -s tests`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from harness import environments, pool, registry
+from harness.driver import run_worker
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = Path(sys.executable)
+
+
+@pytest.fixture
+def pool_dir(tmp_path_factory, monkeypatch):
+    # Short: a Unix socket's path is at most 107 bytes.
+    folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"hp-{os.getpid()}-{time.monotonic_ns() % 10**9}"
+    monkeypatch.setenv("HARNESS_POOL_DIR", str(folder))
+    yield folder
+    pool.stop_all()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def scratch_project(tmp_path: Path, modules: dict[str, str]) -> Path:
+    """A project root with this harness and only the given scenario modules."""
+    root = tmp_path / "project"
+    shutil.copytree(ROOT / "harness", root / "harness", ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "scenarios").mkdir()
+    (root / "scenarios" / "__init__.py").write_text("")
+    for name, text in modules.items():
+        (root / "scenarios" / f"{name}.py").write_text(textwrap.dedent(text))
+    (root / "harness" / "probe_helper.py").write_text("VALUE = 1\n")  # what PROBE reads
+    return root
+
+
+def start(root: Path, framework: str = "openai-agents") -> tuple[pool.Member, dict[str, str]]:
+    env = environments.worker_environment(root)
+    member = pool.start(PYTHON, root, env, None, framework, "agents" if framework == "openai-agents" else "json")
+    assert member is not None, (pool.pool_dir() / "x").parent
+    return member, env
+
+
+@pytest.mark.parametrize("framework", ["google-adk", "openai-agents"])
+def test_a_warm_run_gives_the_cold_runs_results_byte_for_byte_for_every_case(framework, pool_dir):
+    selectors = [f"{s.id}:{c.id}" for s, c in registry.select(registry.discover(), []) if s.framework == framework]
+    env = environments.worker_environment(ROOT)
+    cold_env, cold = run_worker(PYTHON, framework, selectors, env, ROOT, timeout=60)
+    from harness import frameworks
+
+    member = pool.start(PYTHON, ROOT, env, None, framework, frameworks.get(framework).entry_module)
+    assert member is not None
+    for _ in range(2):  # the second run also has what the first one taught the worker to preload
+        warm_env, warm = run_worker(PYTHON, framework, selectors, env, ROOT, timeout=60, warm=member)
+        assert len(warm) == len(selectors)
+        assert json.dumps(warm, sort_keys=True) == json.dumps(cold, sort_keys=True)
+        assert warm_env == cold_env
+
+
+PROBE = """
+from harness.outcomes import fixed, reproduced
+from harness.scenario import AsInstalled, Case, Observation, Scenario
+from harness import probe_helper
+
+P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+VERDICT = "reproduced"
+
+async def look():
+    import agents, json
+    leaked = [name for name, mod in (("agents", agents), ("json", json)) if hasattr(mod, "_probe_mark")]
+    agents._probe_mark = json._probe_mark = True  # state a case leaves behind in modules it imported
+    return Observation(timeline=[f"helper {probe_helper.VALUE}", f"leaked {leaked}"], facts={"leaked": leaked})
+
+def judge(o):
+    return (reproduced if VERDICT == "reproduced" else fixed)("leaked " + ", ".join(o.facts["leaked"]) if o.facts["leaked"] else "clean")
+
+SCENARIO = Scenario(id="agents-pool-probe", framework="openai-agents", links=("https://example.org",),
+                    description="d", expected="e", cases=(Case("look", look, judge, P),))
+"""
+
+
+def test_an_edited_scenario_or_harness_module_is_rejudged_and_no_state_leaks(tmp_path, pool_dir):
+    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    member, env = start(root)
+
+    def run() -> dict:
+        _, results = run_worker(PYTHON, "openai-agents", ["agents-pool-probe"], env, root, timeout=30, warm=member)
+        (result,) = results
+        return result
+
+    first = run()
+    assert (first["outcome"], first["detail"], first["timeline"]) == ("reproduced", "clean", "helper 1\nleaked []\n")
+    second = run()  # the first run marked `agents` and `json`; the next fork never sees it
+    assert second == first
+    module = root / "scenarios" / "agents_pool_probe.py"
+    module.write_text(module.read_text().replace('VERDICT = "reproduced"', 'VERDICT = "fixed"'))
+    (root / "harness" / "probe_helper.py").write_text("VALUE = 2\n")
+    third = run()
+    assert (third["outcome"], third["timeline"]) == ("fixed", "helper 2\nleaked []\n")
+    module.write_text(module.read_text().replace('VERDICT = "fixed"', 'VERDICT = "reproduced"'))
+    assert run()["outcome"] == "reproduced"  # a scenario module alone
+    (root / "harness" / "probe_helper.py").write_text("VALUE = 3\n")
+    assert run()["timeline"] == "helper 3\nleaked []\n"  # a harness module alone
+    assert pool.find(PYTHON, root, env) is not None  # the same worker answered all three
+    assert pool.find(PYTHON, root, env).pid == member.pid
+
+
+def test_a_changed_environment_or_warm_module_retires_the_worker(tmp_path, pool_dir):
+    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    env_dir = tmp_path / "env"
+    env_dir.mkdir()
+    (env_dir / "harness-build.json").write_text("{}")
+    env = environments.worker_environment(root)
+    member = pool.start(PYTHON, root, env, env_dir, "openai-agents", "agents")
+    assert member is not None and pool.find(PYTHON, root, env) is not None
+    (env_dir / "harness-build.json").unlink()
+    (env_dir / "harness-build.json").write_text("{}")  # rebuilt: same content, a new file
+    assert pool.find(PYTHON, root, env) is None
+    assert not pool.members()  # stopped, not left running
+
+    member = pool.start(PYTHON, root, env, env_dir, "openai-agents", "agents")
+    assert member is not None
+    warm_module = root / "harness" / "warm.py"
+    warm_module.write_text(warm_module.read_text() + "\n# changed\n")
+    assert pool.find(PYTHON, root, env) is None
+    # The worker watches its files too: it exits by itself within a second or two.
+    member = pool.start(PYTHON, root, env, env_dir, "openai-agents", "agents")
+    assert member is not None
+    os.utime(env_dir / "harness-build.json", ns=(1, 1))
+    deadline = time.monotonic() + 10
+    while pool._alive(member.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not pool._alive(member.pid)
+
+
+HANGS = """
+import os, time
+from harness.outcomes import fixed
+from harness.scenario import AsInstalled, Case, Observation, Scenario
+
+P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+
+async def fine():
+    return Observation(timeline=["ok"])
+
+async def hang_in_sync_code():
+    time.sleep(600)
+
+async def die():
+    os._exit(3)
+
+SCENARIO = Scenario(
+    id="agents-isolation", framework="openai-agents", links=("https://example.org",), description="d", expected="e",
+    cases=(
+        Case("before", fine, lambda o: fixed("ok"), P),
+        Case("hang", hang_in_sync_code, lambda o: fixed("ok"), P),
+        Case("die", die, lambda o: fixed("ok"), P),
+        Case("after", fine, lambda o: fixed("ok"), P),
+    ),
+)
+"""
+
+
+def test_a_hung_or_dying_case_in_a_warm_worker_is_reported_as_a_cold_one_is(tmp_path, pool_dir):
+    root = scratch_project(tmp_path, {"agents_isolation": HANGS})
+    env = environments.worker_environment(root)
+    kwargs = {"timeout": 1.0, "grace": 120.0, "case_slack": 2.0}
+    _, cold = run_worker(PYTHON, "openai-agents", ["agents-isolation"], env, root, **kwargs)
+    member, _ = start(root)
+    _, warm = run_worker(PYTHON, "openai-agents", ["agents-isolation"], env, root, warm=member, **kwargs)
+    assert warm == cold
+    assert [r["outcome"] for r in warm] == ["fixed", "error", "error", "fixed"]
+    assert "worker died (exit 3)" in warm[2]["detail"] and "timed out" in warm[1]["detail"]
+    assert pool.find(PYTHON, root, env) is not None  # the worker itself survives its children
+
+
+def test_memory_is_reported_and_kept_within_the_budget(tmp_path, pool_dir):
+    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    env_a = {**environments.worker_environment(root), "LANG": "C.UTF-8"}
+    env_b = {**env_a, "LANG": "C"}  # another key: a second worker
+    a = pool.start(PYTHON, root, env_a, None, "openai-agents", "agents")
+    assert a is not None and a.rss_mb() > 10
+    lines = pool.describe()
+    assert "1 warm workers" in lines[-1] and f"pid {a.pid:>7}" in lines[0] and " MB " in lines[0]
+    b = pool.start(PYTHON, root, env_b, None, "openai-agents", "agents", budget_mb=a.rss_mb() * 1.5)
+    assert b is not None
+    assert [m.pid for m in pool.members()] == [b.pid]  # a (least recently used) made room for b
+    assert pool.stop_all() == 1 and not pool.members()
+
+
+def test_a_worker_that_cannot_fork_safely_is_refused_once_and_runs_go_cold(tmp_path, pool_dir):
+    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    (root / "harness" / "thready.py").write_text("import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n")
+    env = environments.worker_environment(root)
+    assert pool.start(PYTHON, root, env, None, "openai-agents", "harness.thready") is None
+    refused = list(pool.pool_dir().glob("*.refused"))
+    assert len(refused) == 1 and "threads after importing" in refused[0].read_text()
+    started = time.monotonic()
+    assert pool.start(PYTHON, root, env, None, "openai-agents", "harness.thready") is None
+    assert time.monotonic() - started < 1  # remembered: no second attempt
+    _, results = run_worker(PYTHON, "openai-agents", ["agents-pool-probe"], env, root, timeout=30, warm=None)
+    assert results[0]["outcome"] == "reproduced"
+
+
+def test_a_worker_exits_after_its_idle_period(tmp_path, pool_dir):
+    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    env = environments.worker_environment(root)
+    member = pool.start(PYTHON, root, env, None, "openai-agents", "json", idle=1.0)
+    assert member is not None
+    deadline = time.monotonic() + 10
+    while pool._alive(member.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not pool._alive(member.pid) and not pool.members()
+
+
+def test_sigterm_stops_a_worker(tmp_path, pool_dir):
+    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    member, _ = start(root)
+    os.kill(member.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while pool._alive(member.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not pool._alive(member.pid)
