@@ -236,7 +236,9 @@ class EnvironmentEvaluator:
         env_record, raw = cached.get("env"), list[dict]()
         if to_run:
             worker_env = environments.worker_environment(self.root)
-            warm = pool.for_run(self.pool, env.python, self.root, worker_env, env.path, self.framework, self.pool_memory_mb)
+            warm = pool.for_run(
+                self.pool, env.python, self.root, worker_env, env.path, self.framework, self.pool_memory_mb
+            )
             env_record, raw = run_worker(
                 env.python, self.framework, to_run, worker_env, self.root, self.timeout, warm=warm
             )
@@ -531,9 +533,9 @@ def _say_what_is_known(
 
 def input_errors() -> tuple[type[Exception], ...]:
     """What `python -m harness` reports as bad input (one line, exit 2): the CLI's own list."""
-    from harness.cli import INPUT_ERRORS  # cli imports bisect lazily, so no import cycle
+    from harness.cli import input_errors as cli_input_errors  # cli imports bisect lazily: no cycle
 
-    return INPUT_ERRORS
+    return cli_input_errors()
 
 
 def main(argv: list[str]) -> int:

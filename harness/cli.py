@@ -8,33 +8,38 @@ is touched.
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import sys
 
-from harness import boundaries, comment, export, flags, frameworks, matrix, record, registry
+from harness import boundaries, export, flags, frameworks, matrix, record, registry
 from harness.builds import SpecError
 from harness.index import IndexError_
-from harness.mutants import MutantsError
 from harness.reports import ReportsNotWritable
 from harness.runner import DEFAULT_TIMEOUT, CaseResult, run_case
 from harness.scenario import Case, Scenario, ScenarioError
 from harness.snapshots import SnapshotCorrupt
 
-INPUT_ERRORS = (
-    registry.UnknownId,
-    frameworks.UnknownFramework,
-    SpecError,
-    ScenarioError,
-    ReportsNotWritable,
-    IndexError_,
-    SnapshotCorrupt,
-    record.RecordError,
-    boundaries.RecordError,
-    flags.FlagError,
-    MutantsError,
-    export.ExportError,
-    comment.CommentError,
-)
+
+def input_errors() -> tuple[type[Exception], ...]:
+    """What is reported as bad input (one line, exit 2). The modules of rarely used commands
+    (comment, mutants) are imported here, when an error is being reported, not at start."""
+    from harness import comment
+    from harness.mutants import MutantsError
+
+    return (
+        registry.UnknownId,
+        frameworks.UnknownFramework,
+        SpecError,
+        ScenarioError,
+        ReportsNotWritable,
+        IndexError_,
+        SnapshotCorrupt,
+        record.RecordError,
+        boundaries.RecordError,
+        flags.FlagError,
+        MutantsError,
+        export.ExportError,
+        comment.CommentError,
+    )
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -70,6 +75,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Run cases in this environment, with whatever framework releases it has installed."""
     if args.proof:
         return cmd_run_proof(args)
+    import importlib.metadata  # here: only `run` needs it, and it costs every command 40 ms
+
     scenarios = registry.discover()
     status = 0
     for scenario, case in registry.select(scenarios, args.ids):
@@ -188,7 +195,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_comment(args: argparse.Namespace) -> int:
     """Print a pull-request comment for one scenario (harness/comment.py)."""
-    from harness import reports
+    from harness import comment, reports
 
     scenarios = registry.discover()
     if args.scenario not in scenarios:
@@ -390,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             args = parser().parse_args(argv)
         return args.func(args)
-    except INPUT_ERRORS as exc:
+    except Exception as exc:
+        if not isinstance(exc, input_errors()):
+            raise
         print(f"error: {exc}", file=sys.stderr)
         return 2

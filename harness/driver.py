@@ -72,9 +72,9 @@ class _WarmRun:
     """The same run as a fork of a warm worker (harness/warm.py): the same lines, framed by
     the child's pid first and its exit code last."""
 
-    def __init__(self, member: pool.Member, argv: list[str], stderr_path: Path) -> None:
+    def __init__(self, member: pool.Member, argv: list[str], stderr_path: Path, env: dict[str, str]) -> None:
         self.member = member
-        self.conn = pool.connect(member, argv, stderr_path)
+        self.conn = pool.connect(member, argv, stderr_path, env)
         self.pid: int | None = None
         self.rc: int | None = None
 
@@ -128,7 +128,7 @@ def run_worker(
                 proc: _ColdRun | _WarmRun | None = None
                 if warm is not None:
                     try:
-                        proc = _WarmRun(warm, argv, stderr_path)
+                        proc = _WarmRun(warm, argv, stderr_path, env)
                     except OSError:
                         warm = None  # not answering: this run, and the restarts after it, go cold
                 if proc is None:

@@ -28,8 +28,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
-import json
 import hashlib
+import json
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -130,9 +130,7 @@ def _save_imports_cache(used: set[str]) -> None:
         pass  # only a shortcut for the next run
 
 
-def _imports_of_source(
-    source: str, filename: str, module: str, root: Path, used: set[str] | None = None
-) -> list[str]:
+def _imports_of_source(source: str, filename: str, module: str, root: Path, used: set[str] | None = None) -> list[str]:
     """``_imported`` of a module's source, remembered (every scenario's bundle walks the same
     harness modules, and the record's exports are rendered after every run)."""
     key = hashlib.sha256(f"{module}\0{filename}\0{source}".encode()).hexdigest()[:24]
@@ -540,7 +538,7 @@ def script(
 # --- reports/repro/ --------------------------------------------------------------------------------
 
 
-def _script_inputs(scenario: Scenario, case: Case, pin: Pin, name: str, rows: list[dict], sources: dict) -> str:
+def _script_inputs(scenario: Scenario, case: Case, pin: Pin, name: str, rows: list[dict], sources: str) -> str:
     """A digest of everything ``script`` makes a case's script from: this module and the
     harness modules it reads, the project's Python requirement, the pin, the record's rows
     of the case, and every bundled source."""
@@ -550,6 +548,10 @@ def _script_inputs(scenario: Scenario, case: Case, pin: Pin, name: str, rows: li
     h.update(_requires_python(PROJECT_ROOT).encode())
     h.update(json.dumps([scenario.id, case.id, dataclasses.astuple(pin), name, rows, sources], sort_keys=True).encode())
     return h.hexdigest()[:32]
+
+
+def _sources_digest(sources: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps(sources, sort_keys=True).encode()).hexdigest()
 
 
 @functools.lru_cache(maxsize=8)
@@ -610,6 +612,7 @@ def write_record_exports(
     for s in scenarios:
         wanted = set()
         sources = bundle(s, used=used)
+        sources_digest = _sources_digest(sources)
         for case in s.cases:
             name = script_name(s.id, case.id)
             pin = record_pin(document, s, case) or Pin(
@@ -617,7 +620,7 @@ def write_record_exports(
             )
             rows = case_results(document, s.id, case.id)
             path = directory / name
-            inputs = _script_inputs(s, case, pin, name, rows, sources)
+            inputs = _script_inputs(s, case, pin, name, rows, sources_digest)
             if not made.unchanged(path, inputs):
                 text = script(s, case, pin, name, rows, sources=sources, check=False)
                 if not path.exists() or path.read_text(encoding="utf-8") != text:

@@ -53,7 +53,9 @@ def add_pool_flags(parser: argparse.ArgumentParser) -> None:
         help="keep each build's framework imported in a warm worker for the next runs "
         "(started where none is; `python -m harness pool` lists and stops them)",
     )
-    group.add_argument("--cold", action="store_true", help="run every build in a new process, even where a warm worker is")
+    group.add_argument(
+        "--cold", action="store_true", help="run every build in a new process, even where a warm worker is"
+    )
     parser.add_argument(
         "--pool-memory",
         type=pool_memory,
@@ -65,7 +67,7 @@ def add_pool_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def pool_mode(args: argparse.Namespace) -> str:
-    """"warm", "cold", or "auto" (use the warm workers present, start none) from the flags."""
+    """ "warm", "cold", or "auto" (use the warm workers present, start none) from the flags."""
     return "warm" if args.warm else "cold" if args.cold else "auto"
 
 

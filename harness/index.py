@@ -6,6 +6,7 @@ bisects do not ask the index again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -72,8 +73,28 @@ def _version_of(filename: str, name: str) -> str | None:
     return None
 
 
+# releases() by (name, cache folder, the cached index file's mtime): the matrix asks once per
+# build, and parsing the index's JSON each time cost more than a warm run of the build.
+_RELEASES: dict[tuple[str, str, int], dict[str, Release]] = {}
+
+
 def releases(name: str, cache_dir: Path) -> dict[str, Release]:
     """Every release of ``name`` on the index, by version, sorted oldest first."""
+    cache = cache_dir / f"{name}.json"
+    try:
+        fresh = time.time() - cache.stat().st_mtime < CACHE_TTL
+        key = (name, str(cache_dir), cache.stat().st_mtime_ns)
+    except OSError:
+        fresh, key = False, None
+    if fresh and key in _RELEASES:
+        return dict(_RELEASES[key])
+    out = _releases(name, cache_dir)
+    with contextlib.suppress(OSError):
+        _RELEASES[(name, str(cache_dir), cache.stat().st_mtime_ns)] = out
+    return dict(out)
+
+
+def _releases(name: str, cache_dir: Path) -> dict[str, Release]:
     data = _fetch(name, cache_dir)
     found: dict[str, list] = {}
     for f in data.get("files", []):

@@ -109,10 +109,15 @@ def run_build(
             [_result(s, c, build, build.version, outcome=ERROR, detail=detail) for s, c in cases],
         )
     built = time.monotonic()
-    cached = result_cache.load(env.path) if build.release and not options.rerun else {}
+    # Loaded with --rerun too: the entries of the cases not run here are kept when saving.
+    cached = result_cache.load(env.path) if build.release else {}
     keys = {(s.id, c.id): result_cache.inputs_key(options.root, env.path, s.module) for s, c in cases}
     entries = cached.get("cases", {})
-    to_run = [(s, c) for s, c in cases if not result_cache.reusable(entries.get(f"{s.id}:{c.id}"), keys[(s.id, c.id)])]
+    to_run = [
+        (s, c)
+        for s, c in cases
+        if options.rerun or not result_cache.reusable(entries.get(f"{s.id}:{c.id}"), keys[(s.id, c.id)])
+    ]
     env_record = cached.get("env")
     raw: list[dict] = []
     if to_run:

@@ -76,8 +76,16 @@ def _marker_id(env_path: Path | None) -> str:
     return f"{_digest_file(marker)}:{st.st_ino}:{st.st_mtime_ns}"
 
 
+# Process environment variables a run sets for itself (harness/warm.py applies the request's
+# values) rather than being part of a worker's identity: nox puts its session's bin/ first on
+# PATH, and `nox -s matrix` and `python -m harness matrix` should share their workers.
+PER_RUN = ("PATH",)
+
+
 def member_key(python: Path, root: Path, env: dict[str, str]) -> str:
-    text = json.dumps([str(python), str(root.resolve()), sorted(env.items())])
+    """A worker's identity: its Python, project root and process environment (PER_RUN aside)."""
+    kept = sorted((k, v) for k, v in env.items() if k not in PER_RUN)
+    text = json.dumps([str(python), str(root.resolve()), kept])
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
@@ -308,13 +316,14 @@ def for_run(
     return member
 
 
-def connect(member: Member, argv: list[str], stderr_path: Path) -> socket.socket:
+def connect(member: Member, argv: list[str], stderr_path: Path, env: dict[str, str]) -> socket.socket:
     """Ask ``member`` for one run of ``harness.worker`` with ``argv``; the connection then
     carries the run's lines (harness/warm.py). Raises OSError when the worker does not answer."""
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         conn.connect(member.socket)
-        conn.sendall((json.dumps({"argv": argv, "stderr": str(stderr_path)}) + "\n").encode())
+        per_run = {k: env[k] for k in PER_RUN if k in env}
+        conn.sendall((json.dumps({"argv": argv, "stderr": str(stderr_path), "env": per_run}) + "\n").encode())
     except OSError:
         conn.close()
         raise

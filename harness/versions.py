@@ -46,7 +46,10 @@ def _order(v: Any) -> tuple:
     else:  # numeric segments sort after alphanumeric ones, and by value
         local = (
             0,
-            tuple((1, int(p), "") if p.isdigit() else (0, 0, p.lower()) for p in v.local.replace("-", ".").replace("_", ".").split(".")),
+            tuple(
+                (1, int(p), "") if p.isdigit() else (0, 0, p.lower())
+                for p in v.local.replace("-", ".").replace("_", ".").split(".")
+            ),
         )
     return (v.epoch, tuple(release), pre, post, dev, local)
 

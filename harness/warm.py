@@ -3,7 +3,8 @@
 Started by the orchestrator (``harness/pool.py``) inside a build's environment, under the
 same isolation and the same allowlisted process environment as a cold worker, as
 ``python -m harness.warm --socket PATH --entry MODULE``. It imports the framework, then
-serves runs on a Unix socket. A run is one JSON line, ``{"argv": [...], "stderr": PATH}``:
+serves runs on a Unix socket. A run is one JSON line, ``{"argv": [...], "stderr": PATH, "env": {...}}``
+(``env``: the variables each run sets for itself, harness/pool.py's ``PER_RUN``):
 the worker forks, and the child runs ``harness.worker.main(argv)`` with the connection as
 its stdout: the lines a cold worker prints (``env``, ``start``, ``result``); when it has
 exited, the parent adds ``{"kind": "exit", "rc": N}`` (negative for a signal, as
@@ -127,10 +128,13 @@ def _deferred_models() -> list[type]:
     base = getattr(pydantic, "BaseModel", None)
     if not isinstance(base, type):
         return []
-    found, todo, seen = [], [base], set()
+    found: list[type] = []
+    todo: list[type] = [base]
+    seen: set[type] = set()
     while todo:
         cls = todo.pop()
-        for sub in cls.__subclasses__():
+        subclasses: list[type] = cls.__subclasses__()
+        for sub in subclasses:
             if sub not in seen:
                 seen.add(sub)
                 todo.append(sub)
@@ -150,6 +154,8 @@ def _child(conn: socket.socket, request: dict, sync_read: int, modules_write: in
         os.read(sync_read, 1)  # the parent has sent our pid on the connection
         os.close(sync_read)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for key, value in request.get("env", {}).items():  # harness/pool.py's PER_RUN
+            os.environ[key] = value
         os.dup2(conn.fileno(), 1)
         err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(err, 2)
@@ -325,7 +331,8 @@ class Server:
                 self.learn()
                 continue
             wait = max(0.0, LEARN_AFTER - quiet) if learning else 1.0
-            ready, _, _ = select.select([self.listener, *self.pending], [], [], wait)
+            watched: list[socket.socket | int] = [self.listener, *self.pending]
+            ready, _, _ = select.select(watched, [], [], wait)
             for fd in ready:
                 if fd is self.listener:
                     conn, _ = self.listener.accept()

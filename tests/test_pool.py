@@ -84,7 +84,8 @@ async def look():
     return Observation(timeline=[f"helper {probe_helper.VALUE}", f"leaked {leaked}"], facts={"leaked": leaked})
 
 def judge(o):
-    return (reproduced if VERDICT == "reproduced" else fixed)("leaked " + ", ".join(o.facts["leaked"]) if o.facts["leaked"] else "clean")
+    verdict = reproduced if VERDICT == "reproduced" else fixed
+    return verdict("leaked " + ", ".join(o.facts["leaked"]) if o.facts["leaked"] else "clean")
 
 SCENARIO = Scenario(id="agents-pool-probe", framework="openai-agents", links=("https://example.org",),
                     description="d", expected="e", cases=(Case("look", look, judge, P),))
@@ -202,7 +203,9 @@ def test_memory_is_reported_and_kept_within_the_budget(tmp_path, pool_dir):
 
 def test_a_worker_that_cannot_fork_safely_is_refused_once_and_runs_go_cold(tmp_path, pool_dir):
     root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
-    (root / "harness" / "thready.py").write_text("import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n")
+    (root / "harness" / "thready.py").write_text(
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+    )
     env = environments.worker_environment(root)
     assert pool.start(PYTHON, root, env, None, "openai-agents", "harness.thready") is None
     refused = list(pool.pool_dir().glob("*.refused"))
