@@ -50,6 +50,11 @@ def reports_state():
             "no final release of google-adk was on the index on 2019-01-01",
         ),
         (["run", "nope", "--proof", "fixed"], "error: unknown scenario 'nope'"),
+        (["matrix", "--pool-memory", "10"], "--pool-memory: 10 is out of range; valid: a number of MB >= 64"),
+        (["matrix", "--pool-memory", "lots"], "--pool-memory: 'lots' is not a number"),
+        (["matrix", "--warm", "--cold"], "argument --cold: not allowed with argument --warm"),
+        (["bisect", "adk-retry-same-invocation-id", "--warm", "--cold"], "not allowed with argument --warm"),
+        (["pool", "restart"], "argument action: invalid choice: 'restart'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, message, reports_state):
