@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -85,12 +86,15 @@ def authoring_loop(work: Path, scenario_id: str, module: Path, rounds: int = 3) 
         time.sleep(3)  # an author's edit takes longer; the workers learn what runs import meanwhile
         edit(module)
         warm.append(timed(only, work))
+    planned = subprocess.run(only, cwd=work, capture_output=True, text=True).stderr
+    builds = re.search(r"matrix: (\d+) builds", planned)
     live = [m for m in pool.members() if Path(m.root) == work.resolve()]
     return {
-        "builds": len(live),
+        "builds": int(builds.group(1)) if builds else None,
         "cold_s": round(cold, 2),
         "pool_start_s": round(start, 1),
         "warm_s": round(sorted(warm)[len(warm) // 2], 2),
+        "pool_workers": len(live),
         "pool_rss_mb": round(sum(m.rss_mb() for m in live)),
     }
 
@@ -143,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 loop = loops[chosen.id]
                 print(
                     f"  edit + `matrix --only {chosen.id}` ({loop['builds']} builds): cold {loop['cold_s']}s, "
-                    f"warm {loop['warm_s']}s; pool {loop['pool_rss_mb']} MB",
+                    f"warm {loop['warm_s']}s; pool then {loop['pool_workers']} workers, {loop['pool_rss_mb']} MB",
                     file=sys.stderr,
                 )
             figures["authoring_loop"] = loops

@@ -159,6 +159,10 @@ def run_worker(
                         break
                     if line is None:
                         rc = proc.exit_code()
+                        if rc is None and current is None and env_record is not None:
+                            # A warm run whose worker stopped (evicted, SIGTERM) before it could
+                            # send the exit code: the child had finished its cases.
+                            rc = 0
                         if current is not None:
                             done.append(
                                 {

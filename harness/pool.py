@@ -11,9 +11,9 @@ A worker is found by its key: the environment's Python, the project root and the
 environment it was started with. It is used only while it is still right: its process is
 alive, its environment's marker (``harness-build.json``, rewritten when the environment is
 rebuilt) and its own code (``harness/warm.py``) are what they were when it started;
-otherwise it is stopped and the run goes cold or starts a new one. Scenario and harness
-modules are never held by a worker (each child reads them from disk), so editing them needs
-no restart.
+otherwise it is stopped and the run goes cold or starts a new one. Editing a scenario or
+harness module needs no restart: the worker compares the project modules it holds with
+their files before every run and drops the changed ones (harness/warm.py).
 
 Memory is bounded: starting a worker first stops the least recently used ones until the
 pool's resident memory, plus what the new one will take, fits the budget (default: half the
@@ -29,6 +29,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -51,7 +52,15 @@ def pool_dir() -> Path:
     configured = os.environ.get("HARNESS_POOL_DIR")
     path = Path(configured) if configured else Path(tempfile.gettempdir()) / f"harness-pool-{os.getuid()}"
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    st = path.stat()
+    if st.st_uid != os.getuid() or st.st_mode & 0o022:
+        # Another user could put a socket there that answers with made-up results.
+        raise PoolUnsafe(f"{path} is not this user's own private folder; the pool is not used")
     return path
+
+
+class PoolUnsafe(OSError):
+    """The pool folder could be written by someone else."""
 
 
 def _digest_file(path: Path | None) -> str:
@@ -307,6 +316,11 @@ def for_run(
     """The warm worker a run in this environment uses: with ``mode`` "auto" the one present,
     with "warm" also a new one where none is (it stays for later runs), with "cold" none."""
     if mode == "cold":
+        return None
+    try:
+        pool_dir()
+    except PoolUnsafe as exc:
+        print(f"warning: {exc}", file=sys.stderr)
         return None
     member = find(python, root, env)
     if member is None and mode == "warm":

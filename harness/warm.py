@@ -325,30 +325,47 @@ class Server:
 
     def serve(self) -> None:
         while not self.stopping:
-            quiet = time.monotonic() - self.last_activity
-            learning = bool(self.to_preload or self.to_build) and not self.pending
-            if learning and quiet >= LEARN_AFTER:
-                self.learn()
-                continue
-            wait = max(0.0, LEARN_AFTER - quiet) if learning else 1.0
-            watched: list[socket.socket | int] = [self.listener, *self.pending]
-            ready, _, _ = select.select(watched, [], [], wait)
+            self.step()
+        # Stopping (SIGTERM, an idle period, a changed file): no new runs; the ones under way
+        # finish and get their exit codes.
+        self.listener.close()
+        with contextlib.suppress(OSError):
+            self.sock_path.unlink()
+        while self.pending:
+            ready, _, _ = select.select(list(self.pending), [], [], 1.0)
             for fd in ready:
-                if fd is self.listener:
-                    conn, _ = self.listener.accept()
-                    self.handle(conn)
-                    self.last_run = self.last_activity = time.monotonic()
-                    continue
                 assert isinstance(fd, int)
                 chunk = os.read(fd, 65536)
                 if chunk:
                     self.pending[fd][2].extend(chunk)
                 else:
                     self.finish(fd)
-            if self.changed() or (not self.pending and time.monotonic() - self.last_run > self.idle):
-                break
-        with contextlib.suppress(OSError):
-            self.sock_path.unlink()
+
+    def step(self) -> None:
+        """Learn when quiet, else wait for a run or a child's end and handle it; set
+        ``stopping`` when a watched file changed or the idle period is over."""
+        quiet = time.monotonic() - self.last_activity
+        learning = bool(self.to_preload or self.to_build) and not self.pending
+        if learning and quiet >= LEARN_AFTER:
+            self.learn()
+            return
+        wait = max(0.0, LEARN_AFTER - quiet) if learning else 1.0
+        watched: list[socket.socket | int] = [self.listener, *self.pending]
+        ready, _, _ = select.select(watched, [], [], wait)
+        for fd in ready:
+            if fd is self.listener:
+                conn, _ = self.listener.accept()
+                self.handle(conn)
+                self.last_run = self.last_activity = time.monotonic()
+                continue
+            assert isinstance(fd, int)
+            chunk = os.read(fd, 65536)
+            if chunk:
+                self.pending[fd][2].extend(chunk)
+            else:
+                self.finish(fd)
+        if self.changed() or (not self.pending and time.monotonic() - self.last_run > self.idle):
+            self.stopping = True
 
 
 def main(argv: list[str] | None = None) -> int:

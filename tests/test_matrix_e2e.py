@@ -195,3 +195,25 @@ def test_a_rerun_with_nothing_changed_skips_every_case(project):
     assert "0 cases run" in again.stderr and "4 unchanged and skipped" in again.stderr
     forced = matrix(project, "google-adk==2.13.0", "--only", RETRY, "--rerun")
     assert "4 cases run" in forced.stderr
+
+
+def test_a_warm_run_writes_the_reports_a_cold_run_does(project, monkeypatch):
+    from harness import pool
+
+    # Short: a Unix socket's path is at most 107 bytes.
+    monkeypatch.setenv("HARNESS_POOL_DIR", f"/tmp/hpe-{project.name[-12:]}")
+    builds = ["google-adk==2.13.0", "openai-agents==0.24.0"]
+    cold = matrix(project, *builds, "--cold", "--rerun")
+    assert cold.returncode == 1, cold.stderr  # no snapshots in the copy: every result is new
+    expected = {p.name: p.read_bytes() for p in (project / "reports").glob("*.*")}
+    try:
+        started = matrix(project, *builds, "--warm", "--rerun")
+        assert "warm pool: 2 workers" in started.stderr, started.stderr
+        warm = matrix(project, *builds, "--rerun")
+        assert "warm pool: 2 workers" in warm.stderr, warm.stderr
+        got = {p.name: p.read_bytes() for p in (project / "reports").glob("*.*")}
+        assert got == expected
+    finally:
+        stopped = pool.stop_all()
+        shutil.rmtree(pool.pool_dir(), ignore_errors=True)
+    assert stopped == 2
