@@ -213,15 +213,22 @@ def stop(member: Member, wait: float = 3.0) -> None:
 
 def find(python: Path, root: Path, env: dict[str, str]) -> Member | None:
     """The warm worker for this environment, Python and process environment, if it is still right."""
+    return _lookup(python, root, env)[0]
+
+
+def _lookup(python: Path, root: Path, env: dict[str, str]) -> tuple[Member | None, bool]:
+    """(the worker if it is still right, whether one was there and is not: retired because its
+    environment was rebuilt or harness/warm.py changed, or gone without saying). A worker that
+    ended by itself after its idle period, or was stopped, leaves no file: not retired."""
     path = pool_dir() / f"{member_key(python, root, env)}.json"
     try:
         member = Member(**json.loads(path.read_text()))
     except (OSError, ValueError, TypeError):
-        return None
+        return None, False
     if member.stale() is not None:
         stop(member)
-        return None
-    return member
+        return None, True
+    return member, False
 
 
 def _make_room(framework: str, budget_mb: float) -> None:
@@ -309,12 +316,14 @@ def for_run(
     python: Path,
     root: Path,
     env: dict[str, str],
-    env_path: Path,
+    env_path: Path | None,
     framework: str,
     budget_mb: float | None = None,
 ) -> Member | None:
-    """The warm worker a run in this environment uses: with ``mode`` "auto" the one present,
-    with "warm" also a new one where none is (it stays for later runs), with "cold" none."""
+    """The warm worker a run in this environment uses: with ``mode`` "auto" the one present
+    (a new one in place of one retired by a change: a rebuilt environment, a new
+    harness/warm.py), with "warm" also a new one where none is (it stays for later runs),
+    with "cold" none."""
     if mode == "cold":
         return None
     try:
@@ -322,8 +331,8 @@ def for_run(
     except PoolUnsafe as exc:
         print(f"warning: {exc}", file=sys.stderr)
         return None
-    member = find(python, root, env)
-    if member is None and mode == "warm":
+    member, retired = _lookup(python, root, env)
+    if member is None and (mode == "warm" or retired):
         member = start(
             python, root, env, env_path, framework, frameworks.get(framework).entry_module, budget_mb=budget_mb
         )

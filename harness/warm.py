@@ -204,6 +204,7 @@ class Server:
         self.to_preload: list[str] = []  # what children imported, not imported here yet
         self.to_build: list[str] = []  # the deferred pydantic models children built
         self.stopping = False
+        self.forget = False  # on stopping, remove the pool's file of this worker too
         self.deferred = _deferred_models()
         # The project modules this process holds -> (their file, its digest when imported).
         self.project: dict[str, tuple[str, str | None]] = {}
@@ -331,6 +332,9 @@ class Server:
         self.listener.close()
         with contextlib.suppress(OSError):
             self.sock_path.unlink()
+        if self.forget:  # idle or stopped: no new worker in its place (harness/pool.py's _lookup)
+            with contextlib.suppress(OSError):
+                self.sock_path.with_suffix(".json").unlink()
         while self.pending:
             ready, _, _ = select.select(list(self.pending), [], [], 1.0)
             for fd in ready:
@@ -364,8 +368,10 @@ class Server:
                 self.pending[fd][2].extend(chunk)
             else:
                 self.finish(fd)
-        if self.changed() or (not self.pending and time.monotonic() - self.last_run > self.idle):
-            self.stopping = True
+        if self.changed():
+            self.stopping = True  # the pool starts a new worker in its place (its file stays)
+        elif not self.pending and time.monotonic() - self.last_run > self.idle:
+            self.stopping = self.forget = True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -389,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
     server = Server(args.socket, args.idle, args.watch)
 
     def stop(signum: int, frame: object) -> None:
-        server.stopping = True
+        server.stopping = server.forget = True
 
     signal.signal(signal.SIGTERM, stop)
     server.serve()

@@ -144,6 +144,10 @@ def test_a_changed_environment_or_warm_module_retires_the_worker(tmp_path, pool_
     while pool._alive(member.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not pool._alive(member.pid)
+    # Without --warm, a run restarts a worker that a change retired (the user had one there).
+    again = pool.for_run("auto", PYTHON, root, env, env_dir, "openai-agents")
+    assert again is not None and again.pid != member.pid
+    assert pool.for_run("cold", PYTHON, root, env, env_dir, "openai-agents") is None
 
 
 HANGS = """
@@ -226,6 +230,8 @@ def test_a_worker_exits_after_its_idle_period(tmp_path, pool_dir):
     while pool._alive(member.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not pool._alive(member.pid) and not pool.members()
+    # Gone for idleness, not retired by a change: a run without --warm does not bring it back.
+    assert pool.for_run("auto", PYTHON, root, env, None, "openai-agents") is None
 
 
 def test_sigterm_stops_a_worker(tmp_path, pool_dir):
