@@ -338,12 +338,15 @@ class Server:
         while self.pending:
             ready, _, _ = select.select(list(self.pending), [], [], 1.0)
             for fd in ready:
-                assert isinstance(fd, int)
-                chunk = os.read(fd, 65536)
-                if chunk:
-                    self.pending[fd][2].extend(chunk)
-                else:
-                    self.finish(fd)
+                self.read_child(fd)
+
+    def read_child(self, fd: int) -> None:
+        """What a child sent on its modules pipe; its end (EOF) finishes the run."""
+        chunk = os.read(fd, 65536)
+        if chunk:
+            self.pending[fd][2].extend(chunk)
+        else:
+            self.finish(fd)
 
     def step(self) -> None:
         """Learn when quiet, else wait for a run or a child's end and handle it; set
@@ -363,11 +366,7 @@ class Server:
                 self.last_run = self.last_activity = time.monotonic()
                 continue
             assert isinstance(fd, int)
-            chunk = os.read(fd, 65536)
-            if chunk:
-                self.pending[fd][2].extend(chunk)
-            else:
-                self.finish(fd)
+            self.read_child(fd)
         if self.changed():
             self.stopping = True  # the pool starts a new worker in its place (its file stays)
         elif not self.pending and time.monotonic() - self.last_run > self.idle:

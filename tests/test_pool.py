@@ -19,6 +19,7 @@ import pytest
 
 from harness import environments, pool, registry
 from harness.driver import run_worker
+from test_driver import MODULE as DRIVER_MODULE
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = Path(sys.executable)
@@ -49,7 +50,7 @@ def scratch_project(tmp_path: Path, modules: dict[str, str]) -> Path:
 def start(root: Path, framework: str = "openai-agents") -> tuple[pool.Member, dict[str, str]]:
     env = environments.worker_environment(root)
     member = pool.start(PYTHON, root, env, None, framework, "agents" if framework == "openai-agents" else "json")
-    assert member is not None, (pool.pool_dir() / "x").parent
+    assert member is not None, "the warm worker did not start"
     return member, env
 
 
@@ -150,41 +151,17 @@ def test_a_changed_environment_or_warm_module_retires_the_worker(tmp_path, pool_
     assert pool.for_run("cold", PYTHON, root, env, env_dir, "openai-agents") is None
 
 
-HANGS = """
-import os, time
-from harness.outcomes import fixed
-from harness.scenario import AsInstalled, Case, Observation, Scenario
-
-P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
-
-async def fine():
-    return Observation(timeline=["ok"])
-
-async def hang_in_sync_code():
-    time.sleep(600)
-
-async def die():
-    os._exit(3)
-
-SCENARIO = Scenario(
-    id="agents-isolation", framework="openai-agents", links=("https://example.org",), description="d", expected="e",
-    cases=(
-        Case("before", fine, lambda o: fixed("ok"), P),
-        Case("hang", hang_in_sync_code, lambda o: fixed("ok"), P),
-        Case("die", die, lambda o: fixed("ok"), P),
-        Case("after", fine, lambda o: fixed("ok"), P),
-    ),
-)
-"""
+# tests/test_driver.py's scenario (a case that hangs in sync code, one that kills its process).
+HANGS = DRIVER_MODULE
 
 
 def test_a_hung_or_dying_case_in_a_warm_worker_is_reported_as_a_cold_one_is(tmp_path, pool_dir):
-    root = scratch_project(tmp_path, {"agents_isolation": HANGS})
+    root = scratch_project(tmp_path, {"adk_isolation": HANGS})
     env = environments.worker_environment(root)
     kwargs = {"timeout": 1.0, "grace": 120.0, "case_slack": 2.0}
-    _, cold = run_worker(PYTHON, "openai-agents", ["agents-isolation"], env, root, **kwargs)
-    member, _ = start(root)
-    _, warm = run_worker(PYTHON, "openai-agents", ["agents-isolation"], env, root, warm=member, **kwargs)
+    _, cold = run_worker(PYTHON, "google-adk", ["adk-isolation"], env, root, **kwargs)
+    member, _ = start(root, "google-adk")
+    _, warm = run_worker(PYTHON, "google-adk", ["adk-isolation"], env, root, warm=member, **kwargs)
     assert warm == cold
     assert [r["outcome"] for r in warm] == ["fixed", "error", "error", "fixed"]
     assert "worker died (exit 3)" in warm[2]["detail"] and "timed out" in warm[1]["detail"]
