@@ -37,6 +37,7 @@ import importlib
 import importlib.util
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -106,6 +107,16 @@ def _drop_stale_bytecode() -> None:
             with contextlib.suppress(OSError):
                 if os.stat(cached).st_mtime_ns < source.stat().st_mtime_ns:
                     os.unlink(cached)
+
+
+def _names_any(path: str, words: list[str]) -> bool:
+    """Whether the file at ``path`` mentions any of ``words`` as a whole word (or cannot be read)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return True
+    return any(re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", text) for w in words)
 
 
 def _file_digest(path: str) -> str | None:
@@ -216,14 +227,24 @@ class Server:
     def drop_changed_project_modules(self) -> None:
         """Before each fork: drop the project modules held here whose files changed (or went
         away), so the child imports them as they are on disk; they are learned again. A
-        changed scenario module drops every scenario module (one may import another; the
-        harness never imports them); a changed harness module drops the whole project."""
+        changed scenario module drops itself and every scenario module whose source names it
+        (the only way to import it; the harness never imports scenario modules); a changed
+        harness module, or the scenarios package, drops the whole project."""
         changed = [name for name, (path, digest) in self.project.items() if _file_digest(path) != digest]
         if not changed:
             return
-        scenarios_only = all(n.startswith("scenarios.") for n in changed)
-        dropped = [n for n in self.project if n.startswith("scenarios.") or not scenarios_only]
-        for name in dropped:
+        if all(n.startswith("scenarios.") for n in changed):
+            dropped = set(changed)
+            while True:  # and whatever names those, until nothing more does
+                leaves = [n.rpartition(".")[2] for n in dropped]
+                more = {n for n in self.project if n.startswith("scenarios.") and n not in dropped}
+                more = {n for n in more if _names_any(self.project[n][0], leaves)}
+                if not more:
+                    break
+                dropped |= more
+        else:
+            dropped = set(self.project)
+        for name in sorted(dropped):
             sys.modules.pop(name, None)
             del self.project[name]
             package, _, leaf = name.rpartition(".")

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from harness import environments, pool, registry
+from harness import warm as pool_warm
 from harness.driver import run_worker
 from test_driver import MODULE as DRIVER_MODULE
 
@@ -44,6 +45,7 @@ def scratch_project(tmp_path: Path, modules: dict[str, str]) -> Path:
     for name, text in modules.items():
         (root / "scenarios" / f"{name}.py").write_text(textwrap.dedent(text))
     (root / "harness" / "probe_helper.py").write_text("VALUE = 1\n")  # what PROBE reads
+    (root / "scenarios" / "_probe_shared.py").write_text('SHARED = ""\n')  # a scenario helper PROBE imports
     return root
 
 
@@ -74,6 +76,7 @@ PROBE = """
 from harness.outcomes import fixed, reproduced
 from harness.scenario import AsInstalled, Case, Observation, Scenario
 from harness import probe_helper
+from scenarios._probe_shared import SHARED
 
 P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
 VERDICT = "reproduced"
@@ -82,7 +85,7 @@ async def look():
     import agents, json
     leaked = [name for name, mod in (("agents", agents), ("json", json)) if hasattr(mod, "_probe_mark")]
     agents._probe_mark = json._probe_mark = True  # state a case leaves behind in modules it imported
-    return Observation(timeline=[f"helper {probe_helper.VALUE}", f"leaked {leaked}"], facts={"leaked": leaked})
+    return Observation(timeline=[f"helper {probe_helper.VALUE}{SHARED}", f"leaked {leaked}"], facts={"leaked": leaked})
 
 def judge(o):
     verdict = reproduced if VERDICT == "reproduced" else fixed
@@ -106,6 +109,7 @@ def test_an_edited_scenario_or_harness_module_is_rejudged_and_no_state_leaks(tmp
     assert (first["outcome"], first["detail"], first["timeline"]) == ("reproduced", "clean", "helper 1\nleaked []\n")
     second = run()  # the first run marked `agents` and `json`; the next fork never sees it
     assert second == first
+    time.sleep(pool_warm.LEARN_AFTER + 1)  # the worker now holds the project modules the runs imported
     module = root / "scenarios" / "agents_pool_probe.py"
     module.write_text(module.read_text().replace('VERDICT = "reproduced"', 'VERDICT = "fixed"'))
     (root / "harness" / "probe_helper.py").write_text("VALUE = 2\n")
@@ -115,6 +119,9 @@ def test_an_edited_scenario_or_harness_module_is_rejudged_and_no_state_leaks(tmp
     assert run()["outcome"] == "reproduced"  # a scenario module alone
     (root / "harness" / "probe_helper.py").write_text("VALUE = 3\n")
     assert run()["timeline"] == "helper 3\nleaked []\n"  # a harness module alone
+    time.sleep(pool_warm.LEARN_AFTER + 1)
+    (root / "scenarios" / "_probe_shared.py").write_text('SHARED = "+"\n')
+    assert run()["timeline"] == "helper 3+\nleaked []\n"  # a module the scenario imports from scenarios/
     assert pool.find(PYTHON, root, env) is not None  # the same worker answered all three
     assert pool.find(PYTHON, root, env).pid == member.pid
 

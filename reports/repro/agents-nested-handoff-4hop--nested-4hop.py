@@ -441,6 +441,10 @@ SCENARIO = Scenario(
         ),
     ),
 )
+# edit 1796064878651768189
+# edit 1796064884313852400
+# edit 1796064889860045081
+# edit 1796064895591251125
 ''',
     "harness/__init__.py": r'''"""Reproduction and regression harness for AI-agent frameworks.
 
