@@ -440,10 +440,12 @@ SCENARIO = Scenario(
         ),
     ),
 )
-# edit 1796064878651768189
-# edit 1796064884313852400
-# edit 1796064889860045081
-# edit 1796064895591251125
+# edit 1796065324000691328
+# edit 1796065329435031695
+# edit 1796065335306160167
+# edit 1796065341038149923
+# edit 1796065346813894162
+# edit 1796065352685420391
 ''',
     "harness/__init__.py": r'''"""Reproduction and regression harness for AI-agent frameworks.
 
