@@ -441,12 +441,6 @@ SCENARIO = Scenario(
         ),
     ),
 )
-# edit 1796065324000691328
-# edit 1796065329435031695
-# edit 1796065335306160167
-# edit 1796065341038149923
-# edit 1796065346813894162
-# edit 1796065352685420391
 ''',
     "harness/__init__.py": r'''"""Reproduction and regression harness for AI-agent frameworks.
 
