@@ -90,16 +90,13 @@ async def replay(*, streamed: bool) -> Observation:
         if streamed:
             result = Runner.run_streamed(agent, USER_TEXT, session=session)
             events = await oa.drain_stream(result)
-            lines.append(f"run_streamed item events: {', '.join(oa.run_item_names(events)) or '(none)'}")
+            lines.append(oa.item_events_line(events, "run_streamed item events"))
         else:
             result = await Runner.run(agent, USER_TEXT, session=session)
             lines.append(f"run: {len(result.new_items)} new items, final output {result.final_output!r}")
-        lines += weather.call_lines(ids)
-        stored = await store.stored_items()
-    lines.append(f"session file holds {len(stored)} items:")
-    lines += oa.item_lines(stored, ids, indent="  ")
+        stored, stored_lines = await store.read_back(ids)
     return Observation(
-        timeline=lines,
+        timeline=[*lines, *weather.call_lines(ids), *stored_lines],
         facts={
             "stored": _described(stored, ids),
             "expected": _expected(ids),
@@ -168,6 +165,7 @@ def _drop_tool_items():
             setattr(module, name, original)
 
 
+ONLY_RELEASE_WITH_THE_BUG = Release("openai-agents==0.8.0", "the release of the report, before PR #2433")
 AS_INSTALLED = AsInstalled("the pinned release (0.24.0) saves the streamed tool turn (PR #2433, since 0.8.1)")
 
 # --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
@@ -216,7 +214,7 @@ SCENARIO = Scenario(
             partial(replay, streamed=True),
             judge,
             {
-                "reproduced": Release("openai-agents==0.8.0", "the release of the report, before PR #2433"),
+                "reproduced": ONLY_RELEASE_WITH_THE_BUG,
                 "fixed": AS_INSTALLED,
             },
             "Runner.run_streamed with a SQLiteSession on a file: one tool turn, then the answer",

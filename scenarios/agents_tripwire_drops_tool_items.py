@@ -104,13 +104,10 @@ async def replay(*, streamed: bool, behavior: str) -> Observation:
         verb = "run_streamed" if streamed else "run"
         lines.append(f"{verb} ended with {raised or 'no exception'}")
         if streamed:
-            lines.append(f"item events: {', '.join(oa.run_item_names(events)) or '(none)'}")
-        lines += book.call_lines(ids)
-        stored = await store.stored_items()
-    lines.append(f"session file holds {len(stored)} items:")
-    lines += oa.item_lines(stored, ids, indent="  ")
+            lines.append(oa.item_events_line(events))
+        stored, stored_lines = await store.read_back(ids)
     return Observation(
-        timeline=lines,
+        timeline=[*lines, *book.call_lines(ids), *stored_lines],
         facts={
             "raised": raised,
             "tool_runs": len(book.calls),

@@ -170,6 +170,10 @@ def _another_answer(obs: Observation) -> None:
     obs.facts["final_output"] = "Something else entirely."
 
 
+ANOTHER_ANSWER = Edge(
+    "unexpected", "both requests served, but the run ends with another answer", _another_answer, _FIXED
+)
+
 SCENARIO = Scenario(
     id="agents-usage-requests-without-usage",
     framework="openai-agents",
@@ -195,11 +199,7 @@ SCENARIO = Scenario(
             judge,
             {"reproduced": _CHAT_BUGGY, "fixed": _FIXED},
             "OpenAIChatCompletionsModel, Runner.run, two chat.completion replies without usage",
-            edges=(
-                Edge(
-                    "unexpected", "both requests served, but the run ends with another answer", _another_answer, _FIXED
-                ),
-            ),
+            edges=(ANOTHER_ANSWER,),
         ),
         Case(
             "chat-completions-streamed",
