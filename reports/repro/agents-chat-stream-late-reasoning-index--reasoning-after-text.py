@@ -1122,6 +1122,15 @@ def item_lines(items: Iterable[Any], ids: Placeholders, indent: str = "") -> lis
     return [f"{indent}{n}. {describe_item(raw_item(item), ids)}" for n, item in enumerate(items, 1)]
 
 
+def session_file_lines(items: Iterable[Any], ids: Placeholders) -> list[str]:
+    """``session file holds 2 items:`` then one numbered, indented line per stored item.
+
+    How the session scenarios show what a ``SessionFile`` kept (``store.stored_items()``).
+    """
+    items = list(items)
+    return [f"session file holds {len(items)} items:", *item_lines(items, ids, indent="  ")]
+
+
 def counts_by_type(items: Iterable[Any]) -> dict[str, int]:
     """How many items of each type, by type name, sorted."""
     counts = Counter(item_type(item) for item in items)
@@ -1160,6 +1169,11 @@ async def drain_stream(result: Any) -> list[Any]:
 def run_item_names(events: Iterable[Any]) -> list[str]:
     """The names of the ``run_item_stream_event`` events (``tool_called``, ``tool_output``, ...), in order."""
     return [event.name for event in events if getattr(event, "type", None) == "run_item_stream_event"]
+
+
+def item_events_line(events: Iterable[Any], label: str = "item events") -> str:
+    """``item events: tool_called, tool_output`` (:func:`run_item_names`), or ``(none)``."""
+    return f"{label}: {', '.join(run_item_names(events)) or '(none)'}"
 
 
 def raw_event_types(events: Iterable[Any]) -> list[str]:
@@ -1297,6 +1311,11 @@ class SessionFile:
     async def stored_items(self) -> list[Any]:
         """Every item stored under the session id, read through a freshly opened session."""
         return list(await self.open().get_items())
+
+    async def read_back(self, ids: Placeholders) -> tuple[list[Any], list[str]]:
+        """The stored items (:meth:`stored_items`) and their timeline lines (:func:`session_file_lines`)."""
+        items = await self.stored_items()
+        return items, session_file_lines(items, ids)
 
 
 # --- nested handoff history (RunConfig.nest_handoff_history) --------------------------------

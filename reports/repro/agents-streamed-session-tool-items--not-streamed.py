@@ -253,16 +253,13 @@ async def replay(*, streamed: bool) -> Observation:
         if streamed:
             result = Runner.run_streamed(agent, USER_TEXT, session=session)
             events = await oa.drain_stream(result)
-            lines.append(f"run_streamed item events: {', '.join(oa.run_item_names(events)) or '(none)'}")
+            lines.append(oa.item_events_line(events, "run_streamed item events"))
         else:
             result = await Runner.run(agent, USER_TEXT, session=session)
             lines.append(f"run: {len(result.new_items)} new items, final output {result.final_output!r}")
-        lines += weather.call_lines(ids)
-        stored = await store.stored_items()
-    lines.append(f"session file holds {len(stored)} items:")
-    lines += oa.item_lines(stored, ids, indent="  ")
+        stored, stored_lines = await store.read_back(ids)
     return Observation(
-        timeline=lines,
+        timeline=[*lines, *weather.call_lines(ids), *stored_lines],
         facts={
             "stored": _described(stored, ids),
             "expected": _expected(ids),
@@ -331,6 +328,7 @@ def _drop_tool_items():
             setattr(module, name, original)
 
 
+ONLY_RELEASE_WITH_THE_BUG = Release("openai-agents==0.8.0", "the release of the report, before PR #2433")
 AS_INSTALLED = AsInstalled("the pinned release (0.24.0) saves the streamed tool turn (PR #2433, since 0.8.1)")
 
 # --- edges: observations no build makes, one step across an oracle's line (nox -s mutants) ----
@@ -379,7 +377,7 @@ SCENARIO = Scenario(
             partial(replay, streamed=True),
             judge,
             {
-                "reproduced": Release("openai-agents==0.8.0", "the release of the report, before PR #2433"),
+                "reproduced": ONLY_RELEASE_WITH_THE_BUG,
                 "fixed": AS_INSTALLED,
             },
             "Runner.run_streamed with a SQLiteSession on a file: one tool turn, then the answer",
@@ -937,6 +935,15 @@ def item_lines(items: Iterable[Any], ids: Placeholders, indent: str = "") -> lis
     return [f"{indent}{n}. {describe_item(raw_item(item), ids)}" for n, item in enumerate(items, 1)]
 
 
+def session_file_lines(items: Iterable[Any], ids: Placeholders) -> list[str]:
+    """``session file holds 2 items:`` then one numbered, indented line per stored item.
+
+    How the session scenarios show what a ``SessionFile`` kept (``store.stored_items()``).
+    """
+    items = list(items)
+    return [f"session file holds {len(items)} items:", *item_lines(items, ids, indent="  ")]
+
+
 def counts_by_type(items: Iterable[Any]) -> dict[str, int]:
     """How many items of each type, by type name, sorted."""
     counts = Counter(item_type(item) for item in items)
@@ -975,6 +982,11 @@ async def drain_stream(result: Any) -> list[Any]:
 def run_item_names(events: Iterable[Any]) -> list[str]:
     """The names of the ``run_item_stream_event`` events (``tool_called``, ``tool_output``, ...), in order."""
     return [event.name for event in events if getattr(event, "type", None) == "run_item_stream_event"]
+
+
+def item_events_line(events: Iterable[Any], label: str = "item events") -> str:
+    """``item events: tool_called, tool_output`` (:func:`run_item_names`), or ``(none)``."""
+    return f"{label}: {', '.join(run_item_names(events)) or '(none)'}"
 
 
 def raw_event_types(events: Iterable[Any]) -> list[str]:
@@ -1112,6 +1124,11 @@ class SessionFile:
     async def stored_items(self) -> list[Any]:
         """Every item stored under the session id, read through a freshly opened session."""
         return list(await self.open().get_items())
+
+    async def read_back(self, ids: Placeholders) -> tuple[list[Any], list[str]]:
+        """The stored items (:meth:`stored_items`) and their timeline lines (:func:`session_file_lines`)."""
+        items = await self.stored_items()
+        return items, session_file_lines(items, ids)
 
 
 # --- nested handoff history (RunConfig.nest_handoff_history) --------------------------------

@@ -278,13 +278,10 @@ async def replay(*, streamed: bool, behavior: str) -> Observation:
         verb = "run_streamed" if streamed else "run"
         lines.append(f"{verb} ended with {raised or 'no exception'}")
         if streamed:
-            lines.append(f"item events: {', '.join(oa.run_item_names(events)) or '(none)'}")
-        lines += book.call_lines(ids)
-        stored = await store.stored_items()
-    lines.append(f"session file holds {len(stored)} items:")
-    lines += oa.item_lines(stored, ids, indent="  ")
+            lines.append(oa.item_events_line(events))
+        stored, stored_lines = await store.read_back(ids)
     return Observation(
-        timeline=lines,
+        timeline=[*lines, *book.call_lines(ids), *stored_lines],
         facts={
             "raised": raised,
             "tool_runs": len(book.calls),
@@ -915,6 +912,15 @@ def item_lines(items: Iterable[Any], ids: Placeholders, indent: str = "") -> lis
     return [f"{indent}{n}. {describe_item(raw_item(item), ids)}" for n, item in enumerate(items, 1)]
 
 
+def session_file_lines(items: Iterable[Any], ids: Placeholders) -> list[str]:
+    """``session file holds 2 items:`` then one numbered, indented line per stored item.
+
+    How the session scenarios show what a ``SessionFile`` kept (``store.stored_items()``).
+    """
+    items = list(items)
+    return [f"session file holds {len(items)} items:", *item_lines(items, ids, indent="  ")]
+
+
 def counts_by_type(items: Iterable[Any]) -> dict[str, int]:
     """How many items of each type, by type name, sorted."""
     counts = Counter(item_type(item) for item in items)
@@ -953,6 +959,11 @@ async def drain_stream(result: Any) -> list[Any]:
 def run_item_names(events: Iterable[Any]) -> list[str]:
     """The names of the ``run_item_stream_event`` events (``tool_called``, ``tool_output``, ...), in order."""
     return [event.name for event in events if getattr(event, "type", None) == "run_item_stream_event"]
+
+
+def item_events_line(events: Iterable[Any], label: str = "item events") -> str:
+    """``item events: tool_called, tool_output`` (:func:`run_item_names`), or ``(none)``."""
+    return f"{label}: {', '.join(run_item_names(events)) or '(none)'}"
 
 
 def raw_event_types(events: Iterable[Any]) -> list[str]:
@@ -1090,6 +1101,11 @@ class SessionFile:
     async def stored_items(self) -> list[Any]:
         """Every item stored under the session id, read through a freshly opened session."""
         return list(await self.open().get_items())
+
+    async def read_back(self, ids: Placeholders) -> tuple[list[Any], list[str]]:
+        """The stored items (:meth:`stored_items`) and their timeline lines (:func:`session_file_lines`)."""
+        items = await self.stored_items()
+        return items, session_file_lines(items, ids)
 
 
 # --- nested handoff history (RunConfig.nest_handoff_history) --------------------------------
