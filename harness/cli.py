@@ -339,7 +339,7 @@ def parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("mutants", help="mutate the oracles and run the proofs against each mutant (nox -s mutants)")
     s.add_argument("ids", nargs="*", metavar="ID", help="only these scenarios (default: all); commas allowed")
-    s.add_argument("--jobs", type=flags.jobs, default=2, help="proof runs in parallel, >= 1 (default 2)")
+    s.add_argument("--jobs", type=flags.proof_jobs, default=2, help="proof runs in parallel, >= 1 (default 2)")
     s.add_argument(
         "--timeout", type=flags.timeout, default=DEFAULT_TIMEOUT, help="per-case timeout in seconds, > 0 (default 60)"
     )

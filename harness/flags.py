@@ -40,6 +40,7 @@ def number(kind: type, low: float, high: float, what: str, low_inclusive: bool =
 
 timeout = number(float, 0, MAX_TIMEOUT, "a number of seconds", low_inclusive=False)
 jobs = number(int, 1, MAX_JOBS, "a whole number of builds")
+proof_jobs = number(int, 1, MAX_JOBS, "a whole number of proof runs")  # mutants runs proofs, not builds
 reps = number(int, 1, 1000, "a whole number of repetitions")
 pool_memory = number(float, 64, 999999, "a number of MB")
 

@@ -322,7 +322,7 @@ def test_a_malformed_equivalents_file_is_refused(tmp_path, content, message):
     ("args", "message"),
     [
         (["mutants", "nope"], "error: unknown scenario 'nope'; valid: adk-"),
-        (["mutants", "--jobs", "0"], "error: argument --jobs: 0 is out of range"),
+        (["mutants", "--jobs", "0"], "error: argument --jobs: 0 is out of range; valid: a whole number of proof runs"),
         (["mutants", "--timeout", "-1"], "error: argument --timeout: -1 is out of range"),
     ],
 )
