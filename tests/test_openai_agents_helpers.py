@@ -94,3 +94,22 @@ def test_to_dict_takes_sdk_objects_dataclasses_and_dicts():
     d = {"role": "user", "content": "x"}
     assert oa.to_dict(d) == d and oa.to_dict(d) is not d
     assert oa.to_dict("text") == "text"
+
+
+async def test_a_session_file_is_read_back_with_its_lines_and_the_item_events_line_names_the_stream():
+    from agents import Agent, Runner
+
+    from harness import openai_agents as oa
+
+    model = oa.ScriptedModel("m", [[oa.text_message("Hello there.", "msg-2")]])
+    ids = Placeholders()
+    ids.keep("msg-2")
+    with oa.SessionFile() as store:
+        result = Runner.run_streamed(Agent(name="a", model=model), "hi", session=store.open())
+        events = await oa.drain_stream(result)
+        stored, lines = await store.read_back(ids)
+    assert [oa.item_type(item) for item in stored] == ["message", "message"]
+    assert lines == ["session file holds 2 items:", "  1. user 'hi'", "  2. assistant 'Hello there.' [msg-2]"]
+    assert oa.session_file_lines([], ids) == ["session file holds 0 items:"]
+    assert oa.item_events_line(events) == "item events: message_output_created"
+    assert oa.item_events_line([], "run_streamed item events") == "run_streamed item events: (none)"
