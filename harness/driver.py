@@ -160,9 +160,13 @@ def run_worker(
                     if line is None:
                         rc = proc.exit_code()
                         if rc is None and current is None and env_record is not None:
-                            # A warm run whose worker stopped (evicted, SIGTERM) before it could
-                            # send the exit code: the child had finished its cases.
-                            rc = 0
+                            # A warm run whose worker stopped (evicted, SIGTERM) before it sent the
+                            # child's exit code, with no case under way: the child either finished
+                            # or was killed between two cases. Run what is left cold: nothing, or the
+                            # cases it never started (never "reported nothing for this case").
+                            warm = None
+                            restart = True
+                            break
                         if current is not None:
                             done.append(
                                 {

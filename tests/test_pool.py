@@ -175,6 +175,59 @@ def test_a_hung_or_dying_case_in_a_warm_worker_is_reported_as_a_cold_one_is(tmp_
     assert pool.find(PYTHON, root, env) is not None  # the worker itself survives its children
 
 
+TWO_CASES = """
+from harness.outcomes import fixed
+from harness.scenario import AsInstalled, Case, Observation, Scenario
+
+P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+
+async def fine():
+    return Observation(timeline=["ok"])
+
+SCENARIO = Scenario(id="adk-two", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("first", fine, lambda o: fixed("one"), P),
+                                         Case("second", fine, lambda o: fixed("two"), P)))
+"""
+
+
+def test_a_child_lost_between_cases_with_its_worker_leaves_no_case_unreported(tmp_path, monkeypatch):
+    """The worker stopped (evicted, SIGTERM) without sending the exit code of a child that was
+    killed after its first case: the case it never started runs cold, not "reported nothing"."""
+    import subprocess
+
+    from harness import driver
+
+    root = scratch_project(tmp_path, {"adk_two": TWO_CASES})
+    env = environments.worker_environment(root)
+    _, cold = run_worker(PYTHON, "google-adk", ["adk-two"], env, root, timeout=30)
+    assert [r["case"] for r in cold] == ["first", "second"]
+    # What such a run's socket carries: the child's lines up to its first result, then no exit code.
+    argv = ["--framework", "google-adk", "--timeout", "30", "--only", "adk-two", "--skip"]
+    printed = subprocess.run(
+        [str(PYTHON), "-m", "harness.worker", *argv], capture_output=True, text=True, env=env, cwd=root, check=True
+    ).stdout.splitlines(keepends=True)
+    first_result = next(n for n, line in enumerate(printed) if '"kind": "result"' in line)
+    forks = []
+
+    class LostAfterTheFirstCase:
+        def __init__(self, member, argv, stderr_path, env):
+            forks.append(argv)
+
+        def lines(self):  # as _WarmRun.lines gives them: the pid and exit frames taken out
+            yield from printed[: first_result + 1]
+
+        def kill(self):
+            raise AssertionError("nothing timed out")
+
+        def exit_code(self):
+            return None
+
+    monkeypatch.setattr(driver, "_WarmRun", LostAfterTheFirstCase)
+    _, results = run_worker(PYTHON, "google-adk", ["adk-two"], env, root, timeout=30, warm=object())
+    assert json.dumps(results, sort_keys=True) == json.dumps(cold, sort_keys=True)
+    assert len(forks) == 1  # the restart went cold: the worker is gone
+
+
 def test_memory_is_reported_and_kept_within_the_budget(tmp_path, pool_dir):
     root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
     env_a = {**environments.worker_environment(root), "LANG": "C.UTF-8"}
