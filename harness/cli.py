@@ -240,6 +240,11 @@ def cmd_pool(args: argparse.Namespace) -> int:
     """List the warm workers (memory per worker and in all), or stop them."""
     from harness import pool
 
+    try:
+        pool.pool_dir()
+    except pool.PoolUnsafe as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.action == "stop":
         print(f"stopped {pool.stop_all()} warm workers")
     else:

@@ -55,12 +55,32 @@ def pool_dir() -> Path:
     st = path.stat()
     if st.st_uid != os.getuid() or st.st_mode & 0o022:
         # Another user could put a socket there that answers with made-up results.
-        raise PoolUnsafe(f"{path} is not this user's own private folder; the pool is not used")
+        raise PoolUnsafe(
+            f"pool folder {path} is not this user's own private folder (HARNESS_POOL_DIR; "
+            "valid: a folder this user owns that no one else can write)"
+        )
     return path
 
 
 class PoolUnsafe(OSError):
     """The pool folder could be written by someone else."""
+
+
+_warned_unsafe = False
+
+
+def usable() -> bool:
+    """Whether the pool folder is safe to use; if not, says why on stderr (once a process)
+    and every run goes cold, as with --cold."""
+    global _warned_unsafe
+    try:
+        pool_dir()
+    except PoolUnsafe as exc:
+        if not _warned_unsafe:
+            _warned_unsafe = True
+            print(f"warning: {exc}; the warm pool is not used, runs go cold", file=sys.stderr)
+        return False
+    return True
 
 
 def _digest_file(path: Path | None) -> str:
@@ -179,7 +199,9 @@ def _write(member: Member) -> None:
 
 
 def members() -> list[Member]:
-    """Every live worker of the pool; files of dead ones are removed."""
+    """Every live worker of the pool (none where the folder is unsafe); files of dead ones are removed."""
+    if not usable():
+        return []
     found = []
     for path in sorted(pool_dir().glob("*.json")):
         try:
@@ -326,10 +348,7 @@ def for_run(
     with "cold" none."""
     if mode == "cold":
         return None
-    try:
-        pool_dir()
-    except PoolUnsafe as exc:
-        print(f"warning: {exc}", file=sys.stderr)
+    if not usable():
         return None
     member, retired = _lookup(python, root, env)
     if member is None and (mode == "warm" or retired):

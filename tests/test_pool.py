@@ -279,3 +279,25 @@ def test_sigterm_stops_a_worker(tmp_path, pool_dir):
     while pool._alive(member.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not pool._alive(member.pid)
+
+
+def test_a_pool_folder_others_can_write_is_not_used_and_said_so_once(tmp_path, monkeypatch, capsys):
+    from harness import cli
+
+    folder = tmp_path / "shared-pool"
+    folder.mkdir()
+    folder.chmod(0o777)  # another user could put a socket here that answers with made-up results
+    monkeypatch.setenv("HARNESS_POOL_DIR", str(folder))
+    monkeypatch.setattr(pool, "_warned_unsafe", False)
+    env = environments.worker_environment(ROOT)
+    assert pool.for_run("warm", PYTHON, ROOT, env, None, "google-adk") is None
+    assert pool.members() == [] and pool.summary().startswith("warm pool: 0 workers")
+    warning = capsys.readouterr().err
+    assert warning.count("\n") == 1 and "is not this user's own private folder" in warning
+    assert "runs go cold" in warning
+    assert list(folder.iterdir()) == []  # nothing started, nothing written
+    assert cli.main(["pool", "status"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: pool folder ") and err.count("\n") == 1
+    folder.chmod(0o700)
+    assert pool.usable() and cli.main(["pool", "status"]) == 0
