@@ -37,9 +37,9 @@ LINT_STEPS = [
 def pins_with_requirements() -> list[str]:
     """TEST_PINS with what the scenarios require (Scenario.requires): the framework's extras
     on its pin (``google-adk[db]==2.13.0``) and the other packages, as every matrix
-    environment of the framework gets them (harness/environments.py)."""
+    environment of the framework gets them (harness/execution/environments.py)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from harness import registry  # the harness core is stdlib-only
+    from harness.runtime import registry  # the runtime is stdlib-only
 
     scenarios = registry.discover()
     out: list[str] = []
@@ -99,7 +99,7 @@ def tests(session: nox.Session) -> None:
 def matrix(session: nox.Session) -> None:
     """Run every scenario across framework releases (or the SPECs given after --)."""
     # The harness core is stdlib-only; each build gets its own environment, made by
-    # the harness with uv (harness/environments.py), so only uv is installed here.
+    # the harness with uv (harness/execution/environments.py), so only uv is installed here.
     install_orchestrator(session)
     session.run("python", "-m", "harness", "matrix", *session.posargs)
 
@@ -130,4 +130,4 @@ def bisect(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Time the matrix against a hand-rolled baseline and the import floor."""
     session.install("uv", "packaging")
-    session.run("python", "-m", "harness.bench", *session.posargs)
+    session.run("python", "-m", "harness.commands.bench", *session.posargs)

@@ -1,1 +1,1 @@
-"""One module per documented bug; each defines ``SCENARIO`` (see harness/scenario.py)."""
+"""One module per documented bug; each defines ``SCENARIO`` (see harness/runtime/scenario.py)."""

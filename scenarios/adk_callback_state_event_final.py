@@ -45,9 +45,9 @@ import contextlib
 import json
 from functools import partial
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
-from harness.timeline import Placeholders
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
+from harness.runtime.timeline import Placeholders
 
 APP = "callback_app"
 USER = "user-1"
@@ -95,7 +95,7 @@ async def replay(
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
 
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     if answer:  # the callback answers: the model must not be called
         llm = adk.UncalledLlm(model="must-not-be-called")

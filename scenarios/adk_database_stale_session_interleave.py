@@ -68,9 +68,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
-from harness.timeline import Placeholders, quote
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders, quote
 
 APP = "stale_session_app"
 USER = "user-1"
@@ -164,7 +164,7 @@ def _user(text: str):
 def _agent(server: str, script, tools=()):
     from google.adk.agents import LlmAgent
 
-    from harness.adk import ScriptedLlm
+    from harness.runtime.fakes.adk import ScriptedLlm
 
     llm = ScriptedLlm(model=f"scripted-{server.lower()}", script=list(script), requests=[])
     return LlmAgent(name="assistant", model=llm, instruction="Answer.", tools=list(tools)), llm
@@ -193,7 +193,7 @@ def _labels(events) -> dict[str, str]:
 
 
 def _stored_lines(events, ids: Placeholders) -> tuple[list[str], str]:
-    from harness.adk import describe_part
+    from harness.runtime.fakes.adk import describe_part
 
     labels = _labels(events)
     lines, order = [], ""
@@ -211,7 +211,7 @@ def _stored_header(events) -> str:
 
 
 def _request_line(contents, ids: Placeholders) -> str:
-    from harness.adk import describe_part
+    from harness.runtime.fakes.adk import describe_part
 
     return " | ".join(f"{c.role} " + " ".join(describe_part(p, ids) for p in (c.parts or [])) for c in contents)
 
@@ -226,7 +226,7 @@ async def replay_concurrent_runs() -> Observation:
     """Server A's turn is paused in its tool while server B runs a turn on the same session."""
     from google.adk.runners import Runner
 
-    from harness.adk import calls, text
+    from harness.runtime.fakes.adk import calls, text
 
     a_in_tool, b_done = asyncio.Event(), asyncio.Event()
 
@@ -326,7 +326,7 @@ async def replay_sequential() -> Observation:
     """Control: one server, A's turn to its end, then B's turn."""
     from google.adk.runners import Runner
 
-    from harness.adk import calls, text
+    from harness.runtime.fakes.adk import calls, text
 
     async def lookup(query: str) -> dict:
         """Looks something up."""

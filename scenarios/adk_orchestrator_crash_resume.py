@@ -27,9 +27,9 @@ import importlib
 import inspect
 import logging
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
-from harness.timeline import Placeholders, quote
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
+from harness.runtime.timeline import Placeholders, quote
 
 APP = "crash_resume_app"
 LOGGER = __name__ + ".app"  # the scenario's own logger; its handlers are removed after the run
@@ -135,7 +135,7 @@ def _describe_event(event, ids: Placeholders) -> str | None:
 
 async def crash_and_resume() -> Observation:
     """The seed's reproduction: log, run two children, crash once; resume with the same id."""
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     workflow, Context, App, ResumabilityConfig = _workflow_api()
 

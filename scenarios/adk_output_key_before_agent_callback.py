@@ -40,9 +40,9 @@ from __future__ import annotations
 import contextlib
 from functools import partial
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
-from harness.timeline import Placeholders
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders
 
 APP = "test"  # the thread's app and user
 USER = "user1"
@@ -73,7 +73,7 @@ async def replay(*, answer: bool, write_state: bool = False) -> Observation:
     """Run the thread's agent once; read the session back."""
     from google.adk.agents import LlmAgent
 
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     # When the callback answers, the model must not be called: UncalledLlm makes a call a
     # figure for the oracle rather than an exhausted script.

@@ -40,9 +40,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
-from harness.timeline import Placeholders
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders
 
 APP = "parallel_app"
 USER = "user-1"
@@ -74,7 +74,7 @@ async def replay(*, calls: tuple) -> Observation:
     """One model response holds ``calls``; then whichever agent holds the turn answers."""
     from google.adk.agents import LlmAgent
 
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     transfers = any(name == "transfer_to_agent" for name, _ in calls)
     root_llm = adk.ScriptedLlm(model="scripted-root", script=[adk.calls(*calls), adk.text(ROOT_ANSWER)])

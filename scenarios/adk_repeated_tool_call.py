@@ -33,9 +33,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Scenario
-from harness.timeline import Placeholders
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, Observation, Scenario
+from harness.runtime.timeline import Placeholders
 
 APP = "weather_app"
 AGENT = "weather_agent"
@@ -80,7 +80,7 @@ def _weather_tool(executions: list[tuple[str | None, dict]]):
 
 
 def _script(turns) -> list:
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     return [adk.text(t) if isinstance(t, str) else adk.calls(*((TOOL, a) for a in t)) for t in turns]
 
@@ -103,7 +103,7 @@ async def replay(*, turns) -> Observation:
     """Ask once; the scripted model plays ``turns``; collect calls, responses and executions."""
     from google.adk.agents import LlmAgent
 
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     executions: list[tuple[str | None, dict]] = []
     llm = adk.ScriptedLlm(model="scripted", script=_script(turns))

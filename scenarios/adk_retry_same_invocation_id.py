@@ -26,9 +26,9 @@ import contextlib
 import inspect
 from functools import partial
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Release, Scenario
-from harness.timeline import Placeholders
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders
 
 APP = "retry_app"
 USER = "user-1"
@@ -86,7 +86,7 @@ async def replay(*, resumable: bool, retry_text: str = FIRST_TEXT, retry_delta: 
     """Deliver a message, then deliver it again under the same invocation id."""
     from google.adk.runners import Runner
 
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     _require_run_async_params(Runner, "invocation_id", *(["state_delta"] if retry_delta else []))
     if resumable:

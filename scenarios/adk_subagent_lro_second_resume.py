@@ -39,9 +39,9 @@ is not a case here because no release shows it fixed (2.x does not pause on thes
 
 from __future__ import annotations
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import Case, Edge, NotApplicable, Observation, Release, Scenario
-from harness.timeline import Placeholders
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import Case, Edge, NotApplicable, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders
 
 APP = "lro_booking_app"
 USER = "user-1"
@@ -80,7 +80,7 @@ def _tools(result):
 
 
 def _event_line(e, ids: Placeholders) -> str:
-    from harness.adk import describe_part
+    from harness.runtime.fakes.adk import describe_part
 
     parts = e.content.parts if e.content and e.content.parts else []
     lro = set(e.long_running_tool_ids or ())
@@ -104,7 +104,7 @@ async def replay() -> Observation:
     from google.adk.sessions import InMemorySessionService
     from google.genai import types
 
-    from harness.adk import ScriptedLlm, calls, text
+    from harness.runtime.fakes.adk import ScriptedLlm, calls, text
 
     App, ResumabilityConfig, Runner, LongRunningFunctionTool = _api()
     pick_slot, confirm_booking = _tools(PENDING)

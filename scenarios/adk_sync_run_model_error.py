@@ -13,7 +13,7 @@ once the events produced before the failure have been yielded (google/adk/runner
 ``Runner.run``: "Whatever the agent raised, re-raised on the calling thread").
 
 Cases (the model is a scripted fake whose turn N raises ``ScriptedModelError``,
-harness/adk.py ``fails``):
+harness/runtime/fakes/adk.py ``fails``):
 
 - ``error-at-turn-2``: turn 1 calls a tool, turn 2 fails; ``Runner.run()`` is iterated to
   its end on a worker thread, as a sync caller would.
@@ -46,9 +46,9 @@ import asyncio
 import contextlib
 import threading
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
-from harness.timeline import Placeholders, quote
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders, quote
 
 APP = "sync_run_app"
 USER = "user-1"
@@ -59,7 +59,7 @@ ERROR = "503 UNAVAILABLE: the model is overloaded (scripted)"
 def _agent(error_turn: int):
     from google.adk.agents import LlmAgent
 
-    from harness.adk import FailingScriptedLlm, calls, fails
+    from harness.runtime.fakes.adk import FailingScriptedLlm, calls, fails
 
     def get_weather(city: str) -> dict:
         """Returns the weather in a city."""
@@ -103,7 +103,7 @@ async def replay(*, error_turn: int, sync: bool) -> Observation:
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
 
-    from harness.adk import describe_part
+    from harness.runtime.fakes.adk import describe_part
 
     agent, llm = _agent(error_turn)
     sessions = InMemorySessionService()
@@ -166,7 +166,7 @@ async def replay(*, error_turn: int, sync: bool) -> Observation:
 
 
 def _is_scripted(exc: BaseException | None) -> bool:
-    from harness.adk import ScriptedModelError
+    from harness.runtime.fakes.adk import ScriptedModelError
 
     return isinstance(exc, ScriptedModelError) and ERROR in str(exc)
 

@@ -17,7 +17,7 @@ refuses; from 0.22.3 the converter merges them again, the indexes stay wrong).
 
 Everything below the agent is real: the framework's ``OpenAIChatCompletionsModel`` over a real
 ``openai.AsyncOpenAI`` client whose transport serves the scripted chunks as server-sent events
-(``harness/openai_http.py``).
+(``harness/runtime/fakes/openai_http.py``).
 
 Timeline: the first turn's ``response.output_item.added`` / ``.done`` events in stream order
 (``#index kind``), the ``response.completed`` output with positions, the second request and the
@@ -62,9 +62,9 @@ import contextlib
 from functools import partial
 from typing import Any
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
-from harness.timeline import Placeholders, quote
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, NotApplicable, Observation, Scenario
+from harness.runtime.timeline import Placeholders, quote
 
 QUESTION = "Weather in Paris and Rome?"
 TEXT = "Let me check both."
@@ -74,7 +74,7 @@ ANSWER = "Both are sunny."
 
 def _chunks(order: str) -> list[dict[str, Any]]:
     """Turn 1's chunks: text, reasoning and two tool calls in the case's order."""
-    from harness import openai_http as oh
+    from harness.runtime.fakes import openai_http as oh
 
     calls = [oh.tool_call("get_weather", {"city": c}, f"call_{c.lower()}") for c in ("Paris", "Rome")]
     # The control's role chunk carries no "content": "" (see the module docstring: before 0.18.2
@@ -106,8 +106,8 @@ def _key(item: Any, ids: Placeholders) -> str:
 async def replay(order: str) -> Observation:
     from agents import Agent, Runner
 
-    from harness import openai_http as oh
-    from harness.openai_agents import RecordingTool, content_text
+    from harness.runtime.fakes import openai_http as oh
+    from harness.runtime.fakes.openai_agents import RecordingTool, content_text
 
     fake = oh.FakeOpenAI()
     fake.add(oh.chat_stream_reply(_chunks(order)), oh.chat_stream_reply(oh.chat_chunks(ANSWER, id="chatcmpl-2")))

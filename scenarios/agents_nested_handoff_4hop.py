@@ -30,9 +30,9 @@ from collections import Counter
 from functools import partial
 from typing import Any
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
-from harness.timeline import Placeholders, quote
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders, quote
 
 AGENTS = ("A", "B", "C", "D")
 USER_TEXT = "USERQ"
@@ -48,7 +48,7 @@ def _said(agent: str, identical: bool) -> tuple[str, str]:
     return f"{agent}: msg", f"msg-{agent}"
 
 
-# --- reading D's input (the summary readers live in harness/openai_agents.py) -------------
+# --- reading D's input (the summary readers live in harness/runtime/fakes/openai_agents.py) -------------
 
 
 def _n(count: int, noun: str) -> str:
@@ -66,7 +66,7 @@ def _label(key: tuple) -> str:
 
 def read_model_input(model_input: Any) -> tuple[list[str], dict[str, Any]]:
     """D's input as timeline lines and facts: summary blocks, verbatim items, unreadable bits."""
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     ids = Placeholders()
     ids.keep(*(f"msg-{a}" for a in AGENTS), *(f"call-{a}" for a in AGENTS), SHARED_ID)
@@ -78,7 +78,7 @@ def read_model_input(model_input: Any) -> tuple[list[str], dict[str, Any]]:
 
 async def replay(*, streamed: bool, identical: bool = False) -> Observation:
     """Run A -> B -> C -> D with nested handoff history and read what D's model received."""
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     oa.require_nest_handoff_history()
     from agents import Agent, RunConfig, Runner
@@ -119,7 +119,7 @@ async def replay(*, streamed: bool, identical: bool = False) -> Observation:
 
 def _unjudgeable(obs: Observation):
     """A verdict when D's input cannot be read, else None: never a silent pass."""
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     f = obs.facts
     if not f.get("d_called"):

@@ -14,7 +14,7 @@ run's input.
 
 Everything below the agent is real: the framework's ``OpenAIChatCompletionsModel`` over a real
 ``openai.AsyncOpenAI`` client whose HTTP transport is the scripted fake server of
-``harness/openai_http.py`` (plain JSON, or server-sent events for the streamed case).
+``harness/runtime/fakes/openai_http.py`` (plain JSON, or server-sent events for the streamed case).
 
 Timeline: every request the client sent (its messages, one line each), the run's items by
 type, then how the run ended (its final output, or the exception). The oracle reads the
@@ -47,9 +47,9 @@ import json
 from functools import partial
 from typing import Any
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, NotApplicable, Observation, Release, Scenario
-from harness.timeline import Placeholders, quote
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, NotApplicable, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders, quote
 
 QUESTION = "What is the weather in Paris?"
 REASONING = "The user wants the weather in Paris; call get_weather."
@@ -61,7 +61,7 @@ SYMPTOM = "Unhandled item type or structure"
 
 
 def _weather_tool():
-    from harness.openai_agents import RecordingTool
+    from harness.runtime.fakes.openai_agents import RecordingTool
 
     return RecordingTool("get_weather", {"city": "string"}, result=lambda args: f"sunny in {args['city']}")
 
@@ -88,7 +88,7 @@ async def replay(*, streamed: bool, next_run: bool = False) -> Observation:
     """Turn 1: reasoning + tool call (or reasoning + answer); then the turn (or run) after it."""
     from agents import Agent
 
-    from harness import openai_http as oh
+    from harness.runtime.fakes import openai_http as oh
 
     fake = oh.FakeOpenAI()
     tool = _weather_tool()

@@ -34,9 +34,9 @@ from __future__ import annotations
 import contextlib
 from functools import partial
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Scenario
-from harness.timeline import Placeholders
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, Observation, Scenario
+from harness.runtime.timeline import Placeholders
 
 RUNS = (("Question 1", "Response 1"), ("Question 2", "Response 2"), ("Question 3", "Response 3"))
 
@@ -45,7 +45,7 @@ async def replay(*, streamed: bool) -> Observation:
     """Three runs on one session file; what the file holds after each."""
     from agents import Agent, Runner
 
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     model = oa.ScriptedModel(
         "answers", [[oa.text_message(answer, f"msg-{n}")] for n, (_, answer) in enumerate(RUNS, 1)]

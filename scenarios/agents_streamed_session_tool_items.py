@@ -37,9 +37,9 @@ from __future__ import annotations
 import contextlib
 from functools import partial
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
-from harness.timeline import Placeholders
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders
 
 USER_TEXT = "What is the weather in Paris?"
 ANSWER = "It is sunny in Paris."
@@ -50,7 +50,7 @@ TOOL_RESULT = "sunny"
 
 def _expected(ids: Placeholders) -> list[str]:
     """The stored items the report expects, described as the timeline describes them."""
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     return _described(
         [
@@ -65,7 +65,7 @@ def _expected(ids: Placeholders) -> list[str]:
 
 def _described(items, ids: Placeholders) -> list[str]:
     """Each item as one line without its number, for comparing item sequences."""
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     return [oa.describe_item(oa.raw_item(item), ids) for item in items]
 
@@ -74,7 +74,7 @@ async def replay(*, streamed: bool) -> Observation:
     """One tool turn and one answer, through a session on a real SQLite file."""
     from agents import Agent, Runner
 
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     weather = oa.RecordingTool(TOOL, {"city": "string"}, result=TOOL_RESULT)
     model = oa.ScriptedModel(

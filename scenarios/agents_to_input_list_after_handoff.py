@@ -16,7 +16,7 @@ thread does, the model sees the same calls twice.
 The replay is the thread's own: Agent One calls ``starter_tool`` then hands off to Agent Two,
 which calls ``finisher_tool`` and answers; the input is one user message. Timeline: the items
 of ``to_input_list()``, each summary decoded into its numbered records (the readers of
-``harness/openai_agents.py`` decode the summary formats of every release into one form;
+``harness/runtime/fakes/openai_agents.py`` decode the summary formats of every release into one form;
 ``verbatim:`` marks an item that is itself, not a summary record). The
 oracle counts every item of the run (the user's message, three calls, their outputs, the
 answer) across summary records and items: ``fixed`` when each appears exactly once,
@@ -45,9 +45,9 @@ import inspect
 from collections import Counter
 from functools import partial
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
-from harness.timeline import Placeholders, quote
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders, quote
 
 USER_TEXT = "Kick off the two-agent workflow."
 ANSWER = "All done."
@@ -58,7 +58,7 @@ async def replay(*, nested: bool) -> Observation:
     """Agent One: a tool, then a handoff; Agent Two: a tool, then the answer; read to_input_list()."""
     from agents import Agent, RunConfig, Runner, handoff
 
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     if nested:
         oa.require_nest_handoff_history()

@@ -46,9 +46,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Observation, Release, Scenario
-from harness.timeline import Placeholders
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders
 
 USER_TEXT = "Book me a flight to Paris."
 CALL_ID = "call-book"
@@ -70,7 +70,7 @@ async def replay(*, streamed: bool, behavior: str) -> Observation:
     """The model calls the tool, the tool's result is the final output, the guardrail trips."""
     from agents import Agent, GuardrailFunctionOutput, OutputGuardrail, Runner
 
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     async def block(context, agent, output):
         return GuardrailFunctionOutput(output_info={"blocked": str(output)}, tripwire_triggered=True)
@@ -125,7 +125,7 @@ def _shape(item: dict) -> tuple:
     kind = item.get("type") or "message"
     if kind in ("function_call", "function_call_output"):
         return (kind, item.get("call_id"))
-    from harness.openai_agents import content_text
+    from harness.runtime.fakes.openai_agents import content_text
 
     return (item.get("role") or kind, content_text(item.get("content")))
 

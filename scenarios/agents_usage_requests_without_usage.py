@@ -11,7 +11,7 @@ HTTP calls were made, so request accounting and rate-limit tracking built on it 
 
 The model classes are the framework's own (``OpenAIChatCompletionsModel``,
 ``OpenAIResponsesModel``) over a real ``openai.AsyncOpenAI`` client and the scripted fake
-server of ``harness/openai_http.py``: a two-turn run (a tool call, then the answer) whose two
+server of ``harness/runtime/fakes/openai_http.py``: a two-turn run (a tool call, then the answer) whose two
 responses carry no usage at all, plain or streamed.
 
 Timeline: each request the client sent (its messages or input items), each turn's usage as
@@ -39,9 +39,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import AsInstalled, Case, Edge, NotApplicable, Observation, Release, Scenario
-from harness.timeline import Placeholders, quote
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, NotApplicable, Observation, Release, Scenario
+from harness.runtime.timeline import Placeholders, quote
 
 QUESTION = "What is the weather in Paris?"
 ANSWER = "It is sunny in Paris."
@@ -49,7 +49,7 @@ TURNS = 2  # HTTP requests the fake serves: the tool call, then the answer
 
 
 def _script(fake: Any, api: str, streamed: bool) -> None:
-    from harness import openai_http as oh
+    from harness.runtime.fakes import openai_http as oh
 
     if api == "chat":
         call = oh.tool_call("get_weather", {"city": "Paris"}, "call_weather")
@@ -85,8 +85,8 @@ async def replay(*, api: str, streamed: bool) -> Observation:
     """A two-turn run whose responses carry no usage; read back what the run counted."""
     from agents import Agent, Runner
 
-    from harness import openai_http as oh
-    from harness.openai_agents import RecordingTool
+    from harness.runtime.fakes import openai_http as oh
+    from harness.runtime.fakes.openai_agents import RecordingTool
 
     weather = RecordingTool("get_weather", {"city": "string"}, result=lambda args: f"sunny in {args['city']}")
 

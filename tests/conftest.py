@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from syrupy.extensions.amber import AmberSnapshotExtension
 
-from harness import registry
+from harness.runtime import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 

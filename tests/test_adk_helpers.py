@@ -1,11 +1,12 @@
-"""harness/adk.py helpers on the pinned google-adk release: running an agent, the uncalled model, event lines."""
+"""harness/runtime/fakes/adk.py helpers on the pinned google-adk release: running an agent, the uncalled
+model, event lines."""
 
 from __future__ import annotations
 
 import pytest
 
 from conftest import installed
-from harness.timeline import Placeholders
+from harness.runtime.timeline import Placeholders
 
 pytestmark = pytest.mark.skipif(installed("google-adk") is None, reason="google-adk not installed")
 
@@ -17,7 +18,7 @@ def _agent(model, **kwargs):
 
 
 async def test_run_agent_runs_each_message_and_reads_the_session_back():
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     llm = adk.ScriptedLlm(model="scripted", script=[adk.text("one"), adk.text("two")])
     session = await adk.run_agent(_agent(llm, output_key="last"), "first", "second", state={"seed": 1})
@@ -34,7 +35,7 @@ async def test_run_agent_runs_each_message_and_reads_the_session_back():
 
 
 async def test_a_conversation_streams_events_and_passes_run_async_options():
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     llm = adk.ScriptedLlm(model="scripted", script=[adk.text("hi")])
     conversation = await adk.start(_agent(llm), app_name="helpers", user_id="u")
@@ -46,7 +47,7 @@ async def test_a_conversation_streams_events_and_passes_run_async_options():
 
 
 async def test_the_uncalled_model_counts_calls_instead_of_failing():
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     llm = adk.UncalledLlm(model="must-not-be-called")
     session = await adk.run_agent(_agent(llm), "hello")
@@ -58,7 +59,7 @@ def test_event_lines_show_the_role_and_every_non_empty_action():
     from google.adk.events import Event, EventActions
     from google.genai import types
 
-    from harness import adk
+    from harness.runtime.fakes import adk
 
     ids = Placeholders()
     as_user = Event(invocation_id="x", author="agent", content=types.Content(role="user", parts=[types.Part(text="t")]))

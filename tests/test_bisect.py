@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from harness import bisect, boundaries, index, reports
-from harness.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
+from harness.commands import bisect
+from harness.planning import index
+from harness.rendering import reports
+from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
+from harness.store import boundaries
 
 ROOT = Path(__file__).resolve().parent.parent
 RETRY = "adk-retry-same-invocation-id"
@@ -367,7 +370,7 @@ def test_bisect_finds_where_google_adk_fixed_the_duplicate_user_event_on_resume(
     command = [
         sys.executable,
         "-c",
-        "import sys; from harness import bisect; sys.exit(bisect.main(sys.argv[1:]))",
+        "import sys; from harness.commands import bisect; sys.exit(bisect.main(sys.argv[1:]))",
         *argv,
     ]
     first = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)

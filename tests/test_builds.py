@@ -1,4 +1,4 @@
-"""The metadata of a local sdist (harness/builds.py): read from its PKG-INFO, or refused in one line."""
+"""The metadata of a local sdist (harness/planning/builds.py): read from its PKG-INFO, or refused in one line."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from harness.builds import SpecError, _metadata_of_path
+from harness.planning.builds import SpecError, _metadata_of_path
 
 PKG_INFO = b"Metadata-Version: 2.1\nName: google-adk\nVersion: 9.9.9\n"
 

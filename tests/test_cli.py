@@ -100,7 +100,7 @@ def test_releases_lists_final_releases_with_upload_times_and_the_one_current_on_
 def test_current_on_is_the_highest_final_version_out_by_the_end_of_that_day(tmp_path):
     import json
 
-    from harness import index
+    from harness.planning import index
 
     files = [
         ("google_adk-1.0.0-py3-none-any.whl", "2026-01-01T10:00:00Z", False),
@@ -159,6 +159,6 @@ def test_numeric_flags_are_range_checked_in_one_line(args, message, reports_stat
 
 def test_bench_reps_are_range_checked():
     out = subprocess.run(
-        [sys.executable, "-m", "harness.bench", "--reps", "0"], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "harness.commands.bench", "--reps", "0"], capture_output=True, text=True, cwd=ROOT
     )
     assert out.returncode == 2 and "argument --reps: 0 is out of range" in out.stderr and out.stderr.count("\n") == 1

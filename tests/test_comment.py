@@ -6,8 +6,11 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import ROOT
-from harness import cli, comment, record, registry, reports
-from harness.outcomes import FIXED, REPRODUCED
+from harness.commands import cli
+from harness.rendering import comment, reports
+from harness.runtime import registry
+from harness.runtime.outcomes import FIXED, REPRODUCED
+from harness.store import record
 
 RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
 SCENARIOS = registry.discover()

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import case_params
-from harness.runner import run_case
+from harness.runtime.runner import run_case
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow  # ~40 s: 338 case runs
@@ -26,8 +26,8 @@ PROCESSES, RUNS_PER_PROCESS = 2, 3
 
 CHILD = """
 import json, random, sys
-from harness import registry
-from harness.runner import run_case
+from harness.runtime import registry
+from harness.runtime.runner import run_case
 seed, runs, selectors = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
 pairs = registry.select(registry.discover(), selectors) * runs
 random.Random(seed).shuffle(pairs)

@@ -8,14 +8,14 @@ import sys
 import textwrap
 from pathlib import Path
 
-from harness.driver import run_worker
+from harness.execution.driver import run_worker
 
 ROOT = Path(__file__).resolve().parent.parent
 
 MODULE = """
 import os, time
-from harness.outcomes import fixed
-from harness.scenario import AsInstalled, Case, Observation, Scenario
+from harness.runtime.outcomes import fixed
+from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
 
 P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
 
@@ -58,8 +58,8 @@ def test_hang_and_crash_are_errors_and_the_other_cases_still_run(tmp_path):
 
 SECRETS_MODULE = """
 import os
-from harness.outcomes import fixed, reproduced
-from harness.scenario import AsInstalled, Case, Observation, Scenario, InProcess
+from harness.runtime.outcomes import fixed, reproduced
+from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario, InProcess
 
 P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
 LOOKED_FOR = ("GOOGLE_APPLICATION_CREDENTIALS", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_BASE_URL",
@@ -77,7 +77,7 @@ SCENARIO = Scenario(id="adk-secrets", framework="google-adk", links=("https://ex
 
 
 def test_a_worker_sees_no_credentials_from_the_users_environment(tmp_path, monkeypatch):
-    from harness import environments
+    from harness.execution import environments
 
     shutil.copytree(ROOT / "harness", tmp_path / "harness", ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "scenarios").mkdir()
@@ -102,8 +102,8 @@ def test_a_worker_sees_no_credentials_from_the_users_environment(tmp_path, monke
 
 LIBC_MODULE = '''
 import ctypes, ctypes.util, errno, os, socket, struct
-from harness.outcomes import fixed, reproduced
-from harness.scenario import AsInstalled, Case, Observation, Scenario
+from harness.runtime.outcomes import fixed, reproduced
+from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
 
 P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
 PORT = int(os.environ["HARNESS_TEST_PORT"])
@@ -131,7 +131,7 @@ SCENARIO = Scenario(id="adk-libc-connect", framework="google-adk", links=("https
 def test_a_libc_level_connect_fails_under_the_network_namespace(tmp_path, monkeypatch):
     import socket
 
-    from harness import environments, isolation
+    from harness.execution import environments, isolation
 
     if isolation.kind() != isolation.NAMESPACE:
         import pytest

@@ -25,9 +25,13 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, installed
-from harness import builds, environments, export, record, registry, reports, versions
-from harness.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
-from harness.runner import run_case
+from harness.execution import environments
+from harness.planning import builds, versions
+from harness.rendering import export, reports
+from harness.runtime import registry
+from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
+from harness.runtime.runner import run_case
+from harness.store import record
 
 SCENARIOS = registry.discover()
 CASES = registry.select(SCENARIOS, [])
@@ -92,16 +96,19 @@ def test_the_bundle_is_the_scenario_and_every_project_module_it_imports(scenario
     assert f"scenarios/{scenario.module}.py" in sources
     assert {
         "harness/__init__.py",
-        "harness/runner.py",
-        "harness/timeline.py",
-        "harness/outcomes.py",
-        "harness/scenario.py",
+        "harness/runtime/runner.py",
+        "harness/runtime/timeline.py",
+        "harness/runtime/outcomes.py",
+        "harness/runtime/scenario.py",
         "scenarios/__init__.py",
     } <= set(sources)
     # Nothing of the orchestrator: the case runs with the standard library and the framework only.
-    assert not {"harness/matrix.py", "harness/versions.py", "harness/registry.py", "harness/environments.py"} & set(
-        sources
-    )
+    assert not {
+        "harness/commands/matrix.py",
+        "harness/planning/versions.py",
+        "harness/runtime/registry.py",
+        "harness/execution/environments.py",
+    } & set(sources)
     for path, source in sources.items():
         assert source == (ROOT / path).read_text(encoding="utf-8")  # verbatim
         for node in ast.walk(ast.parse(source)):
@@ -201,7 +208,7 @@ def test_an_export_prints_the_harness_timeline_and_verdict_here(scenario, case, 
 
 
 def test_the_cli_writes_one_case_or_every_case_and_refuses_bad_input(tmp_path, capsys):
-    from harness import cli
+    from harness.commands import cli
 
     scenario, case = next((s, c) for s, c in CASES if export.record_pin(RECORD, s, c))
     assert cli.main(["export", f"{scenario.id}:{case.id}", "-o", str(tmp_path / "one.py")]) == 0
@@ -251,8 +258,8 @@ def stored_results(scenario, case) -> list[dict]:
     """What is known of a case the record does not hold yet (a scenario newer than the record):
     the releases its bisects probed (reports/bisect.json) and those it stores a matrix snapshot
     of, each with its outcome, oldest first."""
-    from harness import boundaries
-    from harness.snapshots import SnapshotStore
+    from harness.store import boundaries
+    from harness.store.snapshots import SnapshotStore
 
     bisects = boundaries.load_record(ROOT / "reports" / "bisect.json")
     points = dict(boundaries.known(bisects, [], scenario.id, case.id, scenario.framework).points)
@@ -292,8 +299,8 @@ def environment(framework: str, version: str) -> Path:
 
 REFERENCE = """
 import json, sys
-from harness import registry
-from harness.runner import run_case
+from harness.runtime import registry
+from harness.runtime.runner import run_case
 out = {}
 for s, c in registry.select(registry.discover(), sys.argv[1:]):
     out[f"{s.id}:{c.id}"] = run_case(s, c).to_dict()

@@ -18,8 +18,11 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT
-from harness import grid, record, registry, reports, versions
-from harness.outcomes import OUTCOMES
+from harness.planning import versions
+from harness.rendering import grid, reports
+from harness.runtime import registry
+from harness.runtime.outcomes import OUTCOMES
+from harness.store import record
 
 SVG = "{http://www.w3.org/2000/svg}"
 RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}

@@ -91,7 +91,7 @@ def test_every_step_passes_on_the_tree(tree):
     assert failures == {}
 
 
-# Appended to harness/timeline.py, each is formatted and typed unless it is the seed.
+# Appended to harness/runtime/timeline.py, each is formatted and typed unless it is the seed.
 UNUSED_VARIABLE = """
 
 def _seeded(values: list[int]) -> list[int]:
@@ -110,25 +110,25 @@ def _seeded(path: str | None) -> int:
 
 
 def test_ruff_check_fails_on_a_seeded_lint_error(tree):
-    with seeded(tree, "harness/timeline.py", lambda text: text + UNUSED_VARIABLE):
+    with seeded(tree, "harness/runtime/timeline.py", lambda text: text + UNUSED_VARIABLE):
         out = run(step("ruff", "check"), tree)
     assert out.returncode == 1, out.stdout + out.stderr
-    assert "F841" in out.stdout and "harness/timeline.py" in out.stdout, out.stdout
+    assert "F841" in out.stdout and "harness/runtime/timeline.py" in out.stdout, out.stdout
 
 
 def test_ruff_format_fails_on_seeded_unformatted_code(tree):
-    with seeded(tree, "harness/timeline.py", lambda text: text + UNFORMATTED):
+    with seeded(tree, "harness/runtime/timeline.py", lambda text: text + UNFORMATTED):
         out = run(step("ruff", "format"), tree)
     assert out.returncode == 1, out.stdout + out.stderr
-    assert "harness/timeline.py" in out.stdout + out.stderr, out.stdout + out.stderr
+    assert "harness/runtime/timeline.py" in out.stdout + out.stderr, out.stdout + out.stderr
 
 
 def test_mypy_fails_on_a_seeded_optional_misuse(tree):
-    with seeded(tree, "harness/timeline.py", lambda text: text + OPTIONAL_MISUSE) as path:
+    with seeded(tree, "harness/runtime/timeline.py", lambda text: text + OPTIONAL_MISUSE) as path:
         line = path.read_text().splitlines().index("    return len(path)") + 1
         out = run(step("mypy"), tree)
     assert out.returncode == 1, out.stdout + out.stderr
-    assert f"harness/timeline.py:{line}: error:" in out.stdout and '"str | None"' in out.stdout, out.stdout
+    assert f"harness/runtime/timeline.py:{line}: error:" in out.stdout and '"str | None"' in out.stdout, out.stdout
 
 
 def test_zizmor_fails_on_a_seeded_unpinned_action(tree):

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import index
-from harness.outcomes import OUTCOMES
+from harness.planning import index
+from harness.runtime.outcomes import OUTCOMES
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
@@ -198,7 +198,7 @@ def test_a_rerun_with_nothing_changed_skips_every_case(project):
 
 
 def test_a_warm_run_writes_the_reports_a_cold_run_does(project, monkeypatch):
-    from harness import pool
+    from harness.execution import pool
 
     # Short: a Unix socket's path is at most 107 bytes.
     monkeypatch.setenv("HARNESS_POOL_DIR", f"/tmp/hpe-{project.name[-12:]}")

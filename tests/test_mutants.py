@@ -1,4 +1,4 @@
-"""Mutation testing of the oracles (harness/mutants.py, ``nox -s mutants``).
+"""Mutation testing of the oracles (harness/commands/mutants.py, ``nox -s mutants``).
 
 A tiny synthetic scenario (no framework code: its replay reports a number the proof builds
 set in process) whose oracle has mutants the proofs kill, mutants they do not, and one listed
@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import mutants, registry
-from harness.outcomes import ERROR, FIXED, REPRODUCED
-from harness.runner import run_case
+from harness.commands import mutants
+from harness.runtime import registry
+from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED
+from harness.runtime.runner import run_case
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,8 +29,8 @@ from __future__ import annotations
 
 import contextlib
 
-from harness.outcomes import fixed, reproduced, unexpected
-from harness.scenario import Case, InProcess, Observation, Release, Scenario
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import Case, InProcess, Observation, Release, Scenario
 
 STATE = {"n": 2}  # unpatched: the bug (two events)
 
@@ -368,7 +369,7 @@ def test_helpers_that_only_make_text_are_not_mutated():
 
     tree = ast.parse(
         textwrap.dedent("""
-        from harness.timeline import quote as q
+        from harness.runtime.timeline import quote as q
 
         def _label(key):
             if key[0] == "message":
@@ -417,7 +418,7 @@ def test_a_category_an_oracle_compares_is_mutated(tmp_path):
 def test_an_edge_on_a_release_is_altered_in_its_environment(fixture_dir, tmp_path):
     """A case that only applies to old releases can still have edges: the worker alters the
     observation where the case ran (proofs.run_edge for the proof test, and nox -s mutants)."""
-    from harness import proofs
+    from harness.commands import proofs
 
     path = fixture_dir / "adk_mutants_fixture.py"
     path.write_text(

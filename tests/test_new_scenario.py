@@ -6,10 +6,11 @@ import shutil
 
 import pytest
 
-from harness import new_scenario, registry
-from harness.outcomes import ERROR
-from harness.runner import run_case
-from harness.scenario import ScenarioError
+from harness.commands import new_scenario
+from harness.runtime import registry
+from harness.runtime.outcomes import ERROR
+from harness.runtime.runner import run_case
+from harness.runtime.scenario import ScenarioError
 
 
 @pytest.fixture
@@ -33,8 +34,8 @@ def test_the_template_is_a_valid_scenario_that_reports_error_until_written(scena
         pass
     text = path.read_text()
     assert (
-        "from harness.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, Release, Scenario"
-        in text
+        "from harness.runtime.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, "
+        "Release, Scenario" in text
     )
 
 
@@ -46,7 +47,7 @@ class Block:
             raise ImportError(f"{name} imported at module level")
 sys.meta_path.insert(0, Block())
 from pathlib import Path
-from harness import registry
+from harness.runtime import registry
 print(sorted(registry.discover(Path(sys.argv[1]))))
 """
 

@@ -1,4 +1,4 @@
-"""harness/openai_agents.py helpers on the pinned openai-agents release: the streamed events of the
+"""harness/runtime/fakes/openai_agents.py helpers on the pinned openai-agents release: the streamed events of the
 scripted model, the recording tool, item lines and counts."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import installed
-from harness.timeline import Placeholders
+from harness.runtime.timeline import Placeholders
 
 pytestmark = pytest.mark.skipif(installed("openai-agents") is None, reason="openai-agents not installed")
 
@@ -31,7 +31,7 @@ CALL_STREAM = [
 
 
 def test_the_stream_sends_what_a_real_responses_stream_sends():
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     events = oa.stream_events_for([oa.text_message("It is sunny."), oa.function_call("get", {"a": 1})], "resp-1")
     assert [e.type for e in events] == TEXT_STREAM + CALL_STREAM + ["response.completed"]
@@ -44,7 +44,7 @@ def test_the_stream_sends_what_a_real_responses_stream_sends():
 
 
 def test_every_text_streams_in_several_deltas():
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     for text in ("ok", "two words", " lead and trail  ", "x"):
         chunks = oa.text_chunks(text)
@@ -54,7 +54,7 @@ def test_every_text_streams_in_several_deltas():
 async def test_a_streamed_run_emits_the_deltas_and_the_tool_calls_a_recording_tool_saw():
     from agents import Agent, Runner
 
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     weather = oa.RecordingTool("get_weather", {"city": "string"}, result={"forecast": "sunny"})
     model = oa.ScriptedModel(
@@ -86,7 +86,7 @@ async def test_a_streamed_run_emits_the_deltas_and_the_tool_calls_a_recording_to
 
 
 def test_to_dict_takes_sdk_objects_dataclasses_and_dicts():
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     message = oa.text_message("hi", "msg-9")
     assert oa.to_dict(message)["id"] == "msg-9"
@@ -99,7 +99,7 @@ def test_to_dict_takes_sdk_objects_dataclasses_and_dicts():
 async def test_a_session_file_is_read_back_with_its_lines_and_the_item_events_line_names_the_stream():
     from agents import Agent, Runner
 
-    from harness import openai_agents as oa
+    from harness.runtime.fakes import openai_agents as oa
 
     model = oa.ScriptedModel("m", [[oa.text_message("Hello there.", "msg-2")]])
     ids = Placeholders()

@@ -1,4 +1,4 @@
-"""harness/openai_http.py on the pinned openai-agents release: the framework's own model classes
+"""harness/runtime/fakes/openai_http.py on the pinned openai-agents release: the framework's own model classes
 (OpenAIChatCompletionsModel, OpenAIResponsesModel) over a real AsyncOpenAI client whose transport
 is the scripted fake server, plain and streamed, with the network blocked throughout."""
 
@@ -9,8 +9,8 @@ import json
 import pytest
 
 from conftest import installed
-from harness import netguard
-from harness.timeline import Placeholders
+from harness.runtime import netguard
+from harness.runtime.timeline import Placeholders
 
 pytestmark = pytest.mark.skipif(installed("openai-agents") is None, reason="openai-agents not installed")
 
@@ -20,7 +20,7 @@ QUESTION = "Weather in Paris?"
 def _agent(model):
     from agents import Agent
 
-    from harness.openai_agents import RecordingTool
+    from harness.runtime.fakes.openai_agents import RecordingTool
 
     weather = RecordingTool("get_weather", {"city": "string"}, result=lambda args: f"sunny in {args['city']}")
     return Agent(name="a", model=model, tools=[weather.tool]), weather
@@ -29,7 +29,7 @@ def _agent(model):
 async def _run(agent, streamed: bool):
     from agents import Runner
 
-    from harness.openai_agents import drain_stream
+    from harness.runtime.fakes.openai_agents import drain_stream
 
     with netguard.blocked():  # MockTransport never opens a socket; this proves it
         if streamed:
@@ -42,7 +42,7 @@ async def _run(agent, streamed: bool):
 def test_the_client_is_built_on_the_http_library_openai_imports():
     import openai
 
-    from harness import openai_http as oh
+    from harness.runtime.fakes import openai_http as oh
 
     major = int(openai.__version__.split(".")[0])
     assert oh.http_module().__name__ == ("httpx2" if major >= 3 else "httpx")
@@ -51,7 +51,7 @@ def test_the_client_is_built_on_the_http_library_openai_imports():
 
 
 def test_server_sent_events_are_written_as_the_apis_send_them():
-    from harness import openai_http as oh
+    from harness.runtime.fakes import openai_http as oh
 
     assert oh.sse([{"a": 1}, "[DONE]"]) == b'data: {"a": 1}\n\ndata: [DONE]\n\n'
     assert oh.sse([{"type": "response.created"}], named=True) == (
@@ -69,7 +69,7 @@ def test_server_sent_events_are_written_as_the_apis_send_them():
 
 
 async def test_chat_completions_plain():
-    from harness import openai_http as oh
+    from harness.runtime.fakes import openai_http as oh
 
     fake = oh.FakeOpenAI()
     fake.add(
@@ -100,8 +100,8 @@ async def test_chat_completions_plain():
 
 
 async def test_chat_completions_streamed():
-    from harness import openai_http as oh
-    from harness.openai_agents import text_deltas
+    from harness.runtime.fakes import openai_http as oh
+    from harness.runtime.fakes.openai_agents import text_deltas
 
     fake = oh.FakeOpenAI()
     call = oh.tool_call("get_weather", {"city": "Paris"}, "call-1")
@@ -122,7 +122,7 @@ async def test_chat_completions_streamed():
 
 
 async def test_responses_plain():
-    from harness import openai_http as oh
+    from harness.runtime.fakes import openai_http as oh
 
     fake = oh.FakeOpenAI()
     fake.add(
@@ -153,8 +153,8 @@ async def test_responses_plain():
 
 
 async def test_responses_streamed():
-    from harness import openai_http as oh
-    from harness.openai_agents import raw_event_types, text_deltas
+    from harness.runtime.fakes import openai_http as oh
+    from harness.runtime.fakes.openai_agents import raw_event_types, text_deltas
 
     fake = oh.FakeOpenAI()
     reasoning = oh.output_reasoning("Look it up.")
@@ -193,7 +193,7 @@ async def test_an_unscripted_request_is_the_fakes_error_not_a_result():
     from agents import Runner
     from openai import InternalServerError  # the fake answers what was not scripted with a 500
 
-    from harness import openai_http as oh
+    from harness.runtime.fakes import openai_http as oh
 
     fake = oh.FakeOpenAI().add(oh.responses_reply(oh.response([oh.output_message("hi")])))
     agent, _ = _agent(fake.chat_model())  # the script answers /responses, the model asks /chat/completions
@@ -210,7 +210,7 @@ async def test_an_unscripted_request_is_the_fakes_error_not_a_result():
 
 
 def test_payload_builders_are_json():
-    from harness import openai_http as oh
+    from harness.runtime.fakes import openai_http as oh
 
     payloads = [
         oh.chat_completion("x", reasoning_content="r", usage=oh.usage(1, 2)),
@@ -228,7 +228,7 @@ async def test_an_error_reply_reaches_the_caller_as_the_apis_error():
     import openai
     from agents import Runner
 
-    from harness import openai_http as oh
+    from harness.runtime.fakes import openai_http as oh
 
     fake = oh.FakeOpenAI().add(oh.error_reply(400, "bad tool call", path="chat/completions"))
     agent, _ = _agent(fake.chat_model())

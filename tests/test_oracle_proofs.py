@@ -1,6 +1,6 @@
 """Every case's oracle is shown able to say both ``reproduced`` and ``fixed``.
 
-Each case declares, per outcome, the build that shows it (harness/scenario.py: an
+Each case declares, per outcome, the build that shows it (harness/runtime/scenario.py: an
 in-process patch of the pinned release, the pinned release as installed, or a real
 release). This test runs them all, so a new scenario is covered without touching this file.
 A ``Release`` proof runs in that release's matrix environment (built with uv when missing),
@@ -14,9 +14,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import case_params
-from harness.outcomes import FIXED, REPRODUCED
-from harness.proofs import run_edge, run_proof
-from harness.scenario import Release
+from harness.commands.proofs import run_edge, run_proof
+from harness.runtime.outcomes import FIXED, REPRODUCED
+from harness.runtime.scenario import Release
 
 
 def proof_params():
@@ -57,7 +57,7 @@ def edge_params():
 
 @pytest.mark.parametrize(("scenario", "case", "edge"), edge_params())
 def test_oracle_says_outcome_at_each_edge(scenario, case, edge):
-    """An edge (harness/scenario.py): the oracle draws its line where the docstring says."""
+    """An edge (harness/runtime/scenario.py): the oracle draws its line where the docstring says."""
     run = run_edge(scenario, case, edge)
     assert run.result.outcome == edge.outcome, (
         f"{scenario.id}:{case.id} at the edge '{edge.description}' ({run.where}) says "

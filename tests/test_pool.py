@@ -1,4 +1,5 @@
-"""Warm workers (harness/pool.py, harness/warm.py): the same results as cold ones, never stale, no leaks.
+"""Warm workers (harness/execution/pool.py, harness/runtime/warm.py): the same results as cold ones,
+never stale, no leaks.
 
 Each test keeps its pool in its own folder (HARNESS_POOL_DIR) and stops it at the end. The
 workers run in this test environment's Python (the pinned releases of `nox -s tests`).
@@ -17,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import environments, pool, registry
-from harness import warm as pool_warm
-from harness.driver import run_worker
+from harness.execution import environments, pool
+from harness.execution.driver import run_worker
+from harness.runtime import registry
+from harness.runtime import warm as pool_warm
 from test_driver import MODULE as DRIVER_MODULE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,7 +63,7 @@ def test_a_warm_run_gives_the_cold_runs_results_byte_for_byte_for_every_case(fra
     selectors = [f"{s.id}:{c.id}" for s, c in registry.select(registry.discover(), []) if s.framework == framework]
     env = environments.worker_environment(ROOT)
     cold_env, cold = run_worker(PYTHON, framework, selectors, env, ROOT, timeout=60)
-    from harness import frameworks
+    from harness.runtime import frameworks
 
     member = pool.start(PYTHON, ROOT, env, None, framework, frameworks.get(framework).entry_module)
     assert member is not None
@@ -73,8 +75,8 @@ def test_a_warm_run_gives_the_cold_runs_results_byte_for_byte_for_every_case(fra
 
 
 PROBE = """
-from harness.outcomes import fixed, reproduced
-from harness.scenario import AsInstalled, Case, Observation, Scenario
+from harness.runtime.outcomes import fixed, reproduced
+from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
 from harness import probe_helper
 from scenarios._probe_shared import SHARED
 
@@ -141,7 +143,7 @@ def test_a_changed_environment_or_warm_module_retires_the_worker(tmp_path, pool_
 
     member = pool.start(PYTHON, root, env, env_dir, "openai-agents", "agents")
     assert member is not None
-    warm_module = root / "harness" / "warm.py"
+    warm_module = root / "harness" / "runtime" / "warm.py"
     warm_module.write_text(warm_module.read_text() + "\n# changed\n")
     assert pool.find(PYTHON, root, env) is None
     # The worker watches its files too: it exits by itself within a second or two.
@@ -176,8 +178,8 @@ def test_a_hung_or_dying_case_in_a_warm_worker_is_reported_as_a_cold_one_is(tmp_
 
 
 TWO_CASES = """
-from harness.outcomes import fixed
-from harness.scenario import AsInstalled, Case, Observation, Scenario
+from harness.runtime.outcomes import fixed
+from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
 
 P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
 
@@ -195,7 +197,7 @@ def test_a_child_lost_between_cases_with_its_worker_leaves_no_case_unreported(tm
     killed after its first case: the case it never started runs cold, not "reported nothing"."""
     import subprocess
 
-    from harness import driver
+    from harness.execution import driver
 
     root = scratch_project(tmp_path, {"adk_two": TWO_CASES})
     env = environments.worker_environment(root)
@@ -204,7 +206,12 @@ def test_a_child_lost_between_cases_with_its_worker_leaves_no_case_unreported(tm
     # What such a run's socket carries: the child's lines up to its first result, then no exit code.
     argv = ["--framework", "google-adk", "--timeout", "30", "--only", "adk-two", "--skip"]
     printed = subprocess.run(
-        [str(PYTHON), "-m", "harness.worker", *argv], capture_output=True, text=True, env=env, cwd=root, check=True
+        [str(PYTHON), "-m", "harness.runtime.worker", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        check=True,
     ).stdout.splitlines(keepends=True)
     first_result = next(n for n, line in enumerate(printed) if '"kind": "result"' in line)
     forks = []
@@ -282,7 +289,7 @@ def test_sigterm_stops_a_worker(tmp_path, pool_dir):
 
 
 def test_a_pool_folder_others_can_write_is_not_used_and_said_so_once(tmp_path, monkeypatch, capsys):
-    from harness import cli
+    from harness.commands import cli
 
     folder = tmp_path / "shared-pool"
     folder.mkdir()

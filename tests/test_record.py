@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import boundaries, index, matrix, record, releases
-from harness.outcomes import FIXED, REPRODUCED
+from harness.commands import matrix
+from harness.planning import index, releases
+from harness.runtime.outcomes import FIXED, REPRODUCED
+from harness.store import boundaries, record
 
 RETRY = "adk-retry-same-invocation-id"
 TOOL = "adk-repeated-tool-call"
@@ -30,7 +32,7 @@ def project(tmp_path, monkeypatch):
         "releases",
         lambda name, cache_dir: {v: index.Release(v, "2026-01-01T00:00:00Z", False) for v in known[name]},
     )
-    # Default set: the latest patch of each minor line (as harness/releases.py does).
+    # Default set: the latest patch of each minor line (as harness/planning/releases.py does).
     monkeypatch.setitem(releases.DEFAULT_SETS, "google-adk", {"minors_from": "2.8", "last_of_major": []})
     monkeypatch.setitem(releases.DEFAULT_SETS, "openai-agents", {"minors_from": "0.5", "last_of_major": []})
     return tmp_path

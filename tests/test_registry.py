@@ -6,12 +6,12 @@ import textwrap
 
 import pytest
 
-from harness import registry
-from harness.scenario import ScenarioError
+from harness.runtime import registry
+from harness.runtime.scenario import ScenarioError
 
 GOOD = """
-from harness.outcomes import fixed
-from harness.scenario import AsInstalled, Case, Observation, Scenario
+from harness.runtime.outcomes import fixed
+from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
 
 async def run():
     return Observation(timeline=["x"])
@@ -98,7 +98,7 @@ def test_shipped_scenarios_import_without_their_frameworks():
         "        raise ImportError('framework imported at module level: ' + name)\n"
         "    return real(name, *a, **k)\n"
         "builtins.__import__ = guard\n"
-        "from harness import registry, matrix, cli\n"
+        "from harness.runtime import registry\nfrom harness.commands import matrix, cli\n"
         "print(len(registry.discover()))\n"
     )
     out = subprocess.run(

@@ -6,7 +6,8 @@ import json
 
 from markdown_it import MarkdownIt
 
-from harness import boundaries, evidence, reports
+from harness.rendering import evidence, reports
+from harness.store import boundaries
 
 SCENARIO = {
     "id": "adk-demo",

@@ -6,9 +6,9 @@ import asyncio
 import logging
 import socket
 
-from harness.outcomes import fixed
-from harness.runner import run_case, strip_paths
-from harness.scenario import AsInstalled, Case, NotApplicable, Observation, Scenario
+from harness.runtime.outcomes import fixed
+from harness.runtime.runner import run_case, strip_paths
+from harness.runtime.scenario import AsInstalled, Case, NotApplicable, Observation, Scenario
 
 PROOFS = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
 

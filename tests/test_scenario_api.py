@@ -6,9 +6,18 @@ import contextlib
 
 import pytest
 
-from harness import proofs
-from harness.outcomes import fixed
-from harness.scenario import AsInstalled, Case, InProcess, Observation, Release, Scenario, ScenarioError, validate
+from harness.commands import proofs
+from harness.runtime.outcomes import fixed
+from harness.runtime.scenario import (
+    AsInstalled,
+    Case,
+    InProcess,
+    Observation,
+    Release,
+    Scenario,
+    ScenarioError,
+    validate,
+)
 
 
 async def _run():
@@ -126,8 +135,8 @@ def test_run_proof_without_the_framework_installed_is_an_error_result(monkeypatc
 
 
 def test_edges_are_validated():
-    """An Edge (harness/scenario.py) alters a real observation of the case on one of its builds."""
-    from harness.scenario import Edge
+    """An Edge (harness/runtime/scenario.py) alters a real observation of the case on one of its builds."""
+    from harness.runtime.scenario import Edge
 
     ok = Edge("unexpected", "three events", lambda obs: obs.facts.update(n=3))
     validate(
@@ -147,8 +156,8 @@ def test_edges_are_validated():
 
 
 def test_an_edge_judges_an_altered_copy_of_the_observation(monkeypatch):
-    from harness.outcomes import reproduced, unexpected
-    from harness.scenario import Edge
+    from harness.runtime.outcomes import reproduced, unexpected
+    from harness.runtime.scenario import Edge
 
     async def run():
         return Observation(timeline=["2 events"], facts={"n": 2})

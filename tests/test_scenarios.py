@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import case_params, installed
-from harness.runner import run_case
+from harness.runtime.runner import run_case
 
 
 @pytest.mark.parametrize(("scenario", "case"), case_params())

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import registry
-from harness.snapshots import SnapshotCorrupt, SnapshotStore, render
+from harness.runtime import registry
+from harness.store.snapshots import SnapshotCorrupt, SnapshotStore, render
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""`python -m harness.summary`: the matrix job's summary page, and its exit status."""
+"""`python -m harness.rendering.summary`: the matrix job's summary page, and its exit status."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness import summary
-from harness.snapshots import SnapshotStore, render
+from harness.rendering import summary
+from harness.store.snapshots import SnapshotStore, render
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,7 +66,7 @@ def test_names_each_result_that_differs_with_its_diff(tmp_path):
 def test_exit_status_is_1_when_any_result_differs_and_2_for_a_file_that_is_not_results(tmp_path):
     def main(*paths: Path) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "harness.summary", *map(str, paths)],
+            [sys.executable, "-m", "harness.rendering.summary", *map(str, paths)],
             cwd=ROOT,
             capture_output=True,
             text=True,

@@ -1,6 +1,6 @@
 """Timeline normalisation: stable placeholders in first-seen order."""
 
-from harness.timeline import Placeholders, quote, render
+from harness.runtime.timeline import Placeholders, quote, render
 
 
 def test_placeholders_are_per_kind_and_first_seen():

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from packaging.version import Version
 
-from harness import versions
+from harness.planning import versions
 
 release = st.lists(st.integers(min_value=0, max_value=30), min_size=1, max_size=4).map(
     lambda xs: ".".join(map(str, xs))

@@ -30,7 +30,7 @@ FILLED_IN = {
 
 from functools import partial
 
-from harness.scenario import Case, Scenario
+from harness.runtime.scenario import Case, Scenario
 from scenarios.adk_repeated_tool_call import DIFFERENT_ARGS, RUNS_EVERY_CALL, TOOL_NAME_DEDUPE, judge_distinct
 from scenarios.adk_repeated_tool_call import replay as replay_tool_calls
 from scenarios.adk_retry_same_invocation_id import SEED_GUARD, UNGUARDED_RELEASE, judge_duplicate, replay
@@ -54,7 +54,7 @@ SCENARIO = Scenario(
 
 from functools import partial
 
-from harness.scenario import Case, Scenario
+from harness.runtime.scenario import Case, Scenario
 from scenarios.agents_nested_handoff_4hop import AS_INSTALLED, LAST_BEFORE_FIX, judge_no_repeats, replay
 
 SCENARIO = Scenario(

@@ -1,0 +1,8 @@
+"""The one error type for bad input. Every refusal (an unknown id, a malformed spec or flag, a
+release that does not exist, a corrupt record, an unwritable reports folder) derives from
+``UsageError``; the command line catches this one type and prints it as one line, exit 2
+(as pytest's ``UsageError``). Stdlib only: the runtime's refusals derive from it too."""
+
+
+class UsageError(Exception):
+    """Bad input, said in one line that names what was wrong and what is valid."""

@@ -1,0 +1,191 @@
+"""One isolated environment per framework build, made with uv and reused where safe.
+
+A release's environment lives in ``.nox/builds/<framework>-<version>[-today]`` and is
+reused when its marker says it holds exactly that build (same spec, same dependency
+date, same Python). Local builds are reinstalled every run: their source may have
+changed. The harness itself is not installed: the worker runs with the project on
+``PYTHONPATH``, so editing a scenario never invalidates an environment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from harness.planning import index
+from harness.planning.builds import Build
+
+MARKER = "harness-build.json"
+
+
+class BuildFailed(RuntimeError):
+    """uv could not create the environment; the message holds the installer's last lines."""
+
+
+@dataclass(frozen=True)
+class Environment:
+    build: Build
+    path: Path
+    python: Path
+    exclude_newer: str | None  # dependency date, or None for today's dependencies
+    reused: bool
+
+
+def uv_command() -> list[str]:
+    found = shutil.which("uv")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "uv"]
+
+
+def dependency_date(build: Build, cache_dir: Path) -> str | None:
+    """The upload time of a release, rounded up to the second, for uv's --exclude-newer."""
+    if not build.release:
+        return None
+    assert build.version is not None, "a release build knows its version (harness/planning/builds.py)"
+    release = index.releases(build.framework, cache_dir)[build.version]
+    stamp = datetime.fromisoformat(release.upload_time.replace("Z", "+00:00"))
+    stamp = stamp.replace(microsecond=0) + timedelta(seconds=1)
+    return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _tail(text: str, lines: int = 4, limit: int = 600) -> str:
+    """The installer's error on one line: from its last ``error:`` line to the end (uv wraps a
+    resolver's explanation over several lines; the missing package is named in the first of
+    them), else the last ``lines`` lines; cut at ``limit`` characters from the end."""
+    kept = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    start = max((i for i, line in enumerate(kept) if line.startswith("error:")), default=max(0, len(kept) - lines))
+    joined = " | ".join(kept[start:])
+    return joined if len(joined) <= limit else "…" + joined[-limit:]
+
+
+def _run(cmd: list[str]) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildFailed(_tail(proc.stderr or proc.stdout))
+
+
+def env_name(build: Build, today: bool) -> str:
+    if build.release:
+        return f"{build.framework}-{build.version}" + ("-today" if today else "")
+    return "local-" + "".join(c if c.isalnum() or c in ".-_" else "_" for c in build.source.split(":", 1)[-1])
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path``'s environment: two runs (a matrix and a bisect, or
+    two worktrees sharing one ``.nox``) must not build or delete the same environment at once."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / f".{path.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def scenario_requirements(framework: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(framework extras, other packages) every environment of ``framework`` gets: the union
+    over its scenarios, so one environment per release serves every scenario and --only choice."""
+    from harness.runtime import registry
+
+    return registry.requirements(registry.discover(), framework)
+
+
+def requirement_with_extras(build: Build, extras: tuple[str, ...]) -> str:
+    """What uv installs for ``build``, with the framework's extras (``google-adk[db]==2.13.0``)."""
+    if not extras:
+        return build.requirement
+    tag = f"[{','.join(extras)}]"
+    if build.local_path is not None:
+        return f"{build.framework}{tag} @ {build.local_path.resolve().as_uri()}"
+    name, at, url = build.requirement.partition("@")
+    if at:  # a direct reference, NAME @ URL
+        return f"{name.strip()}{tag} @ {url.strip()}"
+    name, _, version = build.requirement.partition("==")
+    return f"{name.strip()}{tag}=={version.strip()}"
+
+
+def ensure(
+    build: Build,
+    root: Path,
+    cache_dir: Path,
+    today: bool = False,
+    requires: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+) -> Environment:
+    """Create (or reuse) the environment for ``build``; raise BuildFailed on install errors.
+
+    ``requires``: (framework extras, other packages); by default what the framework's
+    scenarios declare (``Scenario.requires``).
+    """
+    path = root / env_name(build, today)
+    extras, packages = requires if requires is not None else scenario_requirements(build.framework)
+    with _locked(path):
+        return _ensure(build, path, cache_dir, today, extras, packages)
+
+
+def _ensure(
+    build: Build, path: Path, cache_dir: Path, today: bool, extras: tuple[str, ...], packages: tuple[str, ...]
+) -> Environment:
+    python = path / "bin" / "python"
+    date = None if today else dependency_date(build, cache_dir)
+    wanted: dict[str, object] = {
+        "requirement": build.requirement if build.release else build.source,
+        "exclude_newer": date,
+        "python": f"{sys.version_info.major}.{sys.version_info.minor}",
+        "format": 3,  # bump when the way environments are made changes
+    }
+    if extras or packages:  # absent otherwise, so existing environments stay valid
+        wanted["requires"] = {"extras": list(extras), "packages": list(packages)}
+    marker = path / MARKER
+    if build.release and marker.exists() and python.exists():
+        try:
+            if json.loads(marker.read_text()) == wanted:
+                return Environment(build, path, python, date, reused=True)
+        except ValueError:
+            pass
+    if path.exists():
+        shutil.rmtree(path)
+    uv = uv_command()
+    _run([*uv, "venv", "--quiet", "--python", sys.executable, str(path)])
+    # No --compile-bytecode: compiling every module costs more than the first worker's
+    # import, which writes the bytecode of just the modules the scenarios use.
+    cmd = [*uv, "pip", "install", "--quiet", "--python", str(python)]
+    if date:
+        cmd += ["--exclude-newer", date]
+    # The scenarios' extra packages are resolved with the framework in one install, under
+    # the same dependency date, so they are as of the release too.
+    cmd += [requirement_with_extras(build, extras), *packages]
+    try:
+        _run(cmd)
+    except BuildFailed:
+        shutil.rmtree(path, ignore_errors=True)
+        raise
+    marker.write_text(json.dumps(wanted, sort_keys=True))
+    return Environment(build, path, python, date, reused=False)
+
+
+# What a worker's environment is built from: what Python and the frameworks need to run, and
+# the harness's own switches. Nothing else reaches framework code: no credentials
+# (GOOGLE_APPLICATION_CREDENTIALS, *_TOKEN, cloud keys), no OPENAI_BASE_URL, no proxies.
+WORKER_ALLOWLIST = ("PATH", "HOME", "LANG", "LANGUAGE", "TMPDIR", "TZ", "TERM", "USER", "LOGNAME", "PYTHONHASHSEED")
+WORKER_ALLOWED_PREFIXES = ("LC_", "HARNESS_")
+
+
+def worker_environment(project_root: Path) -> dict[str, str]:
+    """Process environment for a worker, from an allowlist: the project importable, nothing secret."""
+    env = {k: v for k, v in os.environ.items() if k in WORKER_ALLOWLIST or k.startswith(WORKER_ALLOWED_PREFIXES)}
+    env["PYTHONPATH"] = str(project_root)
+    # Also set process-wide (not only per case, harness/runtime/runner.py): the worker imports the
+    # framework before the first case, and openai-agents reads it at import.
+    env["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    return env

@@ -1,0 +1,39 @@
+"""The default release set of each framework, kept as data: edit ``DEFAULT_SETS`` to extend.
+
+Rules are resolved against the package index, so a new patch or minor release joins the
+default matrix by itself (and is compared with the nearest earlier release's snapshot).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.planning import index, versions
+
+# framework -> rules. "minors_from": the latest final patch of every minor line from
+# that version on; "last_of_major": the last final release of each listed major line.
+DEFAULT_SETS: dict[str, dict] = {
+    "google-adk": {"minors_from": "2.0", "last_of_major": [1]},
+    "openai-agents": {"minors_from": "0.6", "last_of_major": []},
+}
+
+
+def default_versions(framework: str, cache_dir: Path) -> list[str]:
+    """The releases ``nox -s matrix`` runs for ``framework``, oldest first."""
+    rules = DEFAULT_SETS[framework]
+    finals = [
+        r.version
+        for r in index.releases(framework, cache_dir).values()
+        if not r.yanked and versions.is_final(r.version)
+    ]
+    chosen: dict[tuple[int, int], str] = {}
+    floor = versions.minor(rules["minors_from"])
+    for v in finals:
+        if versions.minor(v) >= floor:
+            chosen[versions.minor(v)] = max(chosen.get(versions.minor(v), v), v, key=versions.key)
+    picked = set(chosen.values())
+    for major in rules.get("last_of_major", []):
+        line = [v for v in finals if versions.minor(v)[0] == major]
+        if line:
+            picked.add(max(line, key=versions.key))
+    return sorted(picked, key=versions.key)

@@ -1,0 +1,294 @@
+"""reports/<scenario-id>.md: the evidence a contributor attaches to an upstream PR or issue.
+
+Rendered from reports/matrix.json only (JSON is the record), byte-identical for the same
+results, and kept under GitHub's comment limit by cutting long blocks with a visible note.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+
+from harness.planning import versions
+from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
+from harness.store import boundaries
+
+GITHUB_LIMIT = 65536
+TIMELINE_LINES = 60  # longer timelines are cut, with a note saying so
+DIFF_LINES = 80
+
+
+def _esc(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _label(r: dict) -> str:
+    return r["source"] if r["source"].startswith("local:") else f"{r['framework']} {r['version']}"
+
+
+def _release_order(r: dict) -> tuple:
+    return (versions.key(r["version"] or "0"), r["source"].startswith("local:"), r["source"])
+
+
+def _cut(text: str, limit: int, what: str) -> str:
+    lines = text.splitlines()
+    if len(lines) <= limit:
+        return text.rstrip("\n")
+    return "\n".join(
+        lines[:limit]
+        + [
+            f"… {len(lines) - limit} more {what} lines cut to fit GitHub's comment limit; "
+            "the full text is in reports/matrix.json"
+        ]
+    )
+
+
+def _fence(text: str, lang: str = "text") -> list[str]:
+    return [f"```{lang}", text.replace("```", "ʼʼʼ"), "```"]
+
+
+def _is_release(r: dict) -> bool:
+    return not r["source"].startswith("local:") and r["source"] == f"{r['framework']}=={r['version']}"
+
+
+def release_lines(rows: list[dict]) -> list[tuple[str, list[dict]]]:
+    """Release rows grouped by release line (``1.x``, ``2.x``), each in version order.
+
+    Lines overlap in time (google-adk 1.39.1 came out after 2.4.0), so "last release where
+    it reproduces" and "first fixed" are only meaningful inside one line.
+    """
+    lines: dict[str, list[dict]] = {}
+    for r in sorted((r for r in rows if _is_release(r)), key=_release_order):
+        lines.setdefault(versions.line(r["version"]), []).append(r)
+    return list(lines.items())
+
+
+def _line_summary(releases: list[dict]) -> str:
+    repro = [r for r in releases if r["outcome"] == REPRODUCED]
+    fixed_ = [r for r in releases if r["outcome"] == FIXED]
+    unexpected = [r for r in releases if r["outcome"] == UNEXPECTED]
+    parts = [
+        f"last release where it reproduces: **{repro[-1]['version']}**" if repro else "reproduces on no release run"
+    ]
+    later_fixed = [r for r in fixed_ if not repro or _release_order(r) > _release_order(repro[-1])]
+    if later_fixed:
+        parts.append(f"first release where it is fixed: **{later_fixed[0]['version']}**")
+    elif fixed_:
+        parts.append(f"fixed on {', '.join(r['version'] for r in fixed_)}, but it reproduces again later")
+    else:
+        parts.append("fixed on no release run")
+    changes = [
+        f"{a['version']} → {b['version']}: {a['outcome']} → {b['outcome']}"
+        for a, b in itertools.pairwise(releases)
+        if a["outcome"] != b["outcome"]
+    ]
+    if changes:
+        parts.append("changes: " + "; ".join(changes))
+    parts.append(f"unexpected on: {', '.join(r['version'] for r in unexpected) if unexpected else 'none'}")
+    return "; ".join(parts)
+
+
+def _control_summary(releases: list[dict]) -> str:
+    """A control must hold (``fixed``) everywhere: say so, or say where it broke."""
+    broke = [r for r in releases if r["outcome"] != FIXED]
+    if not broke:
+        return f"control: held on every release run ({len(releases)})"
+    return (
+        "control: **broke** on "
+        + ", ".join(f"{r['version']} ({r['outcome']})" for r in broke)
+        + f"; held on {len(releases) - len(broke)} of {len(releases)} releases run"
+    )
+
+
+def _summary_line(rows: list[dict], control: bool = False) -> str:
+    """One line per release line (a single line needs no label)."""
+    lines = release_lines(rows)
+    summarise = _control_summary if control else _line_summary
+    if not lines:
+        return "no release run."
+    if len(lines) == 1:
+        return summarise(lines[0][1]) + "."
+    framework = lines[0][1][0]["framework"]
+    return " ".join(f"**{framework} {line}**: {summarise(group)}." for line, group in lines)
+
+
+def _before_after(rows: list[dict]) -> list[str]:
+    candidates = [r for r in rows if r["source"].startswith("local:")]
+    releases = [r for r in rows if not r["source"].startswith("local:")]
+    lines = []
+    for cand in candidates:
+        for base in releases:
+            if base["outcome"] == cand["outcome"]:
+                lines.append(
+                    f"unchanged: {cand['outcome']} on {_label(base)} and on the candidate build `{cand['source']}`"
+                )
+            else:
+                lines.append(
+                    f"{base['outcome']} on {_label(base)}, {cand['outcome']} on the candidate build `{cand['source']}`"
+                )
+    return lines
+
+
+def _range(group: list[dict]) -> str:
+    """A table row's builds: every release named, or the two ends and how many were run."""
+    if len(group) == 1:
+        return _label(group[0])
+    if len(group) == 2:
+        return f"{_label(group[0])}, {group[1]['version']}"
+    return f"{_label(group[0])} – {group[-1]['version']}, {len(group)} run"
+
+
+def _bisect_lines(k: boundaries.Known) -> list[str]:
+    """What every bisect and the record say about one case: its boundaries, and how it is known."""
+    if not k.ranges:
+        return []
+    ranges = "; ".join(f"{a} – {b}" for a, b in sorted(set(k.ranges), key=lambda ab: versions.key(ab[0])))
+    found = "; ".join(b.summary for b in k.boundaries) or "no outcome change"
+    answered = sum(o != ERROR for o in k.points.values())
+    probes = f"{k.probes} probe" + ("" if k.probes == 1 else "s")
+    line = (
+        f"Bisect ({probes} over {ranges}, with the record's results: {answered} releases with an answer): **{found}**."
+    )
+    if k.no_answer:
+        shown = (
+            ", ".join(k.no_answer)
+            if len(k.no_answer) <= 3
+            else f"{len(k.no_answer)} releases, {k.no_answer[0]} .. {k.no_answer[-1]}"
+        )
+        line += f" No answer from {shown}."
+    return [line]
+
+
+def _grid_picture(scenario: dict) -> list[str]:
+    """The scenario's SVG grid (harness/rendering/grid.py, written beside this report)."""
+    return [f"![{scenario['id']}: outcome per case and build]({scenario['id']}.svg)", ""]
+
+
+def _script_link(scenario: dict, case: dict) -> list[str]:
+    """The case's standalone reproduction script (harness/rendering/export.py, written to repro/ beside this report)."""
+    path = f"repro/{scenario['id']}--{case['id']}.py"
+    return [
+        f"Standalone script: [`{path}`]({path}): `uv run` it (no harness needed); it prints the timeline and "
+        "the verdict, and exits 1 when the case reproduces, 0 when fixed.",
+        "",
+    ]
+
+
+def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
+    """The report of one scenario. ``scenario``: id, framework, links, description, expected, cases.
+
+    ``bisects``: the bisect record (reports/bisect.json), whose boundaries are quoted per case,
+    derived together with the record's results.
+    """
+    bisects = bisects or boundaries.empty_record()
+    results = [r for r in document["results"] if r["scenario"] == scenario["id"]]
+    results.sort(key=_release_order)
+    out = [f"# {scenario['id']}", ""]
+    out += [f"**Bug** ({scenario['framework']}): {scenario['description']}", ""]
+    out += [f"**Expected**: {scenario['expected']}", ""]
+    out += ["Upstream: " + ", ".join(f"<{u}>" for u in scenario["links"]), ""]
+    specs = []
+    for r in results:
+        spec = r["source"] if not r["source"].startswith("local:") else f"/path/to/{r['source'][6:]}"
+        if spec not in specs:
+            specs.append(spec)
+    out += ["Reproduce:", "", *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"), ""]
+    if not results:
+        return "\n".join(out + ["No results for this scenario in reports/matrix.json.", ""])
+    out += _grid_picture(scenario)
+
+    shapes: dict[str, str] = {}
+    for r in results:
+        if r["timeline"] and r["timeline"] not in shapes:
+            shapes[r["timeline"]] = chr(ord("A") + len(shapes)) if len(shapes) < 26 else f"S{len(shapes)}"
+
+    for case in scenario["cases"]:
+        rows = [r for r in results if r["case"] == case["id"]]
+        if not rows:
+            continue
+        heading = f"## {case['id']}" + (" (control)" if case.get("control") else "")
+        out += [heading, "", case.get("summary", ""), "", _summary_line(rows, bool(case.get("control"))), ""]
+        out += _script_link(scenario, case)
+        known = boundaries.known(bisects, document["results"], scenario["id"], case["id"], scenario["framework"])
+        bisect_lines = _bisect_lines(known)
+        if bisect_lines:
+            out += bisect_lines + [""]
+        ba = _before_after(rows)
+        if ba:
+            out += ["**What the candidate changed:**", ""] + [f"- {line}" for line in ba] + [""]
+        out += ["| build | outcome | detail | timeline |", "|---|---|---|---|"]
+        # Rows group consecutive releases of one release line with the same result.
+        keyed = [
+            (
+                r,
+                (
+                    r["outcome"],
+                    r["detail"],
+                    shapes.get(r["timeline"], "–"),
+                    r["source"].startswith("local:"),
+                    versions.line(r["version"] or "0"),
+                ),
+            )
+            for r in rows
+        ]
+        for key, grp in itertools.groupby(keyed, key=lambda x: x[1]):
+            group = [r for r, _ in grp]
+            out.append(f"| {_esc(_range(group))} | {key[0]} | {_esc(key[1])} | {key[2]} |")
+        out.append("")
+        case_shapes = []
+        for r in rows:
+            if r["timeline"] and r["timeline"] not in case_shapes:
+                case_shapes.append(r["timeline"])
+        for tl in case_shapes:
+            producing = [r for r in rows if r["timeline"] == tl]
+            who = ", ".join(_label(r) for r in producing)
+            out += [
+                "<details>",
+                f"<summary>timeline {shapes[tl]} ({producing[0]['outcome']}): {_esc(who)}</summary>",
+                "",
+            ]
+            out += _fence(_cut(tl, TIMELINE_LINES, "timeline")) + ["", "</details>", ""]
+        repro = [r for r in rows if r["outcome"] == REPRODUCED and r["timeline"]]
+        fixed_ = [r for r in rows if r["outcome"] == FIXED and r["timeline"]]
+        if repro and fixed_ and repro[-1]["timeline"] != fixed_[0]["timeline"]:
+            a, b = repro[-1], fixed_[0]
+            diff = "".join(
+                difflib.unified_diff(
+                    a["timeline"].splitlines(keepends=True),
+                    b["timeline"].splitlines(keepends=True),
+                    fromfile=f"{_label(a)} (reproduced)",
+                    tofile=f"{_label(b)} (fixed)",
+                )
+            )
+            out += [
+                "<details>",
+                f"<summary>diff: reproduced ({_esc(_label(a))}) → fixed ({_esc(_label(b))})</summary>",
+                "",
+            ]
+            out += _fence(_cut(diff, DIFF_LINES, "diff"), "diff") + ["", "</details>", ""]
+
+    out += _environment(document, {r["source"] for r in results})
+    text = "\n".join(out)
+    if len(text) > GITHUB_LIMIT:
+        text = text[: GITHUB_LIMIT - 200].rsplit("\n", 1)[0]
+        text += "\n\n… report cut at GitHub's 65,536-character limit; the full record is reports/matrix.json\n"
+    return text
+
+
+def _environment(document: dict, sources: set[str]) -> list[str]:
+    info = document.get("harness", {})
+    out = ["## Environment", ""]
+    # The code tree hash is in matrix.json, not here: a run of one scenario must leave every
+    # other scenario's report byte for byte.
+    out.append(f"Python {info.get('python', '?')} on {info.get('platform', '?')}; harness {info.get('version', '?')}")
+    out.append("")
+    for env in document.get("environments", []):
+        if env["source"] not in sources:
+            continue
+        date = f", dependencies as of {env['exclude_newer']}" if env.get("exclude_newer") else ", today's dependencies"
+        if env.get("isolation"):
+            date += f", isolation: {env['isolation']}"
+        packages = env.get("packages") or []
+        out += ["<details>", f"<summary>{_esc(env['source'])}: {len(packages)} packages{date}</summary>", ""]
+        out += _fence("\n".join(packages) if packages else env.get("error", "no environment")) + ["", "</details>", ""]
+    return out

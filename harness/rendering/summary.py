@@ -1,0 +1,121 @@
+"""A markdown summary of matrix results, for a CI job's summary page: ``python -m harness.rendering.summary FILE...``.
+
+FILE is the record (``reports/matrix.json``) or the shard results a sharded run merged
+(``reports/shards/*.json``); they share one shape. The summary gives the counts of each
+outcome per framework and names every result that differs from its stored snapshot or has
+none, with the diff, then the results that need a look (``unexpected``, ``error``). It is
+printed on stdout; `.github/workflows/matrix.yml` appends it to ``$GITHUB_STEP_SUMMARY``.
+
+Exit status: 0 when every result matches its snapshot, 1 when any differs or has none
+(the same rule as ``nox -s matrix`` and ``python -m harness merge``), 2 for a file that is
+not a results document (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from harness.project import PROJECT
+from harness.runtime.outcomes import ERROR, OUTCOMES, UNEXPECTED
+from harness.store.snapshots import CHANGED, MATCH, UPDATED, SnapshotStore
+
+PROJECT_ROOT = PROJECT.root
+# A step summary holds at most 1 MiB; a run where every timeline changed must still fit.
+MAX_DIFF_LINES = 60
+MAX_DIFFS = 25
+
+
+class NotResults(ValueError):
+    """A file that is not a record or shard result."""
+
+
+def load(paths: list[Path]) -> list[dict]:
+    """Every result of the given documents, in their order."""
+    results: list[dict] = []
+    for path in paths:
+        try:
+            document = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            raise NotResults(f"{path}: not a results document ({exc})") from None
+        if not isinstance(document, dict) or not isinstance(document.get("results"), list):
+            raise NotResults(f"{path}: not a results document (no results list)")
+        results += document["results"]
+    return results
+
+
+def differs(result: dict) -> bool:
+    return result.get("snapshot") not in (MATCH, UPDATED)
+
+
+def _name(r: dict) -> str:
+    return f"`{r['scenario']}:{r['case']}` on `{r['source']}`"
+
+
+def _diff(r: dict, store: SnapshotStore) -> str:
+    """The diff between a changed result and its stored snapshot, recomputed from the store."""
+    if r.get("snapshot") != CHANGED or r.get("timeline") is None:
+        return ""
+    lines = store.check(r).diff.splitlines()
+    if len(lines) > MAX_DIFF_LINES:
+        lines = [*lines[:MAX_DIFF_LINES], f"... {len(lines) - MAX_DIFF_LINES} more lines"]
+    return "\n".join(lines)
+
+
+def markdown(results: list[dict], sources: list[str], store: SnapshotStore) -> str:
+    """The summary: counts per framework, what differs from its snapshot, what needs a look."""
+    out = [f"## Matrix: {len(results)} results from {', '.join(sources)}", ""]
+    out += ["| framework | builds | " + " | ".join(OUTCOMES) + " |", "|---|---:|" + "---:|" * len(OUTCOMES)]
+    for framework in sorted({r["framework"] for r in results}):
+        rows = [r for r in results if r["framework"] == framework]
+        counts = [str(sum(r["outcome"] == o for r in rows)) for o in OUTCOMES]
+        out.append(f"| {framework} | {len({r['source'] for r in rows})} | " + " | ".join(counts) + " |")
+    out.append("")
+    bad = [r for r in results if differs(r)]
+    if not bad:
+        out += ["Every result matches its stored snapshot.", ""]
+    else:
+        out += [
+            f"### {len(bad)} {'result differs' if len(bad) == 1 else 'results differ'} from the stored "
+            "snapshot or have none",
+            "",
+        ]
+        for i, r in enumerate(bad):
+            base = r.get("snapshot_base")
+            against = f"compared with the snapshot of {base}" if base else "no stored snapshot"
+            out.append(f"- {_name(r)}: **{r['snapshot']}** ({against}): {r['outcome']}: {r['detail']}")
+            diff = _diff(r, store) if i < MAX_DIFFS else ""
+            if diff:
+                out += ["", "  ```diff", *("  " + line for line in diff.splitlines()), "  ```"]
+        out += [
+            "",
+            "Accept a deliberate change with `nox -s matrix -- --update-snapshots` and say why in the "
+            "commit (README, Snapshots).",
+            "",
+        ]
+    problems = [r for r in results if r["outcome"] in (UNEXPECTED, ERROR)]
+    if problems:
+        out += [f"### Needs a look: {len(problems)} unexpected or error", ""]
+        out += [f"- {_name(r)}: **{r['outcome']}**: {r['detail']}" for r in problems]
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m harness.rendering.summary", description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path, help="reports/matrix.json or reports/shards/*.json")
+    args = parser.parse_args(argv)
+    try:
+        results = load(args.files)
+    except NotResults as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    store = SnapshotStore(PROJECT_ROOT / "snapshots" / "matrix")
+    print(markdown(results, [p.name for p in args.files], store))
+    return 1 if any(differs(r) for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""Scenario discovery: every module in ``scenarios/`` with no hand-kept list.
+
+Mirrors nox's registry: one mapping from id to scenario, handed out as a copy.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from harness.errors import UsageError
+from harness.project import PROJECT
+from harness.runtime.scenario import Case, Scenario, ScenarioError, validate
+
+SCENARIOS_DIR = PROJECT.scenarios
+
+
+class UnknownId(UsageError, ValueError):
+    """A scenario or case id that no scenario defines."""
+
+
+def _load_module(path: Path, package: str) -> ModuleType:
+    name = f"{package}.{path.stem}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:  # not a loadable Python file (a .py with no loader)
+        raise ScenarioError(f"scenario module {path.stem} cannot be loaded from {path.name}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise ScenarioError(f"scenario module {path.stem} failed to import: {type(exc).__name__}: {exc}") from exc
+    return module
+
+
+def discover(directory: Path = SCENARIOS_DIR) -> dict[str, Scenario]:
+    """Load and validate every scenario module in ``directory``, keyed by scenario id."""
+    package = "scenarios" if directory == SCENARIOS_DIR else f"_scenarios_{abs(hash(str(directory)))}"
+    found: dict[str, Scenario] = {}
+    for path in sorted(directory.glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        module = _load_module(path, package)
+        if not hasattr(module, "SCENARIO"):
+            raise ScenarioError(f"scenario module {path.stem}: it defines no SCENARIO")
+        scenario = validate(module.SCENARIO, path.stem)
+        if scenario.id in found:
+            raise ScenarioError(
+                f"scenario module {path.stem}: id {scenario.id!r} is already used by module {found[scenario.id].module}"
+            )
+        found[scenario.id] = Scenario(**{**scenario.__dict__, "module": path.stem})
+    return dict(found)
+
+
+def select(scenarios: dict[str, Scenario], selectors: list[str]) -> list[tuple[Scenario, Case]]:
+    """The (scenario, case) pairs named by ``scenario`` or ``scenario:case`` selectors (all when empty)."""
+    if not selectors:
+        return [(s, c) for s in scenarios.values() for c in s.cases]
+    chosen: list[tuple[Scenario, Case]] = []
+    for selector in selectors:
+        scenario_id, _, case_id = selector.partition(":")
+        if scenario_id not in scenarios:
+            raise UnknownId(f"unknown scenario {scenario_id!r}; valid: {', '.join(sorted(scenarios))}")
+        scenario = scenarios[scenario_id]
+        if case_id:
+            try:
+                cases = [scenario.case(case_id)]
+            except KeyError as exc:
+                raise UnknownId(exc.args[0]) from None
+        else:
+            cases = list(scenario.cases)
+        chosen.extend((scenario, c) for c in cases if (scenario, c) not in chosen)
+    return chosen
+
+
+def requirements(scenarios: dict[str, Scenario], framework: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(extras of the framework itself, other packages) that ``framework``'s scenarios require.
+
+    ``google-adk[db]`` contributes the extra ``db``; ``aiosqlite`` is another package.
+    """
+    import re
+
+    extras: set[str] = set()
+    packages: set[str] = set()
+    norm = lambda name: re.sub(r"[-_.]+", "-", name).lower()  # noqa: E731 (PEP 503 names)
+    for scenario in scenarios.values():
+        if scenario.framework != framework:
+            continue
+        for req in scenario.requires:
+            m = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[([^\]]*)\])?\s*$", req)
+            if m and norm(m.group(1)) == norm(framework):
+                extras.update(e.strip() for e in (m.group(2) or "").split(",") if e.strip())
+            else:
+                packages.add(req.strip())
+    return tuple(sorted(extras)), tuple(sorted(packages))

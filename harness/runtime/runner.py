@@ -1,0 +1,109 @@
+"""Run one case in this process and turn what happens into a result.
+
+Every case gets a fresh event loop, a network guard, a timeout, and its logging
+configuration restored afterwards, so one case cannot change what the next one sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import traceback
+from dataclasses import asdict, dataclass
+
+from harness.runtime import netguard
+from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, Verdict
+from harness.runtime.scenario import Case, NotApplicable, Observation, Scenario
+from harness.runtime.timeline import render
+
+DEFAULT_TIMEOUT = 60.0
+
+# Environment every case runs under: no provider key can be read, no tracing exported.
+# (openai-agents exports traces to api.openai.com unless disabled: src/agents/tracing/__init__.py)
+CASE_ENVIRONMENT = {
+    "OPENAI_AGENTS_DISABLE_TRACING": "1",
+    "OPENAI_API_KEY": "",
+    "GOOGLE_API_KEY": "",
+    "GEMINI_API_KEY": "",
+    "ADK_DISABLE_TELEMETRY": "1",
+}
+
+
+@dataclass
+class CaseResult:
+    scenario: str
+    case: str
+    outcome: str
+    detail: str
+    timeline: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+_PATH_RE = re.compile(r"(?:/[^\s'\":]+)+/(?=[^\s/'\":]+)")
+
+
+def strip_paths(text: str) -> str:
+    """Drop directory parts of absolute paths, keeping package-relative ones when recognisable."""
+
+    def shorten(m: re.Match) -> str:
+        path = m.group(0)
+        for anchor in ("/site-packages/", "/src/"):
+            if anchor in path:
+                return path.split(anchor, 1)[1]
+        return ""
+
+    return _PATH_RE.sub(shorten, text)
+
+
+def error_detail(exc: BaseException, lines: int = 3) -> str:
+    """The error's last lines, on one line, without machine paths."""
+    text = "".join(traceback.format_exception(exc)).strip().splitlines()
+    tail = [line.strip() for line in text[-lines:] if line.strip()]
+    return strip_paths(" | ".join(tail))
+
+
+# wait_for runs the case in a task of its own, as it always has; asyncio.timeout (what ASYNC109
+# suggests) would run it in this one, which the frameworks' context handling could notice.
+async def _observe(case: Case, timeout: float) -> Observation:  # noqa: ASYNC109
+    return await asyncio.wait_for(case.run(), timeout)
+
+
+def _verdict(case: Case, timeout: float) -> tuple[Verdict, str]:
+    try:
+        observation = asyncio.run(_observe(case, timeout))
+    except NotApplicable as exc:
+        return Verdict(NOT_APPLICABLE, strip_paths(str(exc).splitlines()[0] if str(exc) else "not applicable")), ""
+    except TimeoutError:
+        return Verdict(ERROR, f"timed out after {timeout:g}s"), ""
+    except Exception as exc:  # the harness reports every failure as data, never raises
+        return Verdict(ERROR, error_detail(exc)), ""
+    timeline = render(observation.timeline)
+    try:
+        verdict = case.oracle(observation)
+        if not isinstance(verdict, Verdict):
+            raise TypeError(f"oracle returned {type(verdict).__name__}, expected Verdict")
+    except Exception as exc:
+        return Verdict(ERROR, "oracle failed: " + error_detail(exc)), timeline
+    return verdict, timeline
+
+
+def run_case(scenario: Scenario, case: Case, timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
+    """Run ``case`` and judge it; exceptions, timeouts and network use become ``error``."""
+    root = logging.getLogger()
+    saved_handlers, saved_level = list(root.handlers), root.level
+    saved_env = dict(os.environ)  # a case may set any variable; none may reach the next case
+    os.environ.update(CASE_ENVIRONMENT)
+    try:
+        with netguard.blocked():
+            verdict, timeline = _verdict(case, timeout)
+    finally:
+        root.handlers[:] = saved_handlers
+        root.setLevel(saved_level)
+        if dict(os.environ) != saved_env:
+            os.environ.clear()
+            os.environ.update(saved_env)
+    return CaseResult(scenario.id, case.id, verdict.outcome, verdict.detail, timeline)

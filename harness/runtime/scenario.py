@@ -1,0 +1,272 @@
+"""The scenario API: a documented bug, its cases, and how each case's oracle is proven.
+
+A scenario module in ``scenarios/`` defines one module-level ``SCENARIO``. Its top level
+imports only the standard library and the harness core; framework imports live inside the
+case functions, so the harness can list and validate every scenario in any environment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.errors import UsageError
+from harness.runtime import frameworks
+from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED, Verdict
+
+ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+# A plain requirement: name, optional extras, optional version specifiers (no URLs, no markers).
+REQUIREMENT_RE = re.compile(
+    r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?\s*([<>=!~]=?\s*[0-9][0-9A-Za-z.*+!-]*\s*,?\s*)*$"
+)
+
+
+class ScenarioError(UsageError, ValueError):
+    """A scenario module breaks the scenario contract."""
+
+
+class NotApplicable(Exception):
+    """Raised by a case when the build lacks the API it needs; the message quotes what."""
+
+
+@dataclass
+class Observation:
+    """What a case saw: its normalised timeline and the facts its oracle reads."""
+
+    timeline: list[str]
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class InProcess:
+    """A build obtained by patching the installed release in this process.
+
+    ``patch`` returns a context manager that applies, for example, the seed PR's guard
+    (a reference fix) or reverts an upstream change. Used only by the harness's own tests.
+    """
+
+    description: str
+    patch: Callable[[], AbstractContextManager[Any]]
+
+
+@dataclass(frozen=True)
+class AsInstalled:
+    """The release installed for ``nox -s tests`` shows this outcome unpatched."""
+
+    description: str = "the pinned release, unpatched"
+
+
+PIN_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([0-9][0-9A-Za-z.+!-]*)\s*$")
+
+
+@dataclass(frozen=True)
+class Release:
+    """A real release shows this outcome: ``Release("openai-agents==0.8.0", "the last release before #123")``.
+
+    The proof test (and ``python -m harness run ID:CASE --proof OUTCOME``) runs the case in
+    that release's matrix environment (``.nox/builds/<framework>-<version>``, dependencies
+    as of its upload date), unpatched. The honest proof for a bug upstream has fixed: the
+    last release with the bug, or the first without it.
+    """
+
+    spec: str
+    description: str = ""
+
+    @property
+    def framework(self) -> str:
+        """The framework's PyPI name, as the spec spells it (``frameworks.get`` normalises it)."""
+        m = PIN_RE.match(self.spec)
+        return m.group(1) if m else ""
+
+    @property
+    def version(self) -> str:
+        m = PIN_RE.match(self.spec)
+        return m.group(2) if m else ""
+
+
+Build = InProcess | AsInstalled | Release
+
+
+@dataclass(frozen=True)
+class Edge:
+    """An observation at one of the oracle's lines: the case's observation on ``build``, with
+    ``alter`` applied to a copy of it, must get ``outcome``.
+
+    ``alter`` edits the copy in place (or returns a new Observation): for example
+    ``lambda obs: obs.facts.update(calls=[...])`` for two calls with different arguments, where
+    the scenario's script only ever sends identical ones. Proofs show the oracle can say
+    ``reproduced`` and ``fixed`` on real builds; an edge shows it draws the line where the
+    docstring says, on an observation no build has to produce (a guard against a malformed
+    observation, a count one past the bug's), so a mutant of the oracle that moves the line is
+    caught (``nox -s mutants``). It is no evidence about any release: reports never show it.
+    ``build`` is ``AsInstalled()`` (the pinned release), an ``InProcess`` patch, or a ``Release``
+    (in its matrix environment, for a case that does not apply to the pinned release).
+    """
+
+    outcome: str
+    description: str
+    alter: Callable[[Observation], Observation | None]
+    build: Build = AsInstalled()
+
+
+@dataclass(frozen=True)
+class Case:
+    """One variant of a scenario: how to replay it, and how to judge what it saw.
+
+    ``proofs`` says how a build showing each of ``reproduced`` and ``fixed`` is obtained,
+    so a harness-level test can show the oracle is able to say both.
+
+    ``control=True`` marks a control case: behaviour that must hold (``fixed``) on every
+    release, beside the bug (for example the non-streamed path of a streamed bug). It still
+    declares both proofs: its ``reproduced`` proof breaks it in this process (``InProcess``),
+    so the oracle is shown able to fail. Reports show it as a control ("held on every
+    release run", or where it broke), never as "first fixed".
+    """
+
+    id: str
+    run: Callable[[], Awaitable[Observation]]
+    oracle: Callable[[Observation], Verdict]
+    proofs: Mapping[str, Build]
+    summary: str = ""
+    control: bool = False
+    # Observations at the oracle's lines, each altered from a real one (see Edge).
+    edges: tuple[Edge, ...] = ()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    framework: str
+    links: tuple[str, ...]
+    description: str  # the bug, in a sentence or two
+    expected: str  # the behaviour the bug report expects
+    cases: tuple[Case, ...]
+    module: str = ""
+    # Extra packages the scenario's environments need: a framework extra such as
+    # "google-adk[db]", or a distribution such as "aiosqlite". Every environment of the
+    # framework gets the union of its scenarios' requirements, resolved as of the release's
+    # date like the framework itself (harness/execution/environments.py).
+    requires: tuple[str, ...] = ()
+
+    def case(self, case_id: str) -> Case:
+        for c in self.cases:
+            if c.id == case_id:
+                return c
+        raise KeyError(
+            f"unknown case {case_id!r} for scenario {self.id!r}; valid: " + ", ".join(c.id for c in self.cases)
+        )
+
+
+def validate(scenario: object, module: str) -> Scenario:
+    """Check a module's SCENARIO against the contract; raise ScenarioError naming what is missing."""
+    where = f"scenario module {module}"
+    if not isinstance(scenario, Scenario):
+        raise ScenarioError(f"{where}: SCENARIO must be a harness.scenario.Scenario, got {type(scenario).__name__}")
+    problems = []
+    if not scenario.id or not ID_RE.match(scenario.id):
+        problems.append(f"id {scenario.id!r} is not lower-case and hyphenated")
+    try:
+        fw = frameworks.get(scenario.framework)
+        if scenario.id and not scenario.id.startswith(fw.id_prefix):
+            problems.append(f"id {scenario.id!r} must start with {fw.id_prefix!r} for {fw.name}")
+    except frameworks.UnknownFramework as exc:
+        problems.append(str(exc))
+    if not scenario.links or not all(isinstance(u, str) and u.startswith("https://") for u in scenario.links):
+        problems.append("links must list at least one https:// upstream URL")
+    if not scenario.description.strip():
+        problems.append("description is empty")
+    if not scenario.expected.strip():
+        problems.append("expected behaviour is empty")
+    if not scenario.cases:
+        problems.append("it has no cases")
+    for req in scenario.requires:
+        if not isinstance(req, str) or not REQUIREMENT_RE.match(req):
+            problems.append(f"requires entry {req!r} is not a requirement (NAME, NAME[extra] or NAME>=1.0)")
+    seen: set[str] = set()
+    for case in scenario.cases:
+        if not ID_RE.match(case.id):
+            problems.append(f"case id {case.id!r} is not lower-case and hyphenated")
+        if case.id in seen:
+            problems.append(f"case id {case.id!r} appears twice")
+        seen.add(case.id)
+        if not callable(case.run):
+            problems.append(f"case {case.id!r} has no run function")
+        if not callable(case.oracle):
+            problems.append(f"case {case.id!r} has no oracle")
+        missing = {REPRODUCED, FIXED} - set(case.proofs)
+        if missing:
+            problems.append(
+                f"case {case.id!r} does not say how to obtain a build that is {' or '.join(sorted(missing))}"
+            )
+        problems += _proof_problems(scenario, case)
+    if problems:
+        raise ScenarioError(f"{where}: " + "; ".join(problems))
+    return scenario
+
+
+def _proof_problems(scenario: Scenario, case: Case) -> list[str]:
+    """What is wrong with a case's proofs and control flag (empty when nothing is)."""
+    problems = []
+    if not isinstance(case.control, bool):
+        problems.append(f"case {case.id!r}: control must be True or False, got {case.control!r}")
+    for outcome, build in case.proofs.items():
+        where = f"case {case.id!r}'s {outcome!r} proof"
+        if not isinstance(build, (InProcess, AsInstalled, Release)):
+            problems.append(f"{where} is a {type(build).__name__}; valid: InProcess, AsInstalled, Release")
+            continue
+        if isinstance(build, Release):
+            problems += _release_problems(scenario, where, build)
+    problems += _edge_problems(scenario, case)
+    if case.control and REPRODUCED in case.proofs and not isinstance(case.proofs[REPRODUCED], InProcess):
+        problems.append(
+            f"case {case.id!r} is a control (it holds on every release), so its 'reproduced' proof must "
+            "break it in this process (InProcess), not name a build that has it broken"
+        )
+    return problems
+
+
+def _release_problems(scenario: Scenario, where: str, build: Release) -> list[str]:
+    if not PIN_RE.match(build.spec):
+        return [f"{where} names {build.spec!r}; a Release names one release: NAME==VERSION"]
+    try:
+        named = frameworks.get(build.framework).name
+    except frameworks.UnknownFramework as exc:
+        return [f"{where}: {exc}"]
+    if named != _framework_name(scenario.framework):
+        return [f"{where} is a {named} release, but the scenario is about {scenario.framework}"]
+    return []
+
+
+def _edge_problems(scenario: Scenario, case: Case) -> list[str]:
+    """What is wrong with a case's edges (empty when nothing is)."""
+    # Written by people and checked at run time: the fields may hold anything, whatever they are annotated as.
+    edges: object = case.edges
+    if not isinstance(edges, tuple):
+        return [f"case {case.id!r}: edges must be a tuple of Edge, got {type(edges).__name__}"]
+    problems = []
+    for n, edge in enumerate(edges, 1):
+        where = f"case {case.id!r}'s edge {n}"
+        if not isinstance(edge, Edge):
+            problems.append(f"{where} is a {type(edge).__name__}, not an Edge")
+            continue
+        if edge.outcome not in (REPRODUCED, FIXED, UNEXPECTED):
+            problems.append(f"{where} expects {edge.outcome!r}; valid: {REPRODUCED}, {FIXED}, {UNEXPECTED}")
+        build: object = edge.build
+        if not isinstance(build, (InProcess, AsInstalled, Release)):
+            problems.append(f"{where} runs on a {type(build).__name__}; valid: InProcess, AsInstalled, Release")
+        elif isinstance(build, Release):
+            problems += _release_problems(scenario, where, build)
+        alter: object = edge.alter
+        if not callable(alter) or not str(edge.description).strip():
+            problems.append(f"{where} needs a description and an alter function")
+    return problems
+
+
+def _framework_name(name: str) -> str:
+    try:
+        return frameworks.get(name).name
+    except frameworks.UnknownFramework:
+        return name

@@ -1,0 +1,100 @@
+"""Runs inside one framework environment: every selected case, one JSON line per event.
+
+The coordinator (``harness.commands.matrix``) starts ``python -m harness.runtime.worker`` in each build's
+environment and reads its stdout. Lines: ``{"kind": "env", ...}`` once, then for each case
+``{"kind": "start", ...}`` and ``{"kind": "result", ...}``. A case that never reports a
+result was killed (timeout or crash); the coordinator restarts the worker after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import importlib.metadata
+import json
+import platform
+import sys
+
+from harness.runtime import frameworks, registry
+from harness.runtime.runner import DEFAULT_TIMEOUT, run_case
+
+
+def installed_version(framework: str) -> str | None:
+    try:
+        return importlib.metadata.version(framework)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _name_and_version(dist: importlib.metadata.Distribution) -> tuple[str | None, str | None]:
+    """The ``Name`` and ``Version`` headers of a distribution's metadata.
+
+    Read from the header block only: ``dist.metadata`` parses the whole file with the email
+    parser (long descriptions included), a third of a warm run's time (harness/runtime/warm.py).
+    """
+    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
+    headers = {}
+    for line in text.split("\n\n", 1)[0].splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key in ("Name", "Version") and key not in headers:
+            headers[key] = value.strip()
+    if "Name" not in headers or "Version" not in headers:  # unusual layout: the full parser
+        return dist.metadata["Name"], dist.version
+    return headers["Name"], headers["Version"]
+
+
+def resolved_packages() -> list[str]:
+    """``name==version`` of every distribution in this environment, sorted."""
+    names = {}
+    for dist in importlib.metadata.distributions():
+        name, version = _name_and_version(dist)
+        if name:
+            names[name.lower()] = f"{name}=={version}"
+    return [names[k] for k in sorted(names)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m harness.runtime.worker")
+    parser.add_argument("--framework", required=True)
+    parser.add_argument("--only", nargs="*", default=[], help="scenario[:case] selectors")
+    parser.add_argument("--skip", nargs="*", default=[], help="scenario:case pairs already done")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT)
+    args = parser.parse_args(argv)
+
+    out = sys.stdout
+    # Whatever a framework or scenario prints must not corrupt the protocol on stdout.
+    sys.stdout = sys.stderr
+
+    def emit(record: dict) -> None:
+        out.write(json.dumps(record, sort_keys=True) + "\n")
+        out.flush()
+
+    framework = frameworks.get(args.framework).name
+    emit(
+        {
+            "kind": "env",
+            "framework": framework,
+            "version": installed_version(framework),
+            "python": platform.python_version(),
+            "packages": resolved_packages(),
+        }
+    )
+    # Import the framework once, before the first case, so its import time (seconds, on a
+    # loaded machine) does not count against that case's timeout. A failure here is
+    # reported by each case when it imports the framework itself.
+    with contextlib.suppress(Exception):
+        importlib.import_module(frameworks.get(framework).entry_module)
+    scenarios = {k: s for k, s in registry.discover().items() if s.framework == framework}
+    skip = set(args.skip)
+    for scenario, case in registry.select(scenarios, args.only):
+        if f"{scenario.id}:{case.id}" in skip:
+            continue
+        emit({"kind": "start", "scenario": scenario.id, "case": case.id})
+        result = run_case(scenario, case, timeout=args.timeout)
+        emit({"kind": "result", **result.to_dict()})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+"""Where a case's outcome changes between releases, derived from everything known.
+
+What is known about a (scenario, case, framework): every probe of every bisect
+(``reports/bisect.json``) and the record's results of releases (``reports/matrix.json``).
+A *boundary* is a pair of releases, adjacent among those with an answer, whose outcomes
+differ: "first fixed in 2.9.0" when 2.8.0 reproduced and 2.9.0 is fixed. Releases between
+the two sides that were never asked, or gave no answer (``error``), qualify it
+("first fixed in 2.9.0 or untested 2.8.1").
+
+Pure functions over versions and outcome words: used by bisect (to search and to record),
+by the matrix (boundary releases join the matrix) and by the reports.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.errors import UsageError
+from harness.planning import versions
+from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
+
+SCHEMA_VERSION = 2
+
+
+@dataclass(frozen=True)
+class Side:
+    version: str
+    outcome: str
+
+
+@dataclass(frozen=True)
+class Boundary:
+    before: Side
+    after: Side
+    summary: str  # "first fixed in 2.9.0", "introduced in 2.4.0", ...
+    skipped_between: tuple[str, ...] = ()  # releases between the two sides with no answer
+
+
+def summary(before: str, after: str, version: str, earlier: Sequence[str]) -> str:
+    """Words for a boundary: ``earlier`` are this case's outcomes on releases before it."""
+    if after == REPRODUCED:
+        return f"came back in {version}" if REPRODUCED in earlier else f"introduced in {version}"
+    if after == FIXED:
+        if before == REPRODUCED:
+            return f"fixed again in {version}" if FIXED in earlier else f"first fixed in {version}"
+        if before == NOT_APPLICABLE:
+            return f"first applicable in {version}, already fixed"
+        return f"fixed in {version} (was {before})"
+    if after == NOT_APPLICABLE:
+        return f"not applicable from {version}"
+    if after == UNEXPECTED:
+        return f"unexpected from {version}"
+    return f"{after} from {version}"
+
+
+def untested_words(between: Sequence[str]) -> str:
+    """How a boundary's version is qualified when releases between its sides gave no answer."""
+    if not between:
+        return ""
+    if len(between) <= 3:
+        return f" or untested {', '.join(between)}"
+    return f" or one of {len(between)} untested releases {between[0]} .. {between[-1]}"
+
+
+def derive(points: Mapping[str, str], releases: Iterable[str] = ()) -> list[Boundary]:
+    """Every boundary among ``points`` (version -> outcome; ``error`` is no answer).
+
+    ``releases``: every release known to exist, so the ones between two sides that were
+    never asked are named.
+    """
+    answered = sorted((v for v, o in points.items() if o != ERROR), key=versions.key)
+    every = sorted(set(releases) | set(points), key=versions.key)
+    found = []
+    for a, b in itertools.pairwise(answered):
+        if points[a] == points[b]:
+            continue
+        ka, kb = versions.key(a), versions.key(b)
+        between = tuple(v for v in every if ka < versions.key(v) < kb)
+        earlier = [points[v] for v in answered if versions.key(v) < kb]
+        words = summary(points[a], points[b], b + untested_words(between), earlier)
+        found.append(Boundary(Side(a, points[a]), Side(b, points[b]), words, between))
+    return found
+
+
+# --- the bisect record (reports/bisect.json) ------------------------------------------------
+
+
+class RecordError(UsageError, ValueError):
+    """reports/bisect.json is not a record this code can read or extend."""
+
+
+def empty_record() -> dict:
+    return {"schema_version": SCHEMA_VERSION, "releases": {}, "bisects": [], "probes": []}
+
+
+def _upgrade_v1(document: dict) -> dict:
+    """Schema 1 kept one entry per (scenario, case, framework) with its boundaries' two sides
+    and its skipped releases: those are the probes it still knows."""
+    out = empty_record()
+    for b in document.get("bisects", []):
+        key = {"scenario": b["scenario"], "case": b["case"], "framework": b["framework"]}
+        out["bisects"].append({**key, "from": b["from"], "to": b["to"]})
+        for bound in b.get("boundaries", []):
+            for side in (bound["before"], bound["after"]):
+                out["probes"].append({**key, "version": side["version"], "outcome": side["outcome"], "detail": ""})
+        for s in b.get("skipped", []):
+            out["probes"].append({**key, "version": s["version"], "outcome": ERROR, "detail": s.get("reason", "")})
+    return normalise(out)
+
+
+def load_record(path: Path) -> dict:
+    """The bisect record at ``path`` (empty when absent); schema 1 is read and upgraded."""
+    if not path.exists():
+        return empty_record()
+    try:
+        document = json.loads(path.read_text())
+        if not isinstance(document, dict):
+            raise ValueError("not a JSON object")
+        if document.get("schema_version") == 1 and isinstance(document.get("bisects"), list):
+            return _upgrade_v1(document)
+        if document.get("schema_version") != SCHEMA_VERSION or not isinstance(document.get("probes"), list):
+            raise ValueError(f"schema_version {document.get('schema_version')!r}, expected {SCHEMA_VERSION}")
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise RecordError(f"reports/{path.name} cannot be read ({exc}); restore it with git or move it away") from None
+    return normalise({**empty_record(), **document})
+
+
+def _probe_key(p: dict) -> tuple:
+    return (p["scenario"], p["case"], p["framework"], versions.key(p["version"]), p["version"])
+
+
+def normalise(record: dict) -> dict:
+    """One probe per (scenario, case, framework, version), the last one given winning; sorted."""
+    probes: dict[tuple, dict] = {}
+    for p in record["probes"]:
+        probes[_probe_key(p)] = p
+    ranges = {(b["scenario"], b["case"], b["framework"], b["from"], b["to"]): b for b in record["bisects"]}
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "releases": {fw: sorted(set(vs), key=versions.key) for fw, vs in sorted(record["releases"].items())},
+        "bisects": [ranges[k] for k in sorted(ranges, key=lambda k: (*k[:3], versions.key(k[3]), versions.key(k[4])))],
+        "probes": [probes[k] for k in sorted(probes)],
+    }
+
+
+def add(record: dict, probes: list[dict], bisect_range: dict, releases: Sequence[str], framework: str) -> dict:
+    """The record with one more bisect: its range, its probes, the releases it knew of."""
+    merged = {
+        "releases": {**record["releases"], framework: [*record["releases"].get(framework, []), *releases]},
+        "bisects": [*record["bisects"], bisect_range],
+        "probes": [*record["probes"], *probes],
+    }
+    return normalise(merged)
+
+
+def dumps(record: dict) -> str:
+    return json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+# --- what is known about one case ------------------------------------------------------------
+
+
+@dataclass
+class Known:
+    """Everything known about one (scenario, case, framework)."""
+
+    points: dict[str, str]  # version -> outcome, probes and record together (the record wins)
+    probes: int  # how many of them come from bisect probes
+    ranges: list[tuple[str, str]]  # the ranges bisected
+    releases: list[str]  # every release known to exist
+
+    @property
+    def boundaries(self) -> list[Boundary]:
+        return derive(self.points, self.releases)
+
+    @property
+    def no_answer(self) -> list[str]:
+        return sorted((v for v, o in self.points.items() if o == ERROR), key=versions.key)
+
+
+def known(record: dict, results: Iterable[dict], scenario: str, case: str, framework: str) -> Known:
+    """Probes of every bisect of this case, then the record's results of releases over them."""
+    points: dict[str, str] = {}
+    probes = 0
+    for p in record["probes"]:
+        if (p["scenario"], p["case"], p["framework"]) == (scenario, case, framework):
+            points[p["version"]] = p["outcome"]
+            probes += 1
+    for r in results:
+        if (
+            (r["scenario"], r["case"], r["framework"]) == (scenario, case, framework)
+            and r["source"] == f"{framework}=={r['version']}"
+            and r["outcome"] != ERROR
+        ):
+            points[r["version"]] = r["outcome"]
+    ranges = [
+        (b["from"], b["to"])
+        for b in record["bisects"]
+        if (b["scenario"], b["case"], b["framework"]) == (scenario, case, framework)
+    ]
+    points = dict(sorted(points.items(), key=lambda kv: versions.key(kv[0])))
+    return Known(points, probes, ranges, list(record["releases"].get(framework, [])))
+
+
+def boundary_releases(record: dict, results: Iterable[dict], scenario: str, framework: str) -> set[str]:
+    """The releases on either side of any boundary of any case of ``scenario``: they join its matrix."""
+    results = list(results)
+    cases = {p["case"] for p in record["probes"] if p["scenario"] == scenario and p["framework"] == framework}
+    found: set[str] = set()
+    for case in cases:
+        for b in known(record, results, scenario, case, framework).boundaries:
+            found |= {b.before.version, b.after.version}
+    return found

@@ -1,0 +1,140 @@
+"""The matrix's snapshot store: one text file per (scenario, case, release where it changed).
+
+``snapshots/matrix/<scenario>/<case>/<version>.txt`` holds the outcome, detail and
+timeline that ``<version>`` produced. A release with no file of its own is compared with
+the nearest earlier release that has one, so identical results are stored once and a
+hundred (case, release) pairs stay a handful of reviewable files. Files are written only
+when the user asks (``--update-snapshots``), and never for local builds or ``error``s.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.errors import UsageError
+from harness.planning import versions
+from harness.runtime.outcomes import ERROR, OUTCOMES
+
+MATCH, NEW, CHANGED, UPDATED = "match", "new", "changed", "updated"
+
+
+def render(result: dict) -> str:
+    """The stored text of a result: what a snapshot compares."""
+    return f"outcome: {result['outcome']}\ndetail: {result['detail']}\n\n{result['timeline']}"
+
+
+@dataclass
+class Check:
+    status: str  # match | new | changed | updated
+    base: str | None  # the release whose snapshot it was compared with
+    diff: str  # unified diff when changed
+
+
+class SnapshotCorrupt(UsageError, ValueError):
+    """A stored snapshot file that is not one (hand-edited into another shape, or damaged)."""
+
+
+class SnapshotStore:
+    def __init__(self, root: Path):
+        self.root = root
+
+    def _dir(self, scenario: str, case: str) -> Path:
+        return self.root / scenario / case
+
+    def stored_versions(self, scenario: str, case: str) -> list[str]:
+        d = self._dir(scenario, case)
+        return sorted((p.stem for p in d.glob("*.txt")), key=versions.key) if d.exists() else []
+
+    def _nearest(self, scenario: str, case: str, version: str) -> str | None:
+        earlier = [v for v in self.stored_versions(scenario, case) if versions.key(v) <= versions.key(version)]
+        return earlier[-1] if earlier else None
+
+    def read(self, scenario: str, case: str, version: str) -> str:
+        return (self._dir(scenario, case) / f"{version}.txt").read_text()
+
+    def check(self, result: dict) -> Check:
+        """Compare a result with its release's snapshot, or the nearest earlier release's."""
+        base = self._nearest(result["scenario"], result["case"], result["version"] or "0")
+        if base is None:
+            return Check(NEW, None, "")
+        stored = self.read(result["scenario"], result["case"], base)
+        actual = render(result)
+        if stored == actual:
+            return Check(MATCH, base, "")
+        diff = "".join(
+            difflib.unified_diff(
+                stored.splitlines(keepends=True),
+                actual.splitlines(keepends=True),
+                fromfile=f"snapshot {base}",
+                tofile=f"{result['source']}",
+            )
+        )
+        return Check(CHANGED, base, diff)
+
+    def accept(self, result: dict) -> bool:
+        """Store a release's result as its snapshot; False when it must not be stored."""
+        if result["outcome"] == ERROR or not result.get("release"):
+            return False
+        path = self._dir(result["scenario"], result["case"]) / f"{result['version']}.txt"
+        earlier = [
+            v
+            for v in self.stored_versions(result["scenario"], result["case"])
+            if versions.key(v) < versions.key(result["version"])
+        ]
+        if earlier and self.read(result["scenario"], result["case"], earlier[-1]) == render(result):
+            # Unchanged since an earlier release: that release's file already covers it.
+            path.unlink(missing_ok=True)
+            return True
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(render(result))
+        tmp.replace(path)
+        return True
+
+    def pin(self, scenario: str, case: str, version: str, base: str) -> None:
+        """Store ``base``'s snapshot as ``version``'s own, so ``version`` keeps being compared
+        with what it matched when a snapshot is inserted between them."""
+        path = self._dir(scenario, case) / f"{version}.txt"
+        if not path.exists():
+            path.write_text(self.read(scenario, case, base))
+
+    def known_pairs(self) -> set[tuple[str, str]]:
+        """Every (scenario, case) with stored snapshots, for orphan detection."""
+        if not self.root.exists():
+            return set()
+        return {(p.parent.parent.name, p.parent.name) for p in self.root.glob("*/*/*.txt")}
+
+    def validate(self) -> None:
+        """Refuse a damaged store before any run: every file must be a snapshot this store wrote."""
+        if not self.root.exists():
+            return
+        for path in sorted(self.root.rglob("*")):
+            if path.is_dir():
+                continue
+            rel = path.relative_to(self.root.parent.parent).as_posix()
+            hint = f"restore it with `git checkout -- {rel}` or delete it and re-run with --update-snapshots"
+            if path.suffix != ".txt" or len(path.relative_to(self.root).parts) != 3 or not versions.is_final(path.stem):
+                raise SnapshotCorrupt(
+                    f"{rel} is not where a snapshot belongs (snapshots/matrix/<scenario>/<case>/<version>.txt); {hint}"
+                )
+            try:
+                text = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                raise SnapshotCorrupt(f"{rel} is not UTF-8 text; {hint}") from None
+            lines = text.split("\n", 3)
+            if (
+                len(lines) < 3
+                or not lines[0].startswith("outcome: ")
+                or lines[0][9:] not in OUTCOMES
+                or not lines[1].startswith("detail: ")
+                or lines[2] != ""
+            ):
+                raise SnapshotCorrupt(
+                    f"{rel} does not start with 'outcome: <one of {', '.join(OUTCOMES)}>' and 'detail: ...'; {hint}"
+                )
+
+    def orphans(self, known: set[tuple[str, str]]) -> list[str]:
+        """Stored (scenario/case) directories that no scenario defines any more: nobody checks them."""
+        return sorted(f"{s}/{c}" for s, c in self.known_pairs() - known)
