@@ -491,6 +491,11 @@ SCENARIO = Scenario(
         "A write through a stale session object is refused with the stale-session error; the stored "
         "trajectory keeps each invocation's events together."
     ),
+    range_notes=(
+        "1.2.0-1.19.0 reproduce by another mechanism: append_event stamps `update_time` only for a state "
+        "delta there (commit d83ee1a6), so the stale check never fires and the stale writer's events go "
+        "in silently; 1.20.0-1.23.0 refuse, as expected.",
+    ),
     # SQLAlchemy comes with google-adk until 1.x and with the ``db`` extra in 2.x (an unknown
     # extra is ignored by older releases); its asyncio extra brings greenlet, which SQLAlchemy
     # 2.1 no longer installs by default and google-adk[db]==2.10.0 does not ask for.

@@ -275,6 +275,7 @@ SCENARIO = Scenario(
             judge_state_delta_kept,
             {"reproduced": INVOCATION_ONLY_GUARD, "fixed": SEED_GUARD},
             "the retry carries a state_delta: it must be persisted",
+            non_regression=True,
             edges=(
                 Edge(
                     "unexpected",
@@ -291,6 +292,7 @@ SCENARIO = Scenario(
             judge_different_message_kept,
             {"reproduced": INVOCATION_ONLY_GUARD, "fixed": SEED_GUARD},
             "the retry carries different text under the same id: it must be recorded",
+            non_regression=True,
         ),
     ),
 )

@@ -238,7 +238,7 @@ class EnvironmentEvaluator:
         built = time.monotonic()
         cached = result_cache.load(env.path)  # other scenarios' entries are kept when saving
         entries = cached.get("cases", {})
-        key = result_cache.inputs_key(self.root, env.path, self.module)
+        key = result_cache.inputs_key(self.root, env.path, self.module, self.selectors[0].partition(":")[0])
         to_run = [s for s in self.selectors if self.rerun or not result_cache.reusable(entries.get(s), key)]
         env_record, raw = cached.get("env"), list[dict]()
         if to_run:

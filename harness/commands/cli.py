@@ -148,8 +148,12 @@ def _export_pin(scenario: Scenario, case: Case, release: str | None, document: d
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """Write one standalone reproduction script per case (harness/rendering/export.py)."""
+    """Write one reproduction script per case: its short reproduction with a PEP 723 header
+    (harness/rendering/short_scripts.py), or with --bundle the self-contained judged script that
+    bundles the scenario and the harness (harness/rendering/export.py)."""
     from pathlib import Path
+
+    from harness.rendering import short_scripts
 
     chosen = registry.select(registry.discover(), [args.id])
     document = record.load(matrix.PROJECT_ROOT / "reports")
@@ -163,7 +167,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         pin = _export_pin(scenario, case, args.release, document)
         name = export.script_name(scenario.id, case.id)
         path = (out if single else out / name) if out is not None else Path(name)
-        text = export.script(scenario, case, pin, path.name, export.case_results(document, scenario.id, case.id))
+        short = None if args.bundle else short_scripts.source_of(scenario, case)
+        if short is not None:
+            text = short_scripts.stamped(scenario, case, document or {}, short.read_text(encoding="utf-8"), pin)
+        else:  # --bundle, or a case without a short reproduction: the self-contained judged script
+            text = export.script(scenario, case, pin, path.name, export.case_results(document, scenario.id, case.id))
         if args.output == "-":
             sys.stdout.write(text)
             continue
@@ -181,7 +189,8 @@ def cmd_comment(args: argparse.Namespace) -> int:
     if args.scenario not in scenarios:
         raise registry.UnknownId(f"unknown scenario {args.scenario!r}; valid: {', '.join(sorted(scenarios))}")
     document = comment.load(matrix.PROJECT_ROOT, args.run)
-    text = comment.render(reports.scenario_metadata(scenarios[args.scenario]), document, args.run, args.link_base)
+    link_base = comment.link_base_of(matrix.PROJECT_ROOT) if args.link_base is None else args.link_base
+    text = comment.render(reports.scenario_metadata(scenarios[args.scenario]), document, args.run, link_base)
     sys.stdout.write(text)
     return 0
 
@@ -346,6 +355,12 @@ def parser() -> argparse.ArgumentParser:
         help="where to write: for SCENARIO:CASE the file ('-': stdout), for SCENARIO a directory "
         "(default: SCENARIO--CASE.py in the current directory)",
     )
+    s.add_argument(
+        "--bundle",
+        action="store_true",
+        help="the self-contained script that bundles the scenario module and the harness and judges with "
+        "its oracle, instead of the case's short reproduction (never committed)",
+    )
     s.set_defaults(func=cmd_export)
 
     s = sub.add_parser(
@@ -355,10 +370,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--run", metavar="DIR", help="a candidate run's folder (reports/runs/<name>/): a before/after table")
     s.add_argument(
         "--link-base",
-        default="",
+        default=None,
         metavar="URL",
-        help="prefix for the links to the standalone scripts, e.g. https://github.com/OWNER/REPO/blob/main/ "
-        "(default: paths relative to the project root)",
+        help="prefix of every link, e.g. https://github.com/OWNER/REPO/blob/COMMIT/ (default: the repository URL "
+        "of pyproject.toml's [project.urls] and the commit of the record; no links when none is known)",
     )
     s.set_defaults(func=cmd_comment)
 

@@ -21,7 +21,7 @@ from harness.planning import releases, versions
 from harness.project import PROJECT, Project
 from harness.rendering import reports
 from harness.runtime import registry
-from harness.runtime.outcomes import ERROR, OUTCOMES
+from harness.runtime.outcomes import ERROR, FIXED, OUTCOMES, REPRODUCED
 from harness.runtime.scenario import Case, Scenario
 from harness.store import record, result_cache
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
@@ -116,7 +116,7 @@ def run_build(
     built = time.monotonic()
     # Loaded with --rerun too: the entries of the cases not run here are kept when saving.
     cached = result_cache.load(env.path) if build.release else {}
-    keys = {(s.id, c.id): result_cache.inputs_key(options.root, env.path, s.module) for s, c in cases}
+    keys = {(s.id, c.id): result_cache.inputs_key(options.root, env.path, s.module, s.id) for s, c in cases}
     entries = cached.get("cases", {})
     to_run = [
         (s, c)
@@ -154,7 +154,16 @@ def run_build(
             results.append(_result(s, c, build, version, outcome=ERROR, detail=failure))
         else:
             results.append(
-                _result(s, c, build, version, outcome=r["outcome"], detail=r["detail"], timeline=r["timeline"])
+                _result(
+                    s,
+                    c,
+                    build,
+                    version,
+                    outcome=r["outcome"],
+                    detail=r["detail"],
+                    timeline=r["timeline"],
+                    repro=r.get("repro"),
+                )
             )
     if build.release and env_record:
         for s, c in to_run:
@@ -169,6 +178,7 @@ def run_build(
         "python": (env_record or {}).get("python"),
         "exclude_newer": env.exclude_newer,
         "packages": (env_record or {}).get("packages", []),
+        "extras": (env_record or {}).get("extras"),
         "isolation": (env_record or {}).get("isolation"),
     }
     counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
@@ -404,10 +414,23 @@ def summarise(results: list[dict], elapsed: float) -> int:
             if any(r["snapshot"] == s for r in results)
         )
     )
+    disagree = disagreements(results)
+    for r in disagree:
+        log(
+            f"\nshort reproduction disagrees: {r['scenario']}:{r['case']} on {r['source']}: the case says "
+            f"{r['outcome']}, scenarios/repro/{r['scenario']}--{r['case']}.py says {r['repro']}"
+        )
+    if disagree:
+        log(f"{len(disagree)} results where the case and its short reproduction disagree")
     if bad:
         log(f"{len(bad)} results differ from their snapshots; if the change is right, re-run with --update-snapshots")
-        return 1
-    return 0
+    return 1 if bad or disagree else 0
+
+
+def disagreements(results: list[dict]) -> list[dict]:
+    """Results where the case says reproduced or fixed and its short reproduction, run in the same
+    build, says otherwise (cases without a script are not counted)."""
+    return [r for r in results if r["outcome"] in (REPRODUCED, FIXED) and r.get("repro") and r["repro"] != r["outcome"]]
 
 
 def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:

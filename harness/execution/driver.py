@@ -194,6 +194,9 @@ def run_worker(
                         done.append(record)
                         current = None
                         deadline = timeout + case_slack
+                    elif kind == "repro" and done and done[-1].get("case") == record["case"]:
+                        done[-1]["repro"] = record["verdict"]  # the case's short reproduction, run after it
+                        deadline = timeout + case_slack
         if not restart:
             return env_record, done
 

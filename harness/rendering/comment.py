@@ -20,6 +20,7 @@ from pathlib import Path
 
 from harness.errors import UsageError
 from harness.planning import versions
+from harness.project import PROJECT_ROOT
 from harness.rendering import export
 from harness.rendering.evidence import _esc, _fence
 from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED
@@ -45,12 +46,55 @@ def _label(r: dict) -> str:
 
 
 def _script_link(scenario_id: str, case_id: str, link_base: str) -> str:
-    path = f"reports/{export.REPRO_DIR}/{export.script_name(scenario_id, case_id)}"
-    return f"[`{export.script_name(scenario_id, case_id)}`]({link_base}{path})"
+    """The case's published short reproduction, linked absolutely; named only, with no link, when
+    no repository URL is known (a relative link leads nowhere in a pull request)."""
+    name = export.script_name(scenario_id, case_id)
+    return f"[`{name}`]({link_base}reports/{export.REPRO_DIR}/{name})" if link_base else f"`{name}`"
+
+
+def link_base_of(root: Path) -> str:
+    """``<repository>/blob/<commit of the record>/``: the repository URL from pyproject.toml's
+    ``[project.urls]`` (Repository, Source or Homepage, a GitHub-style URL) and the last commit
+    that changed reports/matrix.json; "" when either is unknown."""
+    import subprocess
+    import tomllib
+
+    try:
+        urls = tomllib.loads((root / "pyproject.toml").read_text())["project"].get("urls", {})
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return ""
+    repo = next((urls[k] for k in ("Repository", "Source", "Homepage") if k in urls), "")
+    if not repo:
+        return ""
+    commit = subprocess.run(
+        ["git", "log", "-1", "--format=%H", "--", "reports/matrix.json"], cwd=root, capture_output=True, text=True
+    ).stdout.strip()
+    return f"{repo.rstrip('/')}/blob/{commit}/" if commit else ""
 
 
 def _case_label(case: dict) -> str:
-    return f"`{case['id']}`" + (" (control)" if case.get("control") else "")
+    kind = " (control)" if case.get("control") else " (non-regression)" if case.get("non_regression") else ""
+    return f"`{case['id']}`{kind}"
+
+
+def _meanings(cases: list[dict]) -> list[str]:
+    """One sentence per kind of case whose outcome words mean something else than the headline's."""
+    out = []
+    guards = [f"`{c['id']}`" for c in cases if c.get("non_regression")]
+    if guards:
+        out.append(
+            f"Non-regression cases ({', '.join(guards)}): `reproduced` there means a fix went too far "
+            "and dropped behaviour that must stay."
+        )
+    if any(c.get("control") for c in cases):
+        out.append(
+            "Controls: behaviour beside the bug that must hold; they read `holds` where it held, `broke` where not."
+        )
+    return out
+
+
+def _control_word(outcome: str | None) -> str | None:
+    return {FIXED: "holds", REPRODUCED: "broke"}.get(outcome or "", outcome)
 
 
 def _spans(releases: list[dict], cases: list[str], rows: list[dict]) -> list[list[str]]:
@@ -100,7 +144,9 @@ def _record_table(scenario: dict, rows: list[dict], link_base: str) -> list[str]
         cells = []
         for span in spans:
             seen = {outcome.get((c["id"], s)) for s in span}
-            cells.append(_cell(seen.pop()) if len(seen) == 1 else "mixed")
+            word = seen.pop() if len(seen) == 1 else None
+            shown = _control_word(word) if c.get("control") and word else word
+            cells.append(_cell(shown) if len(seen) == 0 else "mixed")
         out.append(
             f"| {_case_label(c)} | " + " | ".join(cells) + f" | {_script_link(scenario['id'], c['id'], link_base)} |"
         )
@@ -227,7 +273,9 @@ def _details(
     return out
 
 
-def render(scenario: dict, document: dict, run_dir: str | None = None, link_base: str = "") -> str:
+def render(
+    scenario: dict, document: dict, run_dir: str | None = None, link_base: str = "", root_dir: Path = PROJECT_ROOT
+) -> str:
     """The comment. ``scenario``: metadata as the reports use it (harness/rendering/reports.py ``scenario_metadata``);
     ``document``: the record, or a candidate run's matrix.json when ``run_dir`` names that run."""
     rows = [r for r in document["results"] if r["scenario"] == scenario["id"]]
@@ -242,6 +290,8 @@ def render(scenario: dict, document: dict, run_dir: str | None = None, link_base
         f"**{scenario['id']}** ({scenario['framework']}, {first_link}): {' '.join(scenario['description'].split())}",
         "",
     ]
+    for note in scenario.get("boundary_notes", ()):
+        head += [note, ""]
     # A run with a candidate build gets before/after; an exploratory run of releases, ranges.
     before_after = bool(run_dir) and any(not _is_release(r) for r in rows)
     if before_after:
@@ -269,18 +319,34 @@ def render(scenario: dict, document: dict, run_dir: str | None = None, link_base
         (c["id"] for c in scenario["cases"] if any(r["case"] == c["id"] and r["outcome"] == REPRODUCED for r in rows)),
         scenario["cases"][0]["id"],
     )
+    script = export.script_name(scenario["id"], shown_case)
+    published = root_dir / "reports" / export.REPRO_DIR / script
     reproduce = [
-        "Reproduce with the harness, or without it (one case, a fresh environment, the pinned release):",
-        "",
-        *_fence(
-            f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs) + "\n"
-            f"uv run reports/{export.REPRO_DIR}/{export.script_name(scenario['id'], shown_case)}",
-            "sh",
-        ),
+        f"Reproduce without the harness: save the script below as `{script}` and `uv run {script}` "
+        "(exit 0 fixed, 3 reproduced, 125 cannot judge: `git bisect run` reads them).",
         "",
     ]
-    tail = [f"Full evidence: `{report}`. Scripts exit 1 while a case reproduces, 0 once fixed."]
-    fixed_part = head + lead + table + [""] + reproduce
+    if published.is_file():
+        body = published.read_text(encoding="utf-8")
+        lines = len(body.splitlines())
+        reproduce += [
+            "<details>",
+            f"<summary>{script} ({lines} lines)</summary>",
+            "",
+            *_fence(body.rstrip("\n"), "python"),
+            "</details>",
+            "",
+        ]
+    reproduce += [
+        "With the harness (needs a checkout of this harness's repository, not of the framework):",
+        "",
+        *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"),
+        "",
+    ]
+    report_ref = f"[`{report}`]({link_base}{report})" if link_base and not run_dir else f"`{report}`"
+    no_links = [] if link_base else ["(No repository URL is known to this harness, so the comment links nothing.)"]
+    tail = [f"Full evidence: {report_ref}.", *no_links]
+    fixed_part = head + lead + table + [""] + _meanings(scenario["cases"]) + [""] + reproduce
     pairs = _evidence_pairs(scenario, rows, before_after)
     # Fit under LIMIT: shorter blocks first, then diffs only, then nothing folded.
     for timeline_lines, diff_lines, timelines in (

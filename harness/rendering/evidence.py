@@ -165,11 +165,11 @@ def _grid_picture(scenario: dict) -> list[str]:
 
 
 def _script_link(scenario: dict, case: dict) -> list[str]:
-    """The case's standalone reproduction script (harness/rendering/export.py, written to repro/ beside this report)."""
+    """The case's short reproduction (harness/rendering/short_scripts.py, written to repro/ beside this report)."""
     path = f"repro/{scenario['id']}--{case['id']}.py"
     return [
-        f"Standalone script: [`{path}`]({path}): `uv run` it (no harness needed); it prints the timeline and "
-        "the verdict, and exits 1 when the case reproduces, 0 when fixed.",
+        f"Short reproduction: [`{path}`]({path}): `uv run` it (no harness needed); it prints what shows the bug "
+        "and one verdict line, and exits 3 when the case reproduces, 0 when fixed, 125 when it cannot judge.",
         "",
     ]
 

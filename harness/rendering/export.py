@@ -26,12 +26,10 @@ which the case reproduces (else its newest release).
 from __future__ import annotations
 
 import ast
-import dataclasses
 import functools
 import hashlib
 import json
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -536,105 +534,3 @@ def script(
     if check:
         compile(text, filename, "exec")  # a broken export is a bug here, not in the maintainer's hands
     return text
-
-
-# --- reports/repro/ --------------------------------------------------------------------------------
-
-
-def _script_inputs(scenario: Scenario, case: Case, pin: Pin, name: str, rows: list[dict], sources: str) -> str:
-    """A digest of everything ``script`` makes a case's script from: this module and the
-    harness modules it reads, the project's Python requirement, the pin, the record's rows
-    of the case, and every bundled source."""
-    h = hashlib.sha256()
-    for module in ("rendering/export", "runtime/frameworks", "planning/versions"):
-        h.update(_own_source(module).encode())
-    h.update(_requires_python(PROJECT_ROOT).encode())
-    h.update(json.dumps([scenario.id, case.id, dataclasses.astuple(pin), name, rows, sources], sort_keys=True).encode())
-    return h.hexdigest()[:32]
-
-
-def _sources_digest(sources: dict[str, str]) -> str:
-    return hashlib.sha256(json.dumps(sources, sort_keys=True).encode()).hexdigest()
-
-
-@functools.lru_cache(maxsize=8)
-def _own_source(module: str) -> str:
-    return (Path(__file__).parent.parent / f"{module}.py").read_text(encoding="utf-8")
-
-
-class _MadeScripts:
-    """Which inputs each script in ``reports/repro/`` was last made from (in the project's
-    ``.nox/.harness-cache/export-scripts.json``, never committed): a script whose inputs and
-    file are both unchanged is not made again."""
-
-    def __init__(self, directory: Path) -> None:
-        self.path = Project(directory.parent.parent).cache / "export-scripts.json"
-        try:
-            self.entries: dict[str, dict] = json.loads(self.path.read_text())
-        except (OSError, ValueError):
-            self.entries = {}
-        self.changed = False
-
-    @staticmethod
-    def _digest(text: str) -> str:
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-    def unchanged(self, path: Path, inputs: str) -> bool:
-        entry = self.entries.get(str(path))
-        if not isinstance(entry, dict) or entry.get("inputs") != inputs or not path.exists():
-            return False
-        return entry.get("text") == self._digest(path.read_text(encoding="utf-8"))
-
-    def record(self, path: Path, inputs: str, text: str) -> None:
-        self.entries[str(path)] = {"inputs": inputs, "text": self._digest(text)}
-        self.changed = True
-
-    def save(self) -> None:
-        if self.changed and self.path.parent.is_dir():
-            try:
-                tmp = self.path.with_suffix(".tmp")
-                tmp.write_text(json.dumps(self.entries, sort_keys=True))
-                tmp.replace(self.path)
-            except OSError:
-                pass  # only a shortcut for the next run
-
-
-def write_record_exports(
-    document: dict, scenarios: list[Scenario], reports_dir: Path, write: Callable[[Path, str], None]
-) -> list[Path]:
-    """``reports/repro/<scenario>--<case>.py`` for every case of ``scenarios``; stale scripts removed.
-
-    ``write(path, text)``: how to write a file (atomically, harness/rendering/reports.py). Scripts of
-    scenarios not in ``scenarios`` are left alone (a run folder renders only what it ran).
-    """
-    directory = reports_dir / REPRO_DIR
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    used: set[str] = set()  # the import cache's entries of this run's sources
-    made = _MadeScripts(directory)
-    for s in scenarios:
-        wanted = set()
-        sources = bundle(s, used=used)
-        sources_digest = _sources_digest(sources)
-        for case in s.cases:
-            name = script_name(s.id, case.id)
-            pin = record_pin(document, s, case) or Pin(
-                s.framework, None, None, "the record has no release result for it"
-            )
-            rows = case_results(document, s.id, case.id)
-            path = directory / name
-            inputs = _script_inputs(s, case, pin, name, rows, sources_digest)
-            if not made.unchanged(path, inputs):
-                text = script(s, case, pin, name, rows, sources=sources, check=False)
-                if not path.exists() or path.read_text(encoding="utf-8") != text:
-                    compile(text, name, "exec")  # what was written before was checked then
-                    write(path, text)
-                made.record(path, inputs, text)
-            written.append(path)
-            wanted.add(name)
-        for stale in directory.glob(f"{s.id}--*.py"):
-            if stale.name not in wanted and stale.name.removeprefix(f"{s.id}--").count("--") == 0:
-                stale.unlink()
-    _save_imports_cache(used)
-    made.save()
-    return written

@@ -15,9 +15,12 @@ from harness.planning import versions
 if TYPE_CHECKING:
     from harness.runtime.scenario import Scenario
 
-SCHEMA_VERSION = 1
+# 2: each result also holds ``repro``, the verdict of the case's short reproduction run in the
+# same build (fixed, reproduced, cannot-judge, error (...), or null where the case has none).
+SCHEMA_VERSION = 2
+READABLE_SCHEMAS = (1, 2)  # a version-1 record reads as one whose results have no repro verdict
 # Keys of each result in matrix.json, contract first (see CONTRACT.md); more may be added.
-RESULT_KEYS = ("scenario", "case", "framework", "version", "source", "outcome", "detail", "snapshot")
+RESULT_KEYS = ("scenario", "case", "framework", "version", "source", "outcome", "detail", "snapshot", "repro")
 EXTRA_KEYS = ("snapshot_base", "timeline")
 
 
@@ -161,8 +164,15 @@ def scenario_metadata(scenario: Scenario) -> dict:
         "links": list(scenario.links),
         "description": scenario.description,
         "expected": scenario.expected,
+        "boundary_notes": list(getattr(scenario, "range_notes", ())),
         "cases": [
-            {"id": c.id, "summary": c.summary, "control": bool(getattr(c, "control", False))} for c in scenario.cases
+            {
+                "id": c.id,
+                "summary": c.summary,
+                "control": bool(getattr(c, "control", False)),
+                "non_regression": bool(getattr(c, "non_regression", False)),
+            }
+            for c in scenario.cases
         ],
     }
 
@@ -195,8 +205,8 @@ def _grid_lines(framework: str) -> list[str]:
 
 def write_grids_and_scripts(document: dict, present: list, reports_dir: Path) -> list[Path]:
     """The SVG grids (one per framework, one per scenario: harness/rendering/grid.py) and the standalone
-    reproduction scripts of every case (reports/repro/, harness/rendering/export.py)."""
-    from harness.rendering import export, grid
+    reproductions of every case (reports/repro/, harness/rendering/short_scripts.py)."""
+    from harness.rendering import grid, short_scripts
 
     written = []
     for framework in sorted({r["framework"] for r in document["results"]}):
@@ -207,5 +217,5 @@ def write_grids_and_scripts(document: dict, present: list, reports_dir: Path) ->
         path = reports_dir / f"{s.id}.svg"
         write_atomic(path, grid.scenario_svg(scenario_metadata(s), document))
         written.append(path)
-    written += export.write_record_exports(document, present, reports_dir, write_atomic)
+    written += short_scripts.write_all(document, present, reports_dir, write_atomic)
     return written

@@ -132,6 +132,9 @@ class Case:
     proofs: Mapping[str, Build]
     summary: str = ""
     control: bool = False
+    # A non-regression case: the failure it guards against is a fix that goes too far, so
+    # ``reproduced`` means behaviour that must stay was dropped (reports and comments say so).
+    non_regression: bool = False
     # Observations at the oracle's lines, each altered from a real one (see Edge).
     edges: tuple[Edge, ...] = ()
 
@@ -145,6 +148,10 @@ class Scenario:
     expected: str  # the behaviour the bug report expects
     cases: tuple[Case, ...]
     module: str = ""
+    # One sentence per boundary of the outcome table that the description does not explain
+    # (another mechanism on an older range, a release that behaves a third way): the comment
+    # and the report print them under the headline.
+    range_notes: tuple[str, ...] = ()
     # Extra packages the scenario's environments need: a framework extra such as
     # "google-adk[db]", or a distribution such as "aiosqlite". Every environment of the
     # framework gets the union of its scenarios' requirements, resolved as of the release's

@@ -2,8 +2,10 @@
 
 The coordinator (``harness.commands.matrix``) starts ``python -m harness.runtime.worker`` in each build's
 environment and reads its stdout. Lines: ``{"kind": "env", ...}`` once, then for each case
-``{"kind": "start", ...}`` and ``{"kind": "result", ...}``. A case that never reports a
-result was killed (timeout or crash); the coordinator restarts the worker after it.
+``{"kind": "start", ...}`` and ``{"kind": "result", ...}``, then, where the case has a short
+reproduction (harness/runtime/short_repro.py), ``{"kind": "repro", ..., "verdict": ...}``. A case
+that never reports a result was killed (timeout or crash); the coordinator restarts the worker
+after it.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import json
 import platform
 import sys
 
-from harness.runtime import frameworks, registry
+from harness.runtime import frameworks, registry, short_repro
 from harness.runtime.runner import DEFAULT_TIMEOUT, run_case
 
 
@@ -54,6 +56,15 @@ def resolved_packages() -> list[str]:
     return [names[k] for k in sorted(names)]
 
 
+def provided_extras(framework: str) -> list[str]:
+    """The extras the installed framework offers (``Provides-Extra``): a published script asks
+    only for those (harness/rendering/short_scripts.py)."""
+    try:
+        return sorted(set(importlib.metadata.metadata(framework).get_all("Provides-Extra") or []))
+    except importlib.metadata.PackageNotFoundError:
+        return []
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness.runtime.worker")
     parser.add_argument("--framework", required=True)
@@ -78,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
             "version": installed_version(framework),
             "python": platform.python_version(),
             "packages": resolved_packages(),
+            "extras": provided_extras(framework),
         }
     )
     # Import the framework once, before the first case, so its import time (seconds, on a
@@ -93,6 +105,12 @@ def main(argv: list[str] | None = None) -> int:
         emit({"kind": "start", "scenario": scenario.id, "case": case.id})
         result = run_case(scenario, case, timeout=args.timeout)
         emit({"kind": "result", **result.to_dict()})
+        script = short_repro.script_for(str(registry.SCENARIOS_DIR / f"{scenario.module}.py"), scenario.id, case.id)
+        if script is not None:
+            # Its own budget, ended here a second before the coordinator's deadline would kill
+            # the worker (harness/execution/driver.py: timeout + CASE_SLACK after a result).
+            verdict = short_repro.run(script, max(args.timeout - 1, 1))
+            emit({"kind": "repro", "scenario": scenario.id, "case": case.id, "verdict": verdict})
     return 0
 
 

@@ -48,7 +48,7 @@ def load(reports_dir: Path) -> dict | None:
         document = json.loads(path.read_text())
         if not isinstance(document, dict) or not isinstance(document.get("results"), list):
             raise ValueError("no results list")
-        if document.get("schema_version") != reports.SCHEMA_VERSION:
+        if document.get("schema_version") not in reports.READABLE_SCHEMAS:
             raise ValueError(f"schema_version {document.get('schema_version')!r}, expected {reports.SCHEMA_VERSION}")
     except ValueError as exc:
         raise RecordError(

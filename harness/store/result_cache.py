@@ -65,9 +65,11 @@ CASE_MODULES = (
 )
 
 
-def inputs_key(root: Path, env_path: Path, scenario_module: str) -> str:
+def inputs_key(root: Path, env_path: Path, scenario_module: str, scenario_id: str) -> str:
     harness_code = [root / "harness" / m for m in CASE_MODULES if (root / "harness" / m).exists()]
     scenario = [root / "scenarios" / f"{scenario_module}.py"]
+    # The short reproductions run beside its cases (harness/runtime/short_repro.py).
+    scenario += sorted((root / "scenarios" / "repro").glob(f"{scenario_id}--*.py"))
     marker = [env_path / "harness-build.json"]
     return _digest(harness_code) + _digest(scenario) + _digest(marker)
 

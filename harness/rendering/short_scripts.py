@@ -1,0 +1,93 @@
+"""``reports/repro/<scenario>--<case>.py``: each case's short reproduction, as its author wrote it in
+``scenarios/repro/``, with a PEP 723 header stamped from the record.
+
+The header pins the newest release of the record where the case reproduces, with uv's
+``exclude-newer`` at that release's dependency date, and lists every release of the record with
+its date and both verdicts (the case's and the script's), so a maintainer moves the pin to a
+fixed release without guessing the date. Extras of the framework (``google-adk[db]``) are asked
+only where the pinned release has them. Bundled, self-contained scripts are made on demand by
+``python -m harness export --bundle`` and never committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from harness.project import PROJECT
+from harness.rendering import export
+from harness.runtime import short_repro
+from harness.runtime.scenario import Case, Scenario
+
+
+def source_of(scenario: Scenario, case: Case, scenarios_dir: Path = PROJECT.scenarios) -> Path | None:
+    """The author's script of a case, if it has one."""
+    return short_repro.script_for(str(scenarios_dir / f"{scenario.module or 'x'}.py"), scenario.id, case.id)
+
+
+def _extras_of(document: dict, source: str) -> list[str] | None:
+    for env in document.get("environments", []):
+        if env.get("source") == source:
+            return env.get("extras")
+    return None
+
+
+def header(scenario: Scenario, case: Case, document: dict, pin: export.Pin | None = None) -> list[str]:
+    """The PEP 723 block (``pin``, else the record's) and the release list, as comment lines."""
+    rows = export.case_results(document, scenario.id, case.id)
+    pin = pin or export.record_pin(document, scenario, case) or export.Pin(scenario.framework, None, None, "")
+    deps = export.requirements(scenario, pin)
+    offered = _extras_of(document, f"{pin.framework}=={pin.version}")
+    if offered is not None and "[" in deps[0]:
+        name, _, rest = deps[0].partition("[")
+        wanted, _, version = rest.partition("]")
+        kept = [e for e in wanted.split(",") if e in offered]
+        deps[0] = name + (f"[{','.join(kept)}]" if kept else "") + version
+    lines = ["# /// script", f'# requires-python = "{export._requires_python(PROJECT.root)}"', "# dependencies = ["]
+    lines += [f'#   "{d}",' for d in deps] + ["# ]"]
+    if pin.exclude_newer:
+        lines += ["# [tool.uv]", f'# exclude-newer = "{pin.exclude_newer}"']
+    lines += [
+        "# ///",
+        f"# {scenario.id}:{case.id}. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).",
+        "# Checked beside the harness's case on every release below; to try one, set its version and",
+        "# date above. release, exclude-newer, the case's outcome / this script's verdict:",
+    ]
+    for r in rows:
+        date = _date_of(document, r["source"]) or "-"
+        lines.append(f"#   {r['version']:<8} {date:<21} {r['outcome']} / {r.get('repro') or 'not run'}")
+    return lines
+
+
+def _date_of(document: dict, source: str) -> str | None:
+    return export._env_date(document, source)
+
+
+def stamped(scenario: Scenario, case: Case, document: dict, source: str, pin: export.Pin | None = None) -> str:
+    """The script as published: header, then the author's file unchanged."""
+    return "\n".join(header(scenario, case, document, pin)) + "\n" + source
+
+
+def write_all(
+    document: dict, scenarios: list[Scenario], reports_dir: Path, write: Callable[[Path, str], None]
+) -> list[Path]:
+    """Every case's published script; scripts of these scenarios' cases that have none are removed."""
+    directory = reports_dir / export.REPRO_DIR
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for s in scenarios:
+        wanted = set()
+        for case in s.cases:
+            path = source_of(s, case)
+            if path is None:
+                continue
+            target = directory / export.script_name(s.id, case.id)
+            text = stamped(s, case, document, path.read_text(encoding="utf-8"))
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                write(target, text)
+            written.append(target)
+            wanted.add(target.name)
+        for stale in directory.glob(f"{s.id}--*.py"):
+            if stale.name not in wanted and stale.name.removeprefix(f"{s.id}--").count("--") == 0:
+                stale.unlink()
+    return written
