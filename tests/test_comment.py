@@ -52,7 +52,8 @@ def structure(text: str):
 
 @pytest.mark.parametrize("scenario", PRESENT, ids=[s.id for s in PRESENT])
 def test_the_comment_of_every_committed_scenario_parses_and_fits(scenario):
-    text = comment.render(reports.scenario_metadata(scenario), RECORD)
+    base = "https://github.com/owner/harness/blob/0123abc/"
+    text = comment.render(reports.scenario_metadata(scenario), RECORD, link_base=base)
     assert len(text) < comment.LIMIT
     tables, rows, opened, closed, summaries = structure(text)
     cases = {r["case"] for r in RECORD["results"] if r["scenario"] == scenario.id}
@@ -63,8 +64,17 @@ def test_the_comment_of_every_committed_scenario_parses_and_fits(scenario):
         assert opened >= 1  # the evidence is folded in, not left out
     assert text.splitlines()[0].startswith(f"**{scenario.id}** ({scenario.framework}, {scenario.links[0]}): ")
     for case in cases:
-        assert f"](reports/repro/{scenario.id}--{case}.py)" in text
-    assert f"nox -s matrix -- --only {scenario.id} " in text and "uv run reports/repro/" in text
+        assert f"]({base}reports/repro/{scenario.id}--{case}.py)" in text
+    assert "](reports/" not in text and "](repro/" not in text  # no relative link: it leads nowhere upstream
+    assert f"nox -s matrix -- --only {scenario.id} " in text and f"`uv run {scenario.id}--" in text
+    assert "needs a checkout of this harness" in text  # the harness-only command says so
+
+
+@pytest.mark.parametrize("scenario", PRESENT[:3], ids=[s.id for s in PRESENT[:3]])
+def test_with_no_repository_url_the_comment_links_nothing_and_says_so(scenario):
+    text = comment.render(reports.scenario_metadata(scenario), RECORD)
+    assert "](reports/" not in text and "](https://github.com/owner" not in text
+    assert "No repository URL is known" in text
 
 
 def test_release_ranges_split_where_any_case_changes_and_between_release_lines():
@@ -81,7 +91,7 @@ def test_release_ranges_split_where_any_case_changes_and_between_release_lines()
     text = comment.render(DEMO, reports.matrix_document(rows, []))
     assert "| case (google-adk) | 1.0.0 | 2.0.0 – 2.1.0 (2) | 2.2.0 | script |" in text
     assert "| `one` | **reproduced** | **reproduced** | fixed |" in text
-    assert "| `two` (control) | fixed | fixed | fixed |" in text
+    assert "| `two` (control) | holds | holds | holds |" in text
     assert "<summary><code>one</code>: reproduced on google-adk 2.1.0 → fixed on google-adk 2.2.0</summary>" in text
     assert "-a\n" in text  # the diff
     assert "<code>two</code>" not in text  # a control that held needs no evidence folded
