@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.commands import bisect
+from harness.commands import cli
+from harness.execution import bisect
 from harness.planning import index
 from harness.rendering import reports
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
@@ -222,7 +223,7 @@ def fake_index(monkeypatch):
     ],
 )
 def test_bad_input_is_refused_in_one_line_with_exit_2(argv, message, fake_index, capsys):
-    assert bisect.main(argv) == 2
+    assert cli.main(["bisect", *argv]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("error: ") and message in captured.err
