@@ -46,8 +46,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from harness.execution import environments, pool
-from harness.execution.driver import run_worker
 from harness.planning import builds as builds_mod
 from harness.planning import index, versions
 from harness.planning.builds import SpecError
@@ -55,8 +53,9 @@ from harness.project import PROJECT, Project
 from harness.rendering import reports
 from harness.runtime import frameworks, registry
 from harness.runtime.outcomes import ERROR
-from harness.runtime.runner import DEFAULT_TIMEOUT, strip_paths
-from harness.store import boundaries, result_cache
+from harness.runtime.runner import DEFAULT_TIMEOUT
+from harness.runtime.scenario import Scenario
+from harness.store import boundaries
 from harness.store.boundaries import Boundary
 
 PROJECT_ROOT = PROJECT.root
@@ -207,8 +206,8 @@ class EnvironmentEvaluator:
     """
 
     framework: str
-    module: str  # the scenario's module in scenarios/
-    selectors: list[str]  # scenario:case
+    scenario: Scenario
+    case_ids: list[str]
     root: Path
     cache_dir: Path
     today_deps: bool = False
@@ -221,53 +220,33 @@ class EnvironmentEvaluator:
     failed: list[str] = field(default_factory=list)
 
     def __call__(self, version: str) -> dict[str, tuple[str, str]]:
-        cases = {s: s.partition(":")[2] for s in self.selectors}
+        from harness.execution.run import RunSettings, run_cases
+
+        pairs = [(self.scenario, self.scenario.case(c)) for c in self.case_ids]
         build = builds_mod.parse(f"{self.framework}=={version}", self.cache_dir)
-        started = time.monotonic()
-        try:
-            env = environments.ensure(build, Project(self.root).builds, self.cache_dir, today=self.today_deps)
-        except (environments.BuildFailed, OSError) as exc:
-            self.failed.append(version)
-            detail = f"install failed: {strip_paths(str(exc))}"
-            log(f"  {build.source}: {detail}")
-            return dict.fromkeys(cases.values(), (ERROR, detail))
-        (self.reused if env.reused else self.built).append(version)
-        built = time.monotonic()
-        cached = result_cache.load(env.path)  # other scenarios' entries are kept when saving
-        entries = cached.get("cases", {})
-        key = result_cache.inputs_key(self.root, env.path, self.module, self.selectors[0].partition(":")[0])
-        to_run = [s for s in self.selectors if self.rerun or not result_cache.reusable(entries.get(s), key)]
-        env_record, raw = cached.get("env"), list[dict]()
-        if to_run:
-            worker_env = environments.worker_environment(self.root)
-            warm = pool.for_run(
-                self.pool, env.python, self.root, worker_env, env.path, self.framework, self.pool_memory_mb
-            )
-            env_record, raw = run_worker(
-                env.python, self.framework, to_run, worker_env, self.root, self.timeout, warm=warm
-            )
-        by_selector = {f"{r['scenario']}:{r['case']}": r for r in raw if "case" in r}
-        if env_record:
-            for s in to_run:
-                if s in by_selector:
-                    entries[s] = {"inputs": key, "result": by_selector[s]}
-            try:
-                result_cache.save(env.path, env_record, entries)
-            except OSError as exc:  # only a shortcut for the next run; the results stand
-                log(f"  {build.source}: results not recorded in the environment: {exc}")
-        for s in self.selectors:
-            if s not in to_run:
-                by_selector[s] = entries[s]["result"]
-        failure = next((r["error"] for r in raw if "error" in r), "the worker reported nothing for this case")
-        log(
-            f"  {build.source}: env {'reused' if env.reused else 'built'} in {built - started:.1f}s, "
-            f"{len(to_run)} cases run in {time.monotonic() - built:.1f}s, "
-            f"{len(self.selectors) - len(to_run)} unchanged and taken from the environment's record"
+        settings = RunSettings(
+            root=self.root,
+            timeout=self.timeout,
+            today_deps=self.today_deps,
+            rerun=self.rerun,
+            pool=self.pool,
+            pool_memory_mb=self.pool_memory_mb,
         )
-        return {
-            c: (by_selector[s]["outcome"], by_selector[s]["detail"]) if s in by_selector else (ERROR, failure)
-            for s, c in cases.items()
-        }
+        run = run_cases(build, pairs, settings)
+        if run.install_error:
+            self.failed.append(version)
+            log(f"  {build.source}: {run.install_error}")
+        else:
+            assert run.env is not None
+            (self.reused if run.env.reused else self.built).append(version)
+            for note in run.notes:
+                log(f"  {build.source}: {note}")
+            log(
+                f"  {build.source}: env {'reused' if run.env.reused else 'built'} in {run.build_seconds:.1f}s, "
+                f"{run.ran} cases run in {run.run_seconds:.1f}s, "
+                f"{len(self.case_ids) - run.ran} unchanged and taken from the environment's record"
+            )
+        return {r.case: (r.outcome, r.detail) for r in run.results}
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -406,8 +385,8 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
     if evaluate is None:
         evaluator = EnvironmentEvaluator(
             framework,
-            scenario.module,
-            [f"{scenario.id}:{c}" for c in cases],
+            scenario,
+            list(cases),
             root,
             cache_dir,
             options.today_deps,

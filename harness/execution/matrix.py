@@ -14,8 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import environments, pool
-from harness.execution.driver import run_worker
+from harness.execution import pool
+from harness.execution.run import RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import releases, versions
 from harness.project import PROJECT, Project
@@ -23,7 +23,7 @@ from harness.rendering import reports
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, FIXED, OUTCOMES, REPRODUCED
 from harness.runtime.scenario import Case, Scenario
-from harness.store import record, result_cache
+from harness.store import record
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
@@ -101,91 +101,51 @@ def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: st
 def run_build(
     build: builds_mod.Build, cases: list[tuple[Scenario, Case]], options: Options, cache_dir: Path
 ) -> tuple[dict, list[dict]]:
-    """Build the environment, run the worker; every case gets a result, errors included."""
-    started = time.monotonic()
-    env_root = Project(options.root).builds
-    try:
-        env = environments.ensure(build, env_root, cache_dir, today=options.today_deps)
-    except (environments.BuildFailed, OSError) as exc:
-        detail = f"install failed: {exc}"
-        log(f"  {build.source}: {detail}")
+    """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included."""
+    settings = RunSettings(
+        root=options.root,
+        timeout=options.timeout,
+        today_deps=options.today_deps,
+        rerun=options.rerun,
+        pool=options.pool,
+        pool_memory_mb=options.pool_memory_mb,
+    )
+    run = run_cases(build, cases, settings)
+    if run.install_error:
+        log(f"  {build.source}: {run.install_error}")
         return (
-            {"source": build.source, "framework": build.framework, "version": build.version, "error": detail},
-            [_result(s, c, build, build.version, outcome=ERROR, detail=detail) for s, c in cases],
+            {
+                "source": build.source,
+                "framework": build.framework,
+                "version": build.version,
+                "error": run.install_error,
+            },
+            [_result(s, c, build, build.version, outcome=ERROR, detail=run.install_error) for s, c in cases],
         )
-    built = time.monotonic()
-    # Loaded with --rerun too: the entries of the cases not run here are kept when saving.
-    cached = result_cache.load(env.path) if build.release else {}
-    keys = {(s.id, c.id): result_cache.inputs_key(options.root, env.path, s.module, s.id) for s, c in cases}
-    entries = cached.get("cases", {})
-    to_run = [
-        (s, c)
-        for s, c in cases
-        if options.rerun or not result_cache.reusable(entries.get(f"{s.id}:{c.id}"), keys[(s.id, c.id)])
+    assert run.env is not None
+    env_record = run.env_record or {}
+    version = env_record.get("version") or build.version
+    results = [
+        _result(s, c, build, version, outcome=r.outcome, detail=r.detail, timeline=r.timeline, repro=r.repro)
+        for (s, c), r in zip(cases, run.results, strict=True)
     ]
-    env_record = cached.get("env")
-    raw: list[dict] = []
-    if to_run:
-        worker_env = environments.worker_environment(options.root)
-        env_record, raw = run_worker(
-            env.python,
-            build.framework,
-            [f"{s.id}:{c.id}" for s, c in to_run],
-            worker_env,
-            options.root,
-            options.timeout,
-            # Only a release's environment stays the same between runs; a local build's is reinstalled.
-            warm=pool.for_run(
-                options.pool, env.python, options.root, worker_env, env.path, build.framework, options.pool_memory_mb
-            )
-            if build.release
-            else None,
-        )
-    version = (env_record or {}).get("version") or build.version
-    by_pair = {(r["scenario"], r["case"]): r for r in raw if "scenario" in r}
-    for s, c in cases:
-        if (s, c) not in to_run:
-            by_pair[(s.id, c.id)] = entries[f"{s.id}:{c.id}"]["result"]
-    failure = next((r["error"] for r in raw if "error" in r), "the worker reported nothing for this case")
-    results = []
-    for s, c in cases:
-        r = by_pair.get((s.id, c.id))
-        if r is None:
-            results.append(_result(s, c, build, version, outcome=ERROR, detail=failure))
-        else:
-            results.append(
-                _result(
-                    s,
-                    c,
-                    build,
-                    version,
-                    outcome=r["outcome"],
-                    detail=r["detail"],
-                    timeline=r["timeline"],
-                    repro=r.get("repro"),
-                )
-            )
-    if build.release and env_record:
-        for s, c in to_run:
-            r = by_pair.get((s.id, c.id))
-            if r is not None:
-                entries[f"{s.id}:{c.id}"] = {"inputs": keys[(s.id, c.id)], "result": r}
-        result_cache.save(env.path, env_record, entries)
+    for note in run.notes:
+        log(f"  {build.source}: {note}")
     record = {
         "source": build.source,
         "framework": build.framework,
         "version": version,
-        "python": (env_record or {}).get("python"),
-        "exclude_newer": env.exclude_newer,
-        "packages": (env_record or {}).get("packages", []),
-        "extras": (env_record or {}).get("extras"),
-        "isolation": (env_record or {}).get("isolation"),
+        "python": env_record.get("python"),
+        "exclude_newer": run.env.exclude_newer,
+        "packages": env_record.get("packages", []),
+        "extras": env_record.get("extras"),
+        "isolation": env_record.get("isolation"),
     }
     counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
     log(
         f"  {build.source}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
-        f" (env {'reused' if env.reused else 'built'} in {built - started:.1f}s, {len(to_run)} cases run"
-        f" in {time.monotonic() - built:.1f}s, {len(cases) - len(to_run)} unchanged and skipped)"
+        f" (env {'reused' if run.env.reused else 'built'} in {run.build_seconds:.1f}s, {run.ran} cases run"
+        f" in {run.run_seconds:.1f}s, {len(cases) - run.ran} unchanged and skipped)"
     )
     return record, results
 
