@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.commands import bisect
+from harness.commands import cli
+from harness.execution import bisect, environments
 from harness.planning import index
 from harness.rendering import reports
+from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.store import boundaries
 
@@ -222,7 +224,7 @@ def fake_index(monkeypatch):
     ],
 )
 def test_bad_input_is_refused_in_one_line_with_exit_2(argv, message, fake_index, capsys):
-    assert bisect.main(argv) == 2
+    assert cli.main(["bisect", *argv]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("error: ") and message in captured.err
@@ -345,17 +347,19 @@ def test_an_unmergeable_record_is_refused_before_any_work(fake_index, tmp_path):
 
 def test_an_install_failure_is_an_error_for_every_case_of_that_release(monkeypatch, tmp_path):
     def fail(build, root, cache_dir, today=False):
-        raise bisect.environments.BuildFailed(f"No solution found: {tmp_path}/x/y.whl needs pydantic<1")
+        raise environments.BuildFailed(f"No solution found: {tmp_path}/x/y.whl needs pydantic<1")
 
     monkeypatch.setattr(
         bisect.builds_mod,
         "parse",
         lambda spec, cache_dir: bisect.builds_mod.Build("google-adk", spec, spec, "2.0.0", True),
     )
-    monkeypatch.setattr(bisect.environments, "ensure", fail)
-    evaluator = bisect.EnvironmentEvaluator("google-adk", "m", [f"{RETRY}:a", f"{RETRY}:b"], tmp_path, tmp_path)
+    monkeypatch.setattr(environments, "ensure", fail)
+    scenario = registry.discover()[RETRY]
+    cases = ["resumable-resume", "non-resumable-retry"]
+    evaluator = bisect.EnvironmentEvaluator("google-adk", scenario, cases, tmp_path, tmp_path)
     detail = "install failed: No solution found: y.whl needs pydantic<1"
-    assert evaluator("2.0.0") == {"a": (ERROR, detail), "b": (ERROR, detail)}
+    assert evaluator("2.0.0") == dict.fromkeys(cases, (ERROR, detail))
     assert evaluator.failed == ["2.0.0"] and evaluator.built == evaluator.reused == []
 
 

@@ -104,7 +104,7 @@ def test_the_bundle_is_the_scenario_and_every_project_module_it_imports(scenario
     } <= set(sources)
     # Nothing of the orchestrator: the case runs with the standard library and the framework only.
     assert not {
-        "harness/commands/matrix.py",
+        "harness/execution/matrix.py",
         "harness/planning/versions.py",
         "harness/runtime/registry.py",
         "harness/execution/environments.py",

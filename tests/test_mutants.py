@@ -418,7 +418,7 @@ def test_a_category_an_oracle_compares_is_mutated(tmp_path):
 def test_an_edge_on_a_release_is_altered_in_its_environment(fixture_dir, tmp_path):
     """A case that only applies to old releases can still have edges: the worker alters the
     observation where the case ran (proofs.run_edge for the proof test, and nox -s mutants)."""
-    from harness.commands import proofs
+    from harness.execution import proofs
 
     path = fixture_dir / "adk_mutants_fixture.py"
     path.write_text(

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from harness.commands import new_scenario
+from harness.rendering import new_scenario
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR
 from harness.runtime.runner import run_case

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import case_params
-from harness.commands.proofs import run_edge, run_proof
+from harness.execution.proofs import run_edge, run_proof
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import Release
 

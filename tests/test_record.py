@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.commands import matrix
+from harness.execution import matrix
 from harness.planning import index, releases
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.store import boundaries, record

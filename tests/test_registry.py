@@ -98,7 +98,7 @@ def test_shipped_scenarios_import_without_their_frameworks():
         "        raise ImportError('framework imported at module level: ' + name)\n"
         "    return real(name, *a, **k)\n"
         "builtins.__import__ = guard\n"
-        "from harness.runtime import registry\nfrom harness.commands import matrix, cli\n"
+        "from harness.runtime import registry\nfrom harness.execution import matrix\nfrom harness.commands import cli\n"
         "print(len(registry.discover()))\n"
     )
     out = subprocess.run(

@@ -6,7 +6,7 @@ import contextlib
 
 import pytest
 
-from harness.commands import proofs
+from harness.execution import proofs
 from harness.runtime.outcomes import fixed
 from harness.runtime.scenario import (
     AsInstalled,

@@ -47,6 +47,27 @@ reps = number(int, 1, 1000, "a whole number of repetitions")
 pool_memory = number(float, 64, 999999, "a number of MB")
 
 
+def add_timeout(parser: argparse.ArgumentParser, help: str = "per-case timeout in seconds, > 0 (default 60)") -> None:
+    """--timeout: a case's deadline (matrix, bisect, run, mutants)."""
+    from harness.runtime.runner import DEFAULT_TIMEOUT
+
+    parser.add_argument("--timeout", type=timeout, default=DEFAULT_TIMEOUT, help=help)
+
+
+def add_today_deps(parser: argparse.ArgumentParser) -> None:
+    """--today-deps: how a build's dependencies are resolved (matrix, bisect)."""
+    parser.add_argument(
+        "--today-deps",
+        action="store_true",
+        help="resolve dependencies as of today instead of each release's upload time",
+    )
+
+
+def add_rerun(parser: argparse.ArgumentParser, help: str) -> None:
+    """--rerun: ignore the results recorded for unchanged inputs (matrix, bisect)."""
+    parser.add_argument("--rerun", action="store_true", help=help)
+
+
 def add_pool_flags(parser: argparse.ArgumentParser) -> None:
     """--warm / --cold / --pool-memory: how a command uses the pool of warm workers (harness/execution/pool.py)."""
     group = parser.add_mutually_exclusive_group()

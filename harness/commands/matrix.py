@@ -1,476 +1,73 @@
-"""``nox -s matrix``: every selected case on every build, checked against snapshots.
-
-Pipeline: select cases -> resolve builds -> build environments and run workers (in
-parallel, one worker process per environment) -> check snapshots -> write reports.
-"""
+"""``python -m harness matrix`` (what ``nox -s matrix`` runs): every scenario across framework builds."""
 
 from __future__ import annotations
 
-import os
-import sys
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+import argparse
 from pathlib import Path
 
-from harness.execution import environments, pool
-from harness.execution.driver import run_worker
-from harness.planning import builds as builds_mod
-from harness.planning import releases, versions
-from harness.project import PROJECT, Project
-from harness.rendering import reports
-from harness.runtime import registry
-from harness.runtime.outcomes import ERROR, FIXED, OUTCOMES, REPRODUCED
-from harness.runtime.scenario import Case, Scenario
-from harness.store import record, result_cache
-from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
+from harness.commands import flags
 
-PROJECT_ROOT = PROJECT.root
+HELP = "run every scenario across framework builds (what `nox -s matrix` runs)"
 
 
-@dataclass
-class Options:
-    specs: list[str] = field(default_factory=list)
-    only: list[str] = field(default_factory=list)
-    update_snapshots: bool = False
-    today_deps: bool = False
-    timeout: float = 60.0
-    jobs: int = max(1, os.cpu_count() or 1)
-    rerun: bool = False  # run every case even when its inputs are unchanged
-    shard: tuple[int, int] | None = None  # (K, N): only the K-th of N slices of the builds
-    out: Path | None = None  # write this run's reports here and leave the record alone
-    root: Path = PROJECT_ROOT
-    # Warm workers (harness/execution/pool.py): "auto" uses those present, "warm" also starts them for
-    # the builds that have none (they stay for the next run), "cold" runs every build afresh.
-    pool: str = "auto"
-    pool_memory_mb: float | None = None  # the pool's memory budget (default: half the machine's)
-
-
-_LOG_LOCK = threading.Lock()
-
-
-def log(message: str) -> None:
-    """One progress line on stderr; builds log from parallel threads, so each line is written
-    whole, under a lock (print() writes the text and the newline separately)."""
-    with _LOG_LOCK:
-        sys.stderr.write(message + "\n")
-        sys.stderr.flush()
-
-
-def resolve_builds(
-    options: Options, selected: list[tuple[Scenario, Case]], members: dict[str, list[str]] | None, cache_dir: Path
-) -> list[tuple[builds_mod.Build, list[tuple[Scenario, Case]]]]:
-    """(build, its cases): the SPECs given, each with every selected case of its framework; or,
-    with no SPECs, every release of each selected scenario's matrix (``members``)."""
-    if options.specs:
-        found: dict[str, builds_mod.Build] = {}
-        for spec in options.specs:
-            build = builds_mod.parse(spec, cache_dir)
-            found.setdefault(build.source, build)
-        return [(b, [(s, c) for s, c in selected if s.framework == b.framework]) for b in found.values()]
-    assert members is not None
-    wanted = sorted(
-        {(s.framework, v) for s, _ in selected for v in members[s.id]}, key=lambda fv: (fv[0], versions.key(fv[1]))
+def setup(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "specs",
+        nargs="*",
+        metavar="SPEC",
+        help="google-adk==2.13.0, openai-agents==0.24.0, a path to a checkout/wheel/sdist, or NAME @ URL "
+        "(default: the default release set)",
     )
-    plan = []
-    for framework, version in wanted:
-        build = builds_mod.parse(f"{framework}=={version}", cache_dir)
-        plan.append((build, [(s, c) for s, c in selected if s.framework == framework and version in members[s.id]]))
-    return plan
-
-
-def is_release(result: dict) -> bool:
-    """A result of a release from the index (not a local build or a direct reference)."""
-    return result["source"] == f"{result['framework']}=={result['version']}"
-
-
-def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: str | None, **fields: object) -> dict:
-    return {
-        "scenario": scenario.id,
-        "case": case.id,
-        "framework": build.framework,
-        "version": version,
-        "source": build.source,
-        "release": build.release,
-        "timeline": "",
-        **fields,
-    }
-
-
-def run_build(
-    build: builds_mod.Build, cases: list[tuple[Scenario, Case]], options: Options, cache_dir: Path
-) -> tuple[dict, list[dict]]:
-    """Build the environment, run the worker; every case gets a result, errors included."""
-    started = time.monotonic()
-    env_root = Project(options.root).builds
-    try:
-        env = environments.ensure(build, env_root, cache_dir, today=options.today_deps)
-    except (environments.BuildFailed, OSError) as exc:
-        detail = f"install failed: {exc}"
-        log(f"  {build.source}: {detail}")
-        return (
-            {"source": build.source, "framework": build.framework, "version": build.version, "error": detail},
-            [_result(s, c, build, build.version, outcome=ERROR, detail=detail) for s, c in cases],
-        )
-    built = time.monotonic()
-    # Loaded with --rerun too: the entries of the cases not run here are kept when saving.
-    cached = result_cache.load(env.path) if build.release else {}
-    keys = {(s.id, c.id): result_cache.inputs_key(options.root, env.path, s.module, s.id) for s, c in cases}
-    entries = cached.get("cases", {})
-    to_run = [
-        (s, c)
-        for s, c in cases
-        if options.rerun or not result_cache.reusable(entries.get(f"{s.id}:{c.id}"), keys[(s.id, c.id)])
-    ]
-    env_record = cached.get("env")
-    raw: list[dict] = []
-    if to_run:
-        worker_env = environments.worker_environment(options.root)
-        env_record, raw = run_worker(
-            env.python,
-            build.framework,
-            [f"{s.id}:{c.id}" for s, c in to_run],
-            worker_env,
-            options.root,
-            options.timeout,
-            # Only a release's environment stays the same between runs; a local build's is reinstalled.
-            warm=pool.for_run(
-                options.pool, env.python, options.root, worker_env, env.path, build.framework, options.pool_memory_mb
-            )
-            if build.release
-            else None,
-        )
-    version = (env_record or {}).get("version") or build.version
-    by_pair = {(r["scenario"], r["case"]): r for r in raw if "scenario" in r}
-    for s, c in cases:
-        if (s, c) not in to_run:
-            by_pair[(s.id, c.id)] = entries[f"{s.id}:{c.id}"]["result"]
-    failure = next((r["error"] for r in raw if "error" in r), "the worker reported nothing for this case")
-    results = []
-    for s, c in cases:
-        r = by_pair.get((s.id, c.id))
-        if r is None:
-            results.append(_result(s, c, build, version, outcome=ERROR, detail=failure))
-        else:
-            results.append(
-                _result(
-                    s,
-                    c,
-                    build,
-                    version,
-                    outcome=r["outcome"],
-                    detail=r["detail"],
-                    timeline=r["timeline"],
-                    repro=r.get("repro"),
-                )
-            )
-    if build.release and env_record:
-        for s, c in to_run:
-            r = by_pair.get((s.id, c.id))
-            if r is not None:
-                entries[f"{s.id}:{c.id}"] = {"inputs": keys[(s.id, c.id)], "result": r}
-        result_cache.save(env.path, env_record, entries)
-    record = {
-        "source": build.source,
-        "framework": build.framework,
-        "version": version,
-        "python": (env_record or {}).get("python"),
-        "exclude_newer": env.exclude_newer,
-        "packages": (env_record or {}).get("packages", []),
-        "extras": (env_record or {}).get("extras"),
-        "isolation": (env_record or {}).get("isolation"),
-    }
-    counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
-    log(
-        f"  {build.source}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
-        f" (env {'reused' if env.reused else 'built'} in {built - started:.1f}s, {len(to_run)} cases run"
-        f" in {time.monotonic() - built:.1f}s, {len(cases) - len(to_run)} unchanged and skipped)"
+    # One value per --only (repeat it, or separate ids with commas), so SPECs may follow it.
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="ID[,ID...]",
+        help="only this scenario or scenario:case (repeatable, or comma-separated)",
     )
-    return record, results
-
-
-def check_snapshots(
-    results: list[dict], store: SnapshotStore, update: bool, recorded: list[dict] | None = None
-) -> None:
-    """Compare every result with its snapshot; with ``update``, store the new and changed ones.
-
-    A snapshot stored for a release between two others (a one-release bug's x.y.0) would
-    make the later releases that matched the earlier snapshot compare with it instead:
-    those in the record (``recorded``) and not re-run here get the earlier one pinned as their own.
-    """
-    ran = {(r["scenario"], r["case"], r["version"]) for r in results}
-    for r in results:
-        check = store.check(r)
-        r["snapshot"], r["snapshot_base"], r["snapshot_diff"] = check.status, check.base, check.diff
-        if update and check.status in (NEW, CHANGED):
-            base = check.base
-            later = [
-                x
-                for x in recorded or []
-                if (x["scenario"], x["case"]) == (r["scenario"], r["case"])
-                and is_release(x)
-                and base is not None
-                and x.get("snapshot_base") == base
-                and versions.key(x["version"]) > versions.key(r["version"])
-                and (x["scenario"], x["case"], x["version"]) not in ran
-            ]
-            if store.accept(r):
-                r["snapshot"], r["snapshot_base"] = UPDATED, r["version"]
-                for x in later:
-                    assert base is not None  # `later` is empty without a base
-                    store.pin(x["scenario"], x["case"], x["version"], base)
-
-
-def _members(
-    root: Path, scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: dict | None, cache_dir: Path
-) -> dict[str, list[str]]:
-    """scenario id -> the releases of its matrix (harness/store/record.py), as the store is now."""
-    frameworks = sorted({s.framework for s in scenarios})
-    defaults = {fw: releases.default_versions(fw, cache_dir) for fw in frameworks}
-    return record.matrix_releases(scenarios, defaults, store, bisects, (existing or {}).get("results", []), cache_dir)
-
-
-def run(options: Options) -> int:
-    """Run the matrix; return the exit status (0: every result matches its snapshot)."""
-    begun = time.monotonic()
-    cache_dir = Project(options.root).cache
-    scenarios = registry.discover()
-    selected = registry.select(scenarios, options.only)
-    reports_dir = options.root / "reports"
-    reports.check_writable(reports_dir)
-    if options.out is not None:
-        reports.check_writable(options.out)
-    existing = record.load(reports_dir)  # an unreadable record is refused before any work
-    bisects = record.bisect_record(reports_dir)
-    store = SnapshotStore(options.root / "snapshots" / "matrix")
-    store.validate()
-    chosen = [scenarios[i] for i in dict.fromkeys(s.id for s, _ in selected)]
-    members = None if options.specs else _members(options.root, chosen, store, bisects, existing, cache_dir)
-    plan = resolve_builds(options, selected, members, cache_dir)
-    for b, cases in plan:
-        if not cases:
-            log(f"note: no selected scenario uses {b.framework}; skipping {b.source}")
-    plan = [(b, cases) for b, cases in plan if cases]
-    if options.shard:
-        k, n = options.shard
-        # Deterministic slice: builds in a fixed order, every N-th from the K-th.
-        plan.sort(key=lambda item: (item[0].framework, versions.key(item[0].version or "0"), item[0].source))
-        plan = plan[k - 1 :: n]
-        log(f"shard {k}/{n}: {', '.join(b.source for b, _ in plan) or 'no builds'}")
-    if not plan and not options.shard:
-        raise builds_mod.SpecError("nothing to run: no selected scenario uses the given builds' frameworks")
-    total_cases = sum(len(c) for _, c in plan)
-    log(f"matrix: {len(plan)} builds, {total_cases} case runs, {options.jobs} in parallel")
-    started = time.monotonic()
-    done = 0
-    progress = threading.Lock()
-
-    def one(item):
-        nonlocal done
-        build, cases = item
-        out = run_build(build, cases, options, cache_dir)
-        with progress:
-            done += 1
-            log(f"[{done}/{len(plan)}] {build.source} done; {len(plan) - done} left")
-        return out
-
-    with ThreadPoolExecutor(max_workers=options.jobs) as executor:
-        outcomes = list(executor.map(one, plan))
-    ran = time.monotonic()
-    environments_records = sorted((rec for rec, _ in outcomes), key=lambda e: (e["framework"], e["source"]))
-    results = [r for _, rs in outcomes for r in rs]
-    order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
-    results.sort(key=reports.sort_key(order))
-    check_snapshots(results, store, options.update_snapshots, (existing or {}).get("results", []))
-    all_pairs = {(s.id, c.id) for s, c in registry.select(scenarios, [])}
-    for orphan in store.orphans(all_pairs):
-        log(f"warning: snapshots/matrix/{orphan}/ belongs to no scenario case any more; delete it")
-
-    harness = reports.harness_info(options.root)
-    if options.shard:
-        k, n = options.shard
-        document = reports.matrix_document(results, environments_records, harness)
-        shard_path = reports_dir / "shards" / f"shard-{k}-of-{n}.json"
-        shard_path.parent.mkdir(exist_ok=True)
-        reports.write_atomic(shard_path, reports.dumps(document))
-        log(
-            f"wrote reports/shards/{shard_path.name}; "
-            "merge the shards with `python -m harness merge reports/shards/*.json`"
-        )
-    else:
-        full = not options.only and not options.specs
-        publish(
-            options.root,
-            scenarios,
-            results,
-            environments_records,
-            harness,
-            store,
-            bisects,
-            existing,
-            cache_dir,
-            options.out,
-            full=full,
-            only=options.only,
-        )
-    log(
-        f"time: {started - begun:.1f}s to plan, {ran - started:.1f}s to run the builds, "
-        f"{time.monotonic() - ran:.1f}s to check snapshots and write reports"
-        + (f"; {pool.summary()}" if options.pool != "cold" and pool.members() else "")
+    parser.add_argument(
+        "--update-snapshots",
+        action="store_true",
+        help="accept new and changed results of releases into snapshots/matrix",
     )
-    return summarise(results, time.monotonic() - started)
-
-
-def publish(
-    root: Path,
-    scenarios: dict,
-    results: list[dict],
-    environments_records: list[dict],
-    harness: dict,
-    store: SnapshotStore,
-    bisects: dict,
-    existing: dict | None,
-    cache_dir: Path,
-    out: Path | None,
-    full: bool = False,
-    only: list[str] | None = None,
-) -> Path:
-    """Merge the results into the record, or write them to a run folder of their own; return where."""
-    reports_dir = root / "reports"
-    order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
-    ran = [scenarios[i] for i in dict.fromkeys(r["scenario"] for r in results) if i in scenarios]
-    # Membership as the store is now: a release whose snapshot --update-snapshots just stored
-    # has joined its scenario's matrix, and its results go to the record.
-    members = _members(root, ran, store, bisects, existing, cache_dir) if ran else {}
-    outside = sorted({r["source"] for r in results if not is_release(r) or r["version"] not in members[r["scenario"]]})
-    if out is None and not outside:
-        prune: list[tuple[str, str, str]] = []
-        if full and existing:
-            # A full run is the whole matrix: results of releases that left it are dropped.
-            every = _members(root, list(scenarios.values()), store, bisects, existing, cache_dir)
-            prune = [
-                (r["scenario"], r["case"], r["source"])
-                for r in existing["results"]
-                if r["scenario"] in every and (not is_release(r) or r["version"] not in every[r["scenario"]])
-            ]
-            for key in prune:
-                log(f"note: {key[2]} left the matrix of {key[0]}; its result for {key[1]} is dropped from the record")
-        merged = record.merge(existing, results, environments_records, harness, order, prune)
-        record.render(root, scenarios, document=merged)
-        kept = len(merged["results"]) - len(results)
-        log(
-            f"record: {len(results)} results written to reports/{record.RECORD_NAME}, "
-            f"{kept} other results kept as they were"
-        )
-        return reports_dir
-    if out is None:
-        out = reports_dir / record.RUNS_DIR / record.run_name(sorted({r["source"] for r in results}), only or [])
-        why = f"{', '.join(outside)} {'is' if len(outside) == 1 else 'are'} not in the matrix"
-    else:
-        why = "--out was given"
-    out.mkdir(parents=True, exist_ok=True)
-    document = reports.matrix_document(results, environments_records, harness)
-    written = record.render(root, scenarios, reports_dir=out, document=document)
-    shown = _shown(out, root)
-    log(
-        f"this run's reports are in {shown}/ ({len(written)} files); the record (reports/{record.RECORD_NAME}) "
-        f"is unchanged: {why}"
+    flags.add_today_deps(parser)
+    flags.add_timeout(parser)
+    parser.add_argument(
+        "--jobs", type=flags.jobs, default=None, help="builds run in parallel, >= 1 (default: CPU count)"
     )
-    before_after = [p for p in written if p.suffix == ".md" and p.name != "matrix.md"]
-    if any(not is_release(r) for r in results) and before_after:
-        log(f"before/after report: {', '.join(_shown(p, root) for p in before_after)}")
-    return out
-
-
-def _shown(path: Path, root: Path) -> str:
-    """A path as the user should read it: relative to the project when inside it."""
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def summarise(results: list[dict], elapsed: float) -> int:
-    counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
-    bad = [r for r in results if r["snapshot"] not in (MATCH, UPDATED)]
-    for r in bad:
-        log(
-            f"\nsnapshot {r['snapshot']}: {r['scenario']}:{r['case']} on {r['source']}"
-            + (f" (compared with {r['snapshot_base']})" if r["snapshot_base"] else " (no stored snapshot)")
-        )
-        log(f"  {r['outcome']}: {r['detail']}")
-        if r.get("snapshot_diff"):
-            log("".join("  " + line for line in r["snapshot_diff"].splitlines(keepends=True)).rstrip())
-    log(f"\n{len(results)} results in {elapsed:.1f}s: " + ", ".join(f"{n} {o}" for o, n in counts.items() if n))
-    inherited = sum(r["snapshot"] == MATCH and r["snapshot_base"] != r["version"] for r in results)
-    if inherited:
-        log(f"{inherited} results have no snapshot of their own and match an earlier release's snapshot")
-    log(
-        "snapshots: "
-        + ", ".join(
-            f"{sum(r['snapshot'] == s for r in results)} {s}"
-            for s in (MATCH, UPDATED, NEW, CHANGED)
-            if any(r["snapshot"] == s for r in results)
-        )
+    flags.add_rerun(parser, help="run every case, even those whose inputs are unchanged")
+    parser.add_argument("--shard", metavar="K/N", help="run only the K-th of N deterministic slices of the builds")
+    flags.add_pool_flags(parser)
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write this run's reports to DIR and leave the record (reports/matrix.json) alone; "
+        "runs with a local build or a release outside the matrix go to reports/runs/<name>/ by default",
     )
-    disagree = disagreements(results)
-    for r in disagree:
-        log(
-            f"\nshort reproduction disagrees: {r['scenario']}:{r['case']} on {r['source']}: the case says "
-            f"{r['outcome']}, scenarios/repro/{r['scenario']}--{r['case']}.py says {r['repro']}"
-        )
-    if disagree:
-        log(f"{len(disagree)} results where the case and its short reproduction disagree")
-    if bad:
-        log(f"{len(bad)} results differ from their snapshots; if the change is right, re-run with --update-snapshots")
-    return 1 if bad or disagree else 0
 
 
-def disagreements(results: list[dict]) -> list[dict]:
-    """Results where the case says reproduced or fixed and its short reproduction, run in the same
-    build, says otherwise (cases without a script are not counted)."""
-    return [r for r in results if r["outcome"] in (REPRODUCED, FIXED) and r.get("repro") and r["repro"] != r["outcome"]]
+def run(args: argparse.Namespace) -> int:
+    from harness.execution import matrix
+    from harness.planning.builds import SpecError
 
-
-def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:
-    """Build reports from shard results: byte-identical to a single run over the same builds."""
-    import json
-
-    scenarios = registry.discover()
-    documents = []
-    for path in paths:
-        try:
-            documents.append(json.loads(path.read_text()))
-        except (OSError, ValueError) as exc:
-            raise builds_mod.SpecError(f"{path.name}: not a shard result ({exc})") from None
-    infos = {json.dumps(d.get("harness", {}), sort_keys=True) for d in documents}
-    if len(infos) > 1:
-        raise builds_mod.SpecError(
-            "the shards were run by different harness code or Pythons; re-run them from one commit"
-        )
-    results = [r for d in documents for r in d["results"]]
-    envs = sorted(
-        (e for d in documents for e in d.get("environments", [])), key=lambda e: (e["framework"], e["source"])
+    options = matrix.Options(
+        specs=args.specs,
+        only=[i for value in args.only for i in value.split(",") if i],
+        update_snapshots=args.update_snapshots,
+        today_deps=args.today_deps,
+        timeout=args.timeout,
     )
-    order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
-    results.sort(key=reports.sort_key(order))
-    reports_dir = root / "reports"
-    reports.check_writable(reports_dir)
-    existing = record.load(reports_dir)
-    cache_dir = Project(root).cache
-    publish(
-        root,
-        scenarios,
-        results,
-        envs,
-        documents[0].get("harness", {}) if documents else {},
-        SnapshotStore(root / "snapshots" / "matrix"),
-        record.bisect_record(reports_dir),
-        existing,
-        cache_dir,
-        None,
-    )
-    bad = [r for r in results if r["snapshot"] not in (MATCH, UPDATED)]
-    log(f"merged {len(paths)} shards: {len(results)} results, {len(bad)} differ from their snapshots")
-    return 1 if bad else 0
+    if args.jobs:
+        options.jobs = args.jobs
+    options.rerun = args.rerun
+    options.pool = flags.pool_mode(args)
+    options.pool_memory_mb = args.pool_memory
+    if args.out:
+        options.out = Path(args.out)
+    if args.shard:
+        k, _, n = args.shard.partition("/")
+        if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+            raise SpecError(f"malformed --shard {args.shard!r}; valid: K/N with 1 <= K <= N, e.g. 1/2")
+        options.shard = (int(k), int(n))
+    return matrix.run(options)

@@ -1,6 +1,6 @@
 """Mutation testing of the oracles: ``nox -s mutants`` (``python -m harness mutants [ID ...]``).
 
-The proofs (harness/commands/proofs.py) show each oracle says ``reproduced`` on one build and ``fixed``
+The proofs (harness/execution/proofs.py) show each oracle says ``reproduced`` on one build and ``fixed``
 on another. That does not show a *wrong* oracle would be caught: an oracle whose ``n == 2``
 became ``n != 2`` may still say both words on those two builds. This module mutates every
 scenario's oracle functions, runs the proofs against each mutant, and reports each mutant
@@ -46,7 +46,7 @@ of replay code and fakes nobody asked about, and no way into the Release proofs,
 other environments (``.nox/builds/<framework>-<version>``) where neither tool is installed.
 An oracle is a function of the Observation, so the mutator can do better: each proof build
 replays its case *once*, and at the point the proof calls the oracle (inside the proof's
-patch, the network guard and the case environment, as harness/commands/proofs.py runs it) every
+patch, the network guard and the case environment, as harness/execution/proofs.py runs it) every
 mutant of that oracle judges a copy of the same Observation, then the real oracle gives the
 proof's own verdict. A mutant is applied by compiling the mutated top-level statement that
 holds the function (with the module's ``__future__`` imports) and swapping the mutated
@@ -74,6 +74,7 @@ must stay true.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import contextlib
 import copy
@@ -103,7 +104,7 @@ from harness.runtime.runner import DEFAULT_TIMEOUT, error_detail, run_case
 from harness.runtime.scenario import Build, Case, Observation, Release, Scenario
 
 if TYPE_CHECKING:
-    from harness.commands.proofs import ProofRun
+    from harness.execution.proofs import ProofRun
 
 PROJECT_ROOT = PROJECT.root
 EQUIVALENTS_FILE = "mutants-equivalent.toml"
@@ -852,7 +853,7 @@ def _worker(spec_file: str) -> int:
             }
         )
         return 0
-    from harness.commands import proofs
+    from harness.execution import proofs
 
     for case_id, proof in spec["proofs"]:
         case = scenario.case(case_id)
@@ -994,8 +995,8 @@ def run_in_release(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> ProofRun:
     """One proof or edge (``edge-N``) of ``case`` in ``release``'s matrix environment, unmutated
-    (for the proof test: harness/commands/proofs.py)."""
-    from harness.commands.proofs import ProofRun
+    (for the proof test: harness/execution/proofs.py)."""
+    from harness.execution.proofs import ProofRun
     from harness.runtime.runner import CaseResult
 
     task = _Task(scenario, release.spec, [(case.id, proof)])
@@ -1281,3 +1282,21 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --- the command ---------------------------------------------------------------------------
+
+HELP = "mutate the oracles and run the proofs against each mutant (nox -s mutants)"
+
+
+def setup(parser: argparse.ArgumentParser) -> None:
+    from harness.commands import flags
+
+    parser.add_argument("ids", nargs="*", metavar="ID", help="only these scenarios (default: all); commas allowed")
+    parser.add_argument("--jobs", type=flags.proof_jobs, default=2, help="proof runs in parallel, >= 1 (default 2)")
+    flags.add_timeout(parser)
+    parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    return run(args.ids, jobs=args.jobs, timeout=args.timeout, list_only=args.list)

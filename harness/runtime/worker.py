@@ -1,6 +1,6 @@
 """Runs inside one framework environment: every selected case, one JSON line per event.
 
-The coordinator (``harness.commands.matrix``) starts ``python -m harness.runtime.worker`` in each build's
+The coordinator (``harness.execution.matrix``) starts ``python -m harness.runtime.worker`` in each build's
 environment and reads its stdout. Lines: ``{"kind": "env", ...}`` once, then for each case
 ``{"kind": "start", ...}`` and ``{"kind": "result", ...}``, then, where the case has a short
 reproduction (harness/runtime/short_repro.py), ``{"kind": "repro", ..., "verdict": ...}``. A case

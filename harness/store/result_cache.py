@@ -61,7 +61,7 @@ CASE_MODULES = (
     "runtime/fakes/openai_agents.py",
     "runtime/fakes/openai_http.py",
     "execution/isolation.py",
-    "commands/proofs.py",
+    "execution/proofs.py",
 )
 
 

@@ -115,27 +115,12 @@ def run_build(
 
 def _in_release_environment(scenario: Scenario, case: Case, release: Release, root: Path, timeout: float) -> ProofRun:
     # Imported here: the builds/environment code is only needed for Release proofs.
-    from harness.execution import environments
-    from harness.execution.driver import run_worker
+    from harness.execution.run import RunSettings, run_cases
     from harness.planning import builds
 
-    cache_dir = Project(root).cache
-    build = builds.parse(release.spec, cache_dir)
+    build = builds.parse(release.spec, Project(root).cache)
+    # A proof always runs the case (no result taken from the environment's record) and cold.
+    run = run_cases(build, [(scenario, case)], RunSettings(root=root, timeout=timeout, rerun=True, pool="cold"))
+    r = run.results[0]
     where = f"{build.framework} {build.version} (its matrix environment)"
-
-    def failed(detail: str) -> ProofRun:
-        return ProofRun(CaseResult(scenario.id, case.id, ERROR, detail, ""), release, where)
-
-    try:
-        env = environments.ensure(build, Project(root).builds, cache_dir)
-    except (environments.BuildFailed, OSError) as exc:
-        return failed(f"install failed: {exc}")
-    _, results = run_worker(
-        env.python, build.framework, [f"{scenario.id}:{case.id}"], environments.worker_environment(root), root, timeout
-    )
-    for r in results:
-        if r.get("scenario") == scenario.id and r.get("case") == case.id:
-            return ProofRun(
-                CaseResult(scenario.id, case.id, r["outcome"], r["detail"], r.get("timeline", "")), release, where
-            )
-    return failed(next((r["error"] for r in results if "error" in r), "the worker reported nothing for this case"))
+    return ProofRun(CaseResult(scenario.id, case.id, r.outcome, r.detail, r.timeline), release, where)

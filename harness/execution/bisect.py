@@ -1,0 +1,481 @@
+"""``nox -s bisect``: find the releases where a case's outcome changes.
+
+``python -m harness bisect <scenario-id>[:<case>] [--framework NAME] [--from A] [--to B]
+[--today-deps] [--timeout S] [--rerun]`` searches the framework's final releases on the
+package index (every non-pre-release, non-yanked one between A and B, by default the first
+and the latest; not only the matrix's default set) for each *boundary*: a pair of adjacent
+tested releases whose outcomes differ, such as ``reproduced`` on 2.8.0 then ``fixed`` on 2.9.0 ("first fixed in 2.9.0").
+
+Search (interval splitting): evaluate both ends of the range; whenever an interval's two
+ends have different outcomes, evaluate the release in its middle and split it in two, until
+each differing interval has no untested release inside. A single boundary among n releases
+costs about 2 + log2(n) evaluations. Every boundary whose sides are visible at probed
+releases is found (the releases probed for one case are evidence for the others), so
+not-applicable -> reproduced -> fixed -> reproduced yields three boundaries once a probe
+lands in each stretch. What cannot be seen: an interval whose two ends agree is not searched,
+so an outcome that flips and flips back entirely inside it (fixed in 2.3, broken again in
+2.5, both ends reproduced, no probe in between) goes unnoticed; bisect a narrower range
+(--from/--to) to look there.
+
+Every release is evaluated once for all selected cases of the scenario (one worker run in
+its environment) and its outcomes are cached, so each environment is built at most once per
+bisect. Environments are the matrix's (``environments.ensure`` under ``.nox/builds``), so
+bisect and ``nox -s matrix`` reuse each other's, and so are the results recorded in them
+(``harness.store.result_cache``: a case whose inputs did not change is not re-run; --rerun
+forces). A release whose install fails or whose outcome is ``error`` tells nothing: it is
+skipped (the nearest untested neighbour is tried instead) and reported as skipped, never
+taken for a boundary. ``not-applicable`` is a real outcome: not-applicable -> reproduced is
+where the bug was "introduced in".
+
+Progress goes to stderr, the result to stdout, and the record to ``reports/bisect.json``
+(harness/store/boundaries.py): every probe of every bisect is kept, one per (scenario, case,
+framework, release), with the ranges bisected and the releases known to exist; no
+wall-clock times, so a re-run writes the same bytes. Boundaries are derived from all probes
+and the matrix record's results together, so two bisects over different ranges both stand,
+and a bisect starts from what is already known (``--rerun`` evaluates everything again).
+The releases on either side of a boundary join the scenario's matrix (harness/store/record.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from harness.planning import builds as builds_mod
+from harness.planning import index, versions
+from harness.planning.builds import SpecError
+from harness.project import PROJECT, Project
+from harness.rendering import reports
+from harness.runtime import frameworks, registry
+from harness.runtime.outcomes import ERROR
+from harness.runtime.runner import DEFAULT_TIMEOUT
+from harness.runtime.scenario import Scenario
+from harness.store import boundaries
+from harness.store.boundaries import Boundary
+
+PROJECT_ROOT = PROJECT.root
+REPORT_NAME = "bisect.json"
+
+# What an evaluator returns for one release: case id -> outcome, or (outcome, detail).
+Evaluation = Mapping[str, "str | tuple[str, str]"]
+Evaluate = Callable[[str], Evaluation]
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# --- the search (no environments: the evaluator is injected) -------------------------
+
+
+@dataclass
+class CaseBisection:
+    case: str
+    boundaries: list[Boundary] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (version, reason), oldest first
+    probed: dict[str, str] = field(default_factory=dict)  # version -> outcome, every release this case consulted
+    reused: set[str] = field(default_factory=set)  # versions whose outcome was already known, not evaluated
+
+    @property
+    def answered(self) -> bool:
+        """At least one release in the range gave this case an outcome."""
+        return any(o != ERROR for o in self.probed.values())
+
+
+class Search:
+    """Interval-splitting bisection over ``releases`` (oldest first), one evaluation per release.
+
+    ``evaluate(version)`` returns every selected case's outcome on that release; results
+    are cached, so bisecting several cases shares their probes.
+    """
+
+    def __init__(
+        self,
+        releases: Sequence[str],
+        evaluate: Evaluate,
+        label: Callable[[str], str] = str,
+        progress: Callable[[str], None] = log,
+        known: Mapping[str, Mapping[str, str]] | None = None,
+    ):
+        self.releases = list(releases)
+        # case -> version -> outcome already known (earlier bisects' probes, the record's
+        # results): consulted before evaluating, so a bisect starts from what is known.
+        self.known = {case: dict(points) for case, points in (known or {}).items()}
+        self.evaluate = evaluate
+        self.label = label
+        self.progress = progress
+        self.cache: dict[str, dict[str, tuple[str, str]]] = {}
+        self.order: list[str] = []  # versions in the order they were evaluated
+
+    def results(self, i: int) -> dict[str, tuple[str, str]]:
+        version = self.releases[i]
+        if version not in self.cache:
+            raw = self.evaluate(version)
+            found = {case: (r, "") if isinstance(r, str) else (r[0], r[1]) for case, r in raw.items()}
+            self.cache[version] = found
+            self.order.append(version)
+            shown = [f"{case} {o}" if len(found) > 1 else o for case, (o, _) in found.items()]
+            self.progress(f"[probe {len(self.order)}] {self.label(version)}: {', '.join(shown) or 'no results'}")
+        return self.cache[version]
+
+    def case(self, case_id: str) -> CaseBisection:
+        """Every visible boundary of one case over the whole range."""
+        out = CaseBisection(case_id)
+        skipped: dict[int, str] = {}
+
+        already = self.known.get(case_id, {})
+
+        def outcome(i: int) -> str | None:
+            if (
+                self.releases[i] in already
+                and already[self.releases[i]] != ERROR
+                and self.releases[i] not in self.cache
+            ):
+                out.probed[self.releases[i]] = already[self.releases[i]]
+                out.reused.add(self.releases[i])
+                return already[self.releases[i]]
+            o, detail = self.results(i).get(case_id, (ERROR, "the evaluation reported nothing for this case"))
+            out.probed[self.releases[i]] = o
+            if o == ERROR:
+                skipped[i] = detail or "error"
+                return None
+            return o
+
+        n = len(self.releases)
+        lo = next((i for i in range(n) if outcome(i) is not None), None)
+        if lo is not None:
+            hi = next((i for i in range(n - 1, lo, -1) if outcome(i) is not None), lo)
+            # Releases already evaluated for other cases, or known from earlier bisects and
+            # the record, are free evidence for this one.
+            known = sorted(
+                {lo, hi}
+                | {
+                    i
+                    for i in range(lo + 1, hi)
+                    if (self.releases[i] in self.cache or self.releases[i] in already) and outcome(i) is not None
+                }
+            )
+            self._split(list(itertools.pairwise(known)), outcome)
+            # Every differing interval is now split down to adjacent answered releases.
+            out.boundaries = boundaries.derive(out.probed, self.releases)
+        out.skipped = [(self.releases[i], skipped[i]) for i in sorted(skipped)]
+        out.probed = dict(sorted(out.probed.items(), key=lambda kv: versions.key(kv[0])))
+        return out
+
+    def _split(self, intervals: list[tuple[int, int]], outcome: Callable[[int], str | None]) -> None:
+        """Probe inside each interval whose ends differ until no answered release lies between them."""
+        stack = list(reversed(intervals))
+        while stack:
+            a, b = stack.pop()
+            if outcome(a) == outcome(b):
+                continue
+            mid = (a + b) // 2
+            # The middle, else its nearest neighbours: a skipped release is not a boundary.
+            m = next(
+                (i for i in sorted(range(a + 1, b), key=lambda i: (abs(i - mid), i)) if outcome(i) is not None), None
+            )
+            if m is None:
+                continue
+            stack.append((m, b))
+            stack.append((a, m))
+
+
+def bisect(
+    releases: Sequence[str], case_ids: Sequence[str], evaluate: Evaluate, **kwargs: Any
+) -> tuple[Search, list[CaseBisection]]:
+    """Bisect every case over ``releases``, sharing one evaluation per release."""
+    search = Search(releases, evaluate, **kwargs)
+    return search, [search.case(c) for c in case_ids]
+
+
+# --- evaluating a release in its environment ---------------------------------------------
+
+
+@dataclass
+class EnvironmentEvaluator:
+    """Evaluates a release the way the matrix does: environments.ensure, then one worker run.
+
+    Like the matrix, it reuses a case's recorded result in that environment when the case's
+    inputs (scenario module, harness code, environment) are unchanged, and records the
+    results it gets, so bisect and ``nox -s matrix`` share both environments and results.
+    """
+
+    framework: str
+    scenario: Scenario
+    case_ids: list[str]
+    root: Path
+    cache_dir: Path
+    today_deps: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    rerun: bool = False  # run every case even when its recorded result is still valid
+    pool: str = "auto"  # warm workers (harness/execution/pool.py): "auto", "warm" or "cold", as in the matrix
+    pool_memory_mb: float | None = None
+    built: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    def __call__(self, version: str) -> dict[str, tuple[str, str]]:
+        from harness.execution.run import RunSettings, run_cases
+
+        pairs = [(self.scenario, self.scenario.case(c)) for c in self.case_ids]
+        build = builds_mod.parse(f"{self.framework}=={version}", self.cache_dir)
+        settings = RunSettings(
+            root=self.root,
+            timeout=self.timeout,
+            today_deps=self.today_deps,
+            rerun=self.rerun,
+            pool=self.pool,
+            pool_memory_mb=self.pool_memory_mb,
+        )
+        run = run_cases(build, pairs, settings)
+        if run.install_error:
+            self.failed.append(version)
+            log(f"  {build.source}: {run.install_error}")
+        else:
+            assert run.env is not None
+            (self.reused if run.env.reused else self.built).append(version)
+            for note in run.notes:
+                log(f"  {build.source}: {note}")
+            log(
+                f"  {build.source}: env {'reused' if run.env.reused else 'built'} in {run.build_seconds:.1f}s, "
+                f"{run.ran} cases run in {run.run_seconds:.1f}s, "
+                f"{len(self.case_ids) - run.ran} unchanged and taken from the environment's record"
+            )
+        return {r.case: (r.outcome, r.detail) for r in run.results}
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+@dataclass
+class Options:
+    selector: str
+    framework: str | None = None
+    start: str | None = None  # --from
+    end: str | None = None  # --to
+    today_deps: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    rerun: bool = False
+    root: Path = PROJECT_ROOT
+    pool: str = "auto"
+    pool_memory_mb: float | None = None
+
+
+def select_releases(framework: str, start: str | None, end: str | None, cache_dir: Path) -> tuple[list[str], list[str]]:
+    """(final releases from start to end inclusive, the pre-releases and yanked ones left out in that span)."""
+    known = index.releases(framework, cache_dir)
+    finals = [v for v, r in known.items() if versions.is_final(v) and not r.yanked]
+    if not finals:
+        raise SpecError(f"{framework} has no final release on the package index")
+
+    def check(version: str | None, flag: str, default: str) -> str:
+        if version is None:
+            return default
+        version = version.strip()
+        if version not in known:
+            raise SpecError(
+                f"{flag} {version}: {framework} {version} is not on the package index; "
+                f"latest releases: {', '.join(finals[-6:])}"
+            )
+        if version not in finals:
+            why = "yanked" if known[version].yanked else "a pre-release"
+            raise SpecError(
+                f"{flag} {version}: {framework} {version} is {why}; bisect runs over final releases, "
+                f"e.g. {', '.join(finals[-6:])}"
+            )
+        return version
+
+    a, b = check(start, "--from", finals[0]), check(end, "--to", finals[-1])
+    if versions.key(a) > versions.key(b):
+        raise SpecError(f"--from {a} is newer than --to {b}")
+    inside = lambda v: versions.key(a) <= versions.key(v) <= versions.key(b)  # noqa: E731
+    left_out = [v for v in known if inside(v) and v not in finals]
+    return [v for v in finals if inside(v)], left_out
+
+
+def reproduce_command(scenario_id: str, case_id: str, framework: str, version: str, today_deps: bool) -> str:
+    return f"nox -s matrix -- --only {scenario_id}:{case_id} {framework}=={version}" + (
+        " --today-deps" if today_deps else ""
+    )
+
+
+def probes_of(scenario_id: str, framework: str, search: Search, result: CaseBisection) -> list[dict]:
+    """The probes this bisect made for one case (outcomes it already knew are not probes)."""
+    out = []
+    for version, outcome in result.probed.items():
+        if version in result.reused:
+            continue
+        detail = search.cache.get(version, {}).get(result.case, (outcome, ""))[1]
+        out.append(
+            {
+                "scenario": scenario_id,
+                "case": result.case,
+                "framework": framework,
+                "version": version,
+                "outcome": outcome,
+                "detail": detail,
+            }
+        )
+    return out
+
+
+def _record_results(reports_dir: Path) -> list[dict]:
+    """The record's results (reports/matrix.json), or none when there is no record yet."""
+    from harness.store import record
+
+    document = record.load(reports_dir)
+    return document["results"] if document else []
+
+
+def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None = None) -> int:
+    """Bisect; print the result; record it. 0 when every case got an answer, 1 otherwise."""
+    out = out or sys.stdout
+    started = time.monotonic()
+    root = options.root
+    cache_dir = Project(root).cache
+    scenarios = registry.discover()
+    selected = registry.select(scenarios, [options.selector])
+    scenario = selected[0][0]
+    framework = frameworks.get(options.framework).name if options.framework else scenario.framework
+    if framework != scenario.framework:
+        raise SpecError(f"scenario {scenario.id} runs on {scenario.framework}, not {framework}")
+    releases, left_out = select_releases(framework, options.start, options.end, cache_dir)
+    reports_dir = root / "reports"
+    reports.check_writable(reports_dir)
+    record_path = reports_dir / REPORT_NAME
+    bisect_record = boundaries.load_record(record_path)  # refused before any work if unreadable
+    record_results = _record_results(reports_dir)
+    cases = [c.id for _, c in selected]
+    # Start from what is known: earlier bisects' probes and the record's results (not with --rerun).
+    known = (
+        {}
+        if options.rerun
+        else {c: boundaries.known(bisect_record, record_results, scenario.id, c, framework).points for c in cases}
+    )
+    n_known = len({v for points in known.values() for v, o in points.items() if o != ERROR and v in releases})
+
+    older = [
+        v
+        for v, r in index.releases(framework, cache_dir).items()
+        if versions.is_final(v) and not r.yanked and versions.key(v) < versions.key(releases[0])
+    ]
+    log(
+        f"bisect {scenario.id} ({len(cases)} case{'s' if len(cases) != 1 else ''}) over {len(releases)} final releases "
+        f"of {framework}: {releases[0]} .. {releases[-1]}"
+    )
+    if older:
+        log(
+            f"  not in the range: {len(older)} older final releases ({older[0]} .. {older[-1]}); "
+            "use --from to include them"
+        )
+    if left_out:
+        log(f"  not tested (pre-releases and yanked): {', '.join(left_out)}")
+    if n_known:
+        log(
+            f"  starting from {n_known} releases whose outcome is already known (reports/bisect.json, "
+            "reports/matrix.json); --rerun to evaluate them again"
+        )
+
+    evaluator = None
+    if evaluate is None:
+        evaluator = EnvironmentEvaluator(
+            framework,
+            scenario,
+            list(cases),
+            root,
+            cache_dir,
+            options.today_deps,
+            options.timeout,
+            options.rerun,
+            options.pool,
+            options.pool_memory_mb,
+        )
+        evaluate = evaluator
+    search, results = bisect(releases, cases, evaluate, label=lambda v: f"{framework}=={v}", known=known)
+
+    status = 0
+    for result in results:
+        name = f"{scenario.id}:{result.case}"
+        for b in result.boundaries:
+            print(
+                f"{name}: {b.before.outcome} on {framework} {b.before.version} -> "
+                f"{b.after.outcome} on {framework} {b.after.version} ({b.summary})",
+                file=out,
+            )
+            for side in (b.before, b.after):
+                print(
+                    f"  {side.outcome} on {side.version}: "
+                    f"{reproduce_command(scenario.id, result.case, framework, side.version, options.today_deps)}",
+                    file=out,
+                )
+        if not result.answered:
+            status = 1
+            print(f"{name}: no answer on any release from {releases[0]} to {releases[-1]}", file=out)
+        elif not result.boundaries:
+            seen = sorted({o for o in result.probed.values() if o != ERROR})
+            tested = [v for v, o in result.probed.items() if o != ERROR]
+            print(
+                f"{name}: no boundary: {seen[0]} on every tested release ({', '.join(tested)}) "
+                f"from {framework} {releases[0]} to {releases[-1]}",
+                file=out,
+            )
+        for version, reason in result.skipped:
+            print(f"{name}: skipped {framework} {version}: {reason}", file=out)
+
+    elapsed = time.monotonic() - started
+    if evaluator is not None:
+        envs = f"{len(evaluator.built)} environments built, {len(evaluator.reused)} reused" + (
+            f", {len(evaluator.failed)} failed to install" if evaluator.failed else ""
+        )
+    else:
+        envs = f"{len(search.order)} releases evaluated"
+    print(f"bisect: {len(search.order)} probes ({', '.join(search.order)}); {envs}; wall time {elapsed:.1f}s", file=out)
+
+    updated = boundaries.load_record(record_path)  # re-read: another bisect may have written meanwhile
+    for r in results:
+        updated = boundaries.add(
+            updated,
+            probes_of(scenario.id, framework, search, r),
+            {"scenario": scenario.id, "case": r.case, "framework": framework, "from": releases[0], "to": releases[-1]},
+            releases,
+            framework,
+        )
+    reports.write_atomic(record_path, boundaries.dumps(updated))
+    log(f"wrote reports/{REPORT_NAME}")
+    _say_what_is_known(updated, record_results, scenario.id, cases, framework, out)
+    from harness.store import record
+
+    if record.load(reports_dir) is not None:
+        record.render(root, registry.discover())
+        log("re-rendered the reports from the record with these boundaries")
+    return status
+
+
+def _say_what_is_known(
+    bisect_record: dict, record_results: list[dict], scenario_id: str, cases: list[str], framework: str, out: TextIO
+) -> None:
+    """Boundaries from every bisect and the record together, and the releases that join the matrix."""
+    in_record = {
+        r["version"]
+        for r in record_results
+        if r["scenario"] == scenario_id and r["source"] == f"{framework}=={r['version']}"
+    }
+    for case in cases:
+        k = boundaries.known(bisect_record, record_results, scenario_id, case, framework)
+        words = "; ".join(b.summary for b in k.boundaries) or "no outcome change"
+        print(f"{scenario_id}:{case}: from every bisect and the record: {words}", file=out)
+    joining = sorted(
+        boundaries.boundary_releases(bisect_record, record_results, scenario_id, framework) - in_record,
+        key=versions.key,
+    )
+    if joining:
+        print(
+            f"boundary releases joining the matrix of {scenario_id}: {', '.join(joining)}; "
+            f"add their results to the record with `nox -s matrix -- --only {scenario_id}`",
+            file=out,
+        )

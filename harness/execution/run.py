@@ -1,0 +1,150 @@
+"""Run a set of cases in one build: the one place that does it, for matrix, bisect and proofs.
+
+It makes or reuses the build's environment, takes each case's recorded result where its inputs
+(scenario code and short reproductions, harness code, environment) are unchanged since it was
+recorded, runs the rest in the build's worker (a fork of its warm worker where one answers,
+else a new process; deadlines and kill-on-timeout in harness/execution/driver.py), records what
+it ran, and gives one typed result per case, an install failure or a silent worker included.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.execution import environments, pool
+from harness.execution.driver import run_worker
+from harness.planning.builds import Build
+from harness.project import Project
+from harness.runtime.outcomes import ERROR
+from harness.runtime.runner import DEFAULT_TIMEOUT, strip_paths
+from harness.runtime.scenario import Case, Scenario
+from harness.store import result_cache
+
+NO_REPORT = "the worker reported nothing for this case"
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """One case's result in one build."""
+
+    scenario: str
+    case: str
+    outcome: str
+    detail: str
+    timeline: str = ""
+    repro: str | None = None  # the verdict of the case's short reproduction, where it has one
+
+    @classmethod
+    def from_worker(cls, record: dict) -> CaseRun:
+        return cls(
+            record["scenario"],
+            record["case"],
+            record["outcome"],
+            record["detail"],
+            record.get("timeline", ""),
+            record.get("repro"),
+        )
+
+    def to_worker(self) -> dict:
+        """As the worker reported it (the shape the environment's result cache keeps)."""
+        out = {
+            "scenario": self.scenario,
+            "case": self.case,
+            "outcome": self.outcome,
+            "detail": self.detail,
+            "timeline": self.timeline,
+        }
+        if self.repro is not None:
+            out["repro"] = self.repro
+        return out
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How cases are run: shared by every build of a command."""
+
+    root: Path
+    timeout: float = DEFAULT_TIMEOUT
+    today_deps: bool = False
+    rerun: bool = False  # run every case, even those whose recorded result is still valid
+    pool: str = "auto"  # warm workers: "auto" (use those present), "warm" (start them too), "cold"
+    pool_memory_mb: float | None = None
+
+    @property
+    def cache_dir(self) -> Path:
+        return Project(self.root).cache
+
+
+@dataclass
+class BuildRun:
+    """What running a set of cases in one build gave."""
+
+    results: list[CaseRun]
+    env: environments.Environment | None = None
+    env_record: dict | None = None  # what the worker said of its environment (packages, python)
+    install_error: str | None = None
+    ran: int = 0  # cases run (the others were taken from the environment's record)
+    build_seconds: float = 0.0
+    run_seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def run_cases(build: Build, cases: list[tuple[Scenario, Case]], settings: RunSettings) -> BuildRun:
+    """Every case of ``cases`` in ``build``: one result each, in order."""
+    started = time.monotonic()
+    try:
+        env = environments.ensure(build, Project(settings.root).builds, settings.cache_dir, today=settings.today_deps)
+    except (environments.BuildFailed, OSError) as exc:
+        detail = f"install failed: {strip_paths(str(exc))}"
+        return BuildRun([CaseRun(s.id, c.id, ERROR, detail) for s, c in cases], install_error=detail)
+    built = time.monotonic()
+    # Only a release's environment stays the same between runs; a local build's is reinstalled.
+    cached = result_cache.load(env.path) if build.release else {}
+    entries = cached.get("cases", {})
+    keys = {f"{s.id}:{c.id}": result_cache.inputs_key(settings.root, env.path, s.module, s.id) for s, c in cases}
+    to_run = [k for k in keys if settings.rerun or not result_cache.reusable(entries.get(k), keys[k])]
+    env_record, raw = cached.get("env"), list[dict]()
+    if to_run:
+        worker_env = environments.worker_environment(settings.root)
+        warm = (
+            pool.for_run(
+                settings.pool,
+                env.python,
+                settings.root,
+                worker_env,
+                env.path,
+                build.framework,
+                settings.pool_memory_mb,
+            )
+            if build.release
+            else None
+        )
+        env_record, raw = run_worker(
+            env.python, build.framework, to_run, worker_env, settings.root, settings.timeout, warm=warm
+        )
+    got = {f"{r['scenario']}:{r['case']}": r for r in raw if "scenario" in r}
+    failure = next((r["error"] for r in raw if "error" in r), NO_REPORT)
+    notes = []
+    if build.release and env_record:
+        for k in to_run:
+            if k in got:
+                entries[k] = {"inputs": keys[k], "result": got[k]}
+        try:
+            result_cache.save(env.path, env_record, entries)
+        except OSError as exc:  # only a shortcut for the next run; the results stand
+            notes.append(f"results not recorded in the environment: {exc}")
+    results = []
+    for (s, c), k in zip(cases, keys, strict=True):
+        record = got.get(k) if k in to_run else entries[k]["result"]
+        results.append(CaseRun.from_worker(record) if record else CaseRun(s.id, c.id, ERROR, failure))
+    return BuildRun(
+        results,
+        env=env,
+        env_record=env_record,
+        ran=len(to_run),
+        build_seconds=built - started,
+        run_seconds=time.monotonic() - built,
+        notes=notes,
+    )
