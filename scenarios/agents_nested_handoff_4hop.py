@@ -66,11 +66,11 @@ def _label(key: tuple) -> str:
 
 def read_model_input(model_input: Any) -> tuple[list[str], dict[str, Any]]:
     """D's input as timeline lines and facts: summary blocks, verbatim items, unreadable bits."""
-    from harness.runtime.fakes import openai_agents as oa
+    from harness.runtime.fakes import handoff_history
 
     ids = Placeholders()
     ids.keep(*(f"msg-{a}" for a in AGENTS), *(f"call-{a}" for a in AGENTS), SHARED_ID)
-    return oa.read_nested_history(model_input, ids)
+    return handoff_history.read_nested_history(model_input, ids)
 
 
 # --- the replay ------------------------------------------------------------------------------
@@ -78,9 +78,10 @@ def read_model_input(model_input: Any) -> tuple[list[str], dict[str, Any]]:
 
 async def replay(*, streamed: bool, identical: bool = False) -> Observation:
     """Run A -> B -> C -> D with nested handoff history and read what D's model received."""
+    from harness.runtime.fakes import handoff_history
     from harness.runtime.fakes import openai_agents as oa
 
-    oa.require_nest_handoff_history()
+    handoff_history.require_nest_handoff_history()
     from agents import Agent, RunConfig, Runner
 
     models = {name: oa.ScriptedModel(name) for name in AGENTS}

@@ -58,10 +58,11 @@ async def replay(*, nested: bool) -> Observation:
     """Agent One: a tool, then a handoff; Agent Two: a tool, then the answer; read to_input_list()."""
     from agents import Agent, RunConfig, Runner, handoff
 
+    from harness.runtime.fakes import handoff_history
     from harness.runtime.fakes import openai_agents as oa
 
     if nested:
-        oa.require_nest_handoff_history()
+        handoff_history.require_nest_handoff_history()
     starter = oa.RecordingTool("starter_tool", result="starter response")
     finisher = oa.RecordingTool("finisher_tool", result="finished")
     two_model = oa.ScriptedModel(
@@ -87,19 +88,19 @@ async def replay(*, nested: bool) -> Observation:
         how, items = "to_input_list()", result.to_input_list()
     ids = Placeholders()
     ids.keep(*IDS)
-    lines, facts = oa.read_nested_history(items, ids)
+    lines, facts = handoff_history.read_nested_history(items, ids)
     handoff_output = [
-        oa.history_item_key(oa.raw_item(i))
+        handoff_history.history_item_key(oa.raw_item(i))
         for i in result.new_items
         if oa.item_type(i) == "function_call_output" and oa.raw_item(i).get("call_id") == "call-handoff"
     ]
     expected = [
         ("message", "user", USER_TEXT),
-        oa.history_item_key(oa.raw_item(oa.function_call("starter_tool", call_id="call-starter"))),
+        handoff_history.history_item_key(oa.raw_item(oa.function_call("starter_tool", call_id="call-starter"))),
         ("function_call_output", "call-starter", "starter response"),
-        oa.history_item_key(oa.raw_item(oa.handoff_call(two, call_id="call-handoff"))),
+        handoff_history.history_item_key(oa.raw_item(oa.handoff_call(two, call_id="call-handoff"))),
         *handoff_output,  # the handoff's output text is the framework's own
-        oa.history_item_key(oa.raw_item(oa.function_call("finisher_tool", call_id="call-finisher"))),
+        handoff_history.history_item_key(oa.raw_item(oa.function_call("finisher_tool", call_id="call-finisher"))),
         ("function_call_output", "call-finisher", "finished"),
         ("message", "assistant", ANSWER),
     ]

@@ -36,6 +36,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.planning import versions
 from harness.project import PROJECT, Project
+from harness.rendering import templates
 from harness.runtime import frameworks
 from harness.runtime.outcomes import REPRODUCED
 from harness.runtime.scenario import Case, Scenario
@@ -390,93 +391,6 @@ HEADER = """\
 {tool}# ///
 """
 
-CODE = '''
-from __future__ import annotations
-
-import contextlib
-import importlib
-import importlib.abc
-import importlib.metadata
-import importlib.util
-import os
-import sys
-
-SCENARIO = "{scenario_id}"
-SCENARIO_MODULE = "{scenario_module}"  # bundled below (first in BUNDLE), with what it imports
-CASE = "{case}"
-FRAMEWORK = "{framework}"
-# Imported before the case starts, as the harness's workers do (harness/runtime/worker.py), so the
-# framework's import time does not count against the case's timeout.
-FRAMEWORK_MODULE = "{entry_module}"
-EXIT_STATUS = {{"fixed": 0, "reproduced": 1}}  # anything else: 2
-# The file name bundled modules are compiled under: a name, not a directory (tracebacks and
-# warnings show /bundle/harness/runtime/fakes/adk.py; the lines come from BUNDLE).
-BUNDLE_ROOT = "{bundle_root}"
-
-
-class BundleImporter(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
-    """Imports the modules in BUNDLE under their own names (harness.runtime.timeline, scenarios.x, ...)."""
-
-    def __init__(self, sources: dict[str, str]) -> None:
-        self.sources = sources
-        self.paths = {{path[:-3].replace("/", ".").removesuffix(".__init__"): path for path in sources}}
-
-    def find_spec(self, name, path=None, target=None):
-        if name not in self.paths:
-            return None
-        spec = importlib.util.spec_from_loader(name, self, origin=f"{{BUNDLE_ROOT}}/{{self.paths[name]}}",
-                                               is_package=self.is_package(name))
-        spec.has_location = True  # __file__ is set, and tracebacks show the bundled lines
-        return spec
-
-    def is_package(self, name: str) -> bool:
-        return self.paths[name].endswith("/__init__.py")
-
-    def get_source(self, name: str) -> str:
-        return self.sources[self.paths[name]]
-
-    def get_code(self, name: str):
-        return compile(self.get_source(name), f"{{BUNDLE_ROOT}}/{{self.paths[name]}}", "exec", dont_inherit=True)
-
-
-def main() -> int:
-    # As the harness's workers run (harness/execution/environments.py): set before the framework is
-    # imported, so openai-agents never tries to export a trace.
-    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
-    sys.meta_path.insert(0, BundleImporter(BUNDLE))
-    try:
-        version = importlib.metadata.version(FRAMEWORK)
-    except importlib.metadata.PackageNotFoundError:
-        print(f"{{SCENARIO}}:{{CASE}}: error: {{FRAMEWORK}} is not installed in this Python; `uv run` this file, "
-              f"or install {{FRAMEWORK}} (or your checkout of it) first")
-        return 2
-    try:
-        importlib.import_module(FRAMEWORK_MODULE)
-    except Exception:
-        pass  # the case imports it again and reports the failure as an error
-
-    from harness.runtime.runner import run_case  # bundled: harness/runtime/runner.py
-
-    scenario = importlib.import_module(SCENARIO_MODULE).SCENARIO
-    case = scenario.case(CASE)
-    # stdout is the timeline and the verdict; whatever the framework prints goes to stderr.
-    with contextlib.redirect_stdout(sys.stderr):
-        result = run_case(scenario, case)
-    sys.stdout.write(result.timeline)
-    print(f"{{scenario.id}}:{{case.id}} on {{FRAMEWORK}} {{version}}: {{result.outcome}}: {{result.detail}}")
-    return EXIT_STATUS.get(result.outcome, 2)
-
-
-# --- agent-bug-harness's code for this case, verbatim: relative path -> source ----------------
-BUNDLE = {{
-{bundle}
-}}
-
-
-if __name__ == "__main__":
-    sys.exit(main())
-'''
-
 
 @functools.lru_cache(maxsize=64)
 def _module_docstring(source: str) -> str:
@@ -520,15 +434,16 @@ def script(
     first = module_name.replace(".", "/") + ".py"
     ordered = sorted(sources.items(), key=lambda kv: (kv[0] != first, kv[0]))
     entries = ",\n".join(f'    "{path}": {_literal(source)}' for path, source in ordered)
-    code = CODE.format(
-        scenario_id=scenario.id,
-        scenario_module=module_name,
-        case=case.id,
-        framework=scenario.framework,
-        entry_module=frameworks.get(scenario.framework).entry_module,
-        bundle_root=BUNDLE_ROOT,
-        bundle=entries,
-    )
+    code = "\n" + templates.read("bundle.py").split("\n", 3)[3]  # without the template's own comment
+    for word, value in (
+        ("__SCENARIO__", scenario.id),
+        ("__SCENARIO_MODULE__", module_name),
+        ("__CASE__", case.id),
+        ("__FRAMEWORK__", scenario.framework),
+        ("__FRAMEWORK_MODULE__", frameworks.get(scenario.framework).entry_module),
+    ):
+        code = code.replace(f'"{word}"', json.dumps(value))
+    code = code.replace("BUNDLE: dict[str, str] = {}  # __BUNDLE__", "BUNDLE = {\n" + entries + "\n}")
     doc = _docstring(scenario, case, pin, filename, rows or [], module_doc)
     text = header + _docstring_literal(doc) + "\n" + code
     if check:
