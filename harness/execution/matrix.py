@@ -24,6 +24,7 @@ from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, FIXED, OUTCOMES, REPRODUCED
 from harness.runtime.scenario import Case, Scenario
 from harness.store import record
+from harness.store.rows import is_release
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
@@ -78,11 +79,6 @@ def resolve_builds(
         build = builds_mod.parse(f"{framework}=={version}", cache_dir)
         plan.append((build, [(s, c) for s, c in selected if s.framework == framework and version in members[s.id]]))
     return plan
-
-
-def is_release(result: dict) -> bool:
-    """A result of a release from the index (not a local build or a direct reference)."""
-    return result["source"] == f"{result['framework']}=={result['version']}"
 
 
 def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: str | None, **fields: object) -> dict:

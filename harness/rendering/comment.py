@@ -24,6 +24,7 @@ from harness.project import PROJECT_ROOT
 from harness.rendering import export
 from harness.rendering.evidence import _esc, _fence
 from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED
+from harness.store.rows import is_release
 
 LIMIT = 10_000  # the issue's bound for a comment a reviewer reads (GitHub allows 65,536)
 MARGIN = 200  # kept free under LIMIT
@@ -33,16 +34,12 @@ class CommentError(UsageError, ValueError):
     """No comment can be written as asked (one line: what, and what to do)."""
 
 
-def _is_release(r: dict) -> bool:
-    return r["source"] == f"{r['framework']}=={r['version']}"
-
-
 def _order(r: dict) -> tuple:
-    return (not _is_release(r), versions.key(r["version"] or "0"), r["source"])
+    return (not is_release(r), versions.key(r["version"] or "0"), r["source"])
 
 
 def _label(r: dict) -> str:
-    return f"{r['framework']} {r['version']}" if _is_release(r) else f"candidate `{r['source']}`"
+    return f"{r['framework']} {r['version']}" if is_release(r) else f"candidate `{r['source']}`"
 
 
 def _script_link(scenario_id: str, case_id: str, link_base: str) -> str:
@@ -128,7 +125,7 @@ def _cell(outcome: str | None) -> str:
 
 def _record_table(scenario: dict, rows: list[dict], link_base: str) -> list[str]:
     releases: list[dict] = []
-    for r in sorted((r for r in rows if _is_release(r)), key=_order):
+    for r in sorted((r for r in rows if is_release(r)), key=_order):
         if r["source"] not in [x["source"] for x in releases]:
             releases.append(r)
     cases = [c for c in scenario["cases"] if any(r["case"] == c["id"] for r in rows)]
@@ -158,8 +155,8 @@ def _run_table(scenario: dict, rows: list[dict], link_base: str) -> list[str]:
     for r in sorted(rows, key=_order):
         if r["source"] not in [b["source"] for b in builds]:
             builds.append(r)
-    releases = [b for b in builds if _is_release(b)]
-    candidates = [b for b in builds if not _is_release(b)]
+    releases = [b for b in builds if is_release(b)]
+    candidates = [b for b in builds if not is_release(b)]
     base = releases[-1] if releases else None
     by = {(r["case"], r["source"]): r for r in rows}
     heads = [f"{b['version']} (before)" for b in releases] + [f"`{b['source']}` (after)" for b in candidates]
@@ -214,8 +211,8 @@ def _evidence_pairs(scenario: dict, rows: list[dict], run: bool) -> list[tuple[d
         if not mine:
             continue
         if run:
-            base = [r for r in mine if _is_release(r)]
-            cands = [r for r in mine if not _is_release(r)]
+            base = [r for r in mine if is_release(r)]
+            cands = [r for r in mine if not is_release(r)]
             if cands:
                 pairs.append((c, cands[-1], (base[-1], cands[-1]) if base else None))
             continue
@@ -293,7 +290,7 @@ def render(
     for note in scenario.get("boundary_notes", ()):
         head += [note, ""]
     # A run with a candidate build gets before/after; an exploratory run of releases, ranges.
-    before_after = bool(run_dir) and any(not _is_release(r) for r in rows)
+    before_after = bool(run_dir) and any(not is_release(r) for r in rows)
     if before_after:
         table = _run_table(scenario, rows, link_base)
         specs = sorted({r["source"] for r in rows}, key=lambda s: next(_order(r) for r in rows if r["source"] == s))
@@ -302,13 +299,13 @@ def render(
     else:
         table = _record_table(scenario, rows, link_base)
         releases = sorted(
-            {r["source"] for r in rows if _is_release(r)},
+            {r["source"] for r in rows if is_release(r)},
             key=lambda s: next(_order(r) for r in rows if r["source"] == s),
         )
         # The command names the releases around each change, not all of them.
         keep: set[str] = set()
         for c in scenario["cases"]:
-            mine = sorted((r for r in rows if r["case"] == c["id"] and _is_release(r)), key=_order)
+            mine = sorted((r for r in rows if r["case"] == c["id"] and is_release(r)), key=_order)
             for a, b in pairwise(mine):
                 if a["outcome"] != b["outcome"]:
                     keep.update((a["source"], b["source"]))

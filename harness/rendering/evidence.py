@@ -12,6 +12,7 @@ import itertools
 from harness.planning import versions
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
 from harness.store import boundaries
+from harness.store.rows import is_release
 
 GITHUB_LIMIT = 65536
 TIMELINE_LINES = 60  # longer timelines are cut, with a note saying so
@@ -47,10 +48,6 @@ def _fence(text: str, lang: str = "text") -> list[str]:
     return [f"```{lang}", text.replace("```", "ʼʼʼ"), "```"]
 
 
-def _is_release(r: dict) -> bool:
-    return not r["source"].startswith("local:") and r["source"] == f"{r['framework']}=={r['version']}"
-
-
 def release_lines(rows: list[dict]) -> list[tuple[str, list[dict]]]:
     """Release rows grouped by release line (``1.x``, ``2.x``), each in version order.
 
@@ -58,7 +55,7 @@ def release_lines(rows: list[dict]) -> list[tuple[str, list[dict]]]:
     it reproduces" and "first fixed" are only meaningful inside one line.
     """
     lines: dict[str, list[dict]] = {}
-    for r in sorted((r for r in rows if _is_release(r)), key=_release_order):
+    for r in sorted((r for r in rows if is_release(r)), key=_release_order):
         lines.setdefault(versions.line(r["version"]), []).append(r)
     return list(lines.items())
 

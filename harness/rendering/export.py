@@ -40,6 +40,7 @@ from harness.rendering import templates
 from harness.runtime import frameworks
 from harness.runtime.outcomes import REPRODUCED
 from harness.runtime.scenario import Case, Scenario
+from harness.store.rows import is_release
 
 PROJECT_ROOT = PROJECT.root
 PACKAGES = ("harness", "scenarios")  # the project's import roots: what gets bundled
@@ -200,16 +201,12 @@ class Pin:
         return f"{self.framework}=={self.version}" if self.version else self.framework
 
 
-def _is_release(r: dict) -> bool:
-    return r["source"] == f"{r['framework']}=={r['version']}"
-
-
 def case_results(document: dict | None, scenario_id: str, case_id: str) -> list[dict]:
     """The record's release results of a case, oldest first."""
     rows = [
         r
         for r in (document or {}).get("results", [])
-        if r["scenario"] == scenario_id and r["case"] == case_id and _is_release(r)
+        if r["scenario"] == scenario_id and r["case"] == case_id and is_release(r)
     ]
     return sorted(rows, key=lambda r: versions.key(r["version"]))
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from harness.errors import UsageError
 from harness.planning import versions
+from harness.store.rows import written
 
 if TYPE_CHECKING:
     from harness.runtime.scenario import Scenario
@@ -19,9 +20,6 @@ if TYPE_CHECKING:
 # same build (fixed, reproduced, cannot-judge, error (...), or null where the case has none).
 SCHEMA_VERSION = 2
 READABLE_SCHEMAS = (1, 2)  # a version-1 record reads as one whose results have no repro verdict
-# Keys of each result in matrix.json, contract first (see CONTRACT.md); more may be added.
-RESULT_KEYS = ("scenario", "case", "framework", "version", "source", "outcome", "detail", "snapshot", "repro")
-EXTRA_KEYS = ("snapshot_base", "timeline")
 
 
 class ReportsNotWritable(UsageError, OSError):
@@ -63,7 +61,7 @@ def matrix_document(results: list[dict], environments: list[dict], harness: dict
     return {
         "schema_version": SCHEMA_VERSION,
         "harness": harness or {},
-        "results": [{k: r.get(k) for k in RESULT_KEYS + EXTRA_KEYS} for r in results],
+        "results": [written(r) for r in results],
         "environments": environments,
     }
 

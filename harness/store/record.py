@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from harness.errors import UsageError
 from harness.planning import index, versions
 from harness.rendering import reports
-from harness.store import boundaries
+from harness.store import boundaries, rows
 from harness.store.snapshots import SnapshotStore
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def merge(
         for r in (existing or {}).get("results", [])
         if _key(r) not in new_keys and _key(r) not in dropped and (r["scenario"], r["case"]) in order
     ]
-    merged = kept + [{k: r.get(k) for k in reports.RESULT_KEYS + reports.EXTRA_KEYS} for r in results]
+    merged = kept + [rows.written(r) for r in results]
     merged.sort(key=reports.sort_key(order))
     sources = {r["source"] for r in merged}
     envs = {e["source"]: e for e in (existing or {}).get("environments", [])}

@@ -1,0 +1,22 @@
+"""A result of the record (reports/matrix.json): its keys, in the order the file writes them, and
+what tells a release's result from a candidate's. The one place both are defined."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+# The contract's keys (../shared/CONTRACT.md; schema_version 2 adds ``repro``), then the keys
+# the reports read; a result is written with exactly these, in this order.
+RESULT_KEYS = ("scenario", "case", "framework", "version", "source", "outcome", "detail", "snapshot", "repro")
+EXTRA_KEYS = ("snapshot_base", "timeline")
+
+
+def is_release(result: Mapping) -> bool:
+    """A result of a release from the index (``source`` is ``NAME==VERSION``), not of a local build
+    (``local:<name>``) or a direct reference."""
+    return result["source"] == f"{result['framework']}=={result['version']}"
+
+
+def written(result: Mapping) -> dict:
+    """The result as the record holds it: the keys above, in order, missing ones as null."""
+    return {k: result.get(k) for k in RESULT_KEYS + EXTRA_KEYS}
