@@ -3,20 +3,26 @@
 Each case declares, per outcome, the build that shows it (harness/runtime/scenario.py: an
 in-process patch of the pinned release, the pinned release as installed, or a real
 release). This test runs them all, so a new scenario is covered without touching this file.
-A ``Release`` proof runs in that release's matrix environment (built with uv when missing),
-so those params are marked ``slow``; a control case is proven like any other (its
-``reproduced`` proof breaks it in process). A case's edges (observations altered to sit on
-one of the oracle's lines) are checked the same way.
+A ``Release`` proof is read from the record: the matrix runs every release a proof names
+(harness/store/record.py ``proof_releases``) and fails when its result contradicts the proof,
+so what the record says for that release is what the proof build says; a case with no result
+there yet fails here until ``nox -s matrix`` has run it. A control case is proven like any
+other (its ``reproduced`` proof breaks it in process). A case's edges (observations altered to
+sit on one of the oracle's lines) are checked in their builds (a Release edge in its matrix
+environment, so those params are marked ``slow``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from conftest import case_params
+from conftest import ROOT, case_params
 from harness.execution.proofs import run_edge, run_proof
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import Release
+from harness.store import record
+
+RECORD = record.load(ROOT / "reports")
 
 
 def proof_params():
@@ -25,14 +31,30 @@ def proof_params():
         scenario, case = p.values
         for outcome in (REPRODUCED, FIXED):
             build = case.proofs[outcome]
-            # A release proof needs no framework installed here: it runs in its own environment.
-            marks = [pytest.mark.slow] if isinstance(build, Release) else list(p.marks)
+            # A release proof needs no framework installed here: the record holds its result.
+            marks = [] if isinstance(build, Release) else list(p.marks)
             params.append(pytest.param(scenario, case, outcome, id=f"{p.id}->{outcome}", marks=marks))
     return params
 
 
 @pytest.mark.parametrize(("scenario", "case", "outcome"), proof_params())
 def test_oracle_says_outcome_on_its_proof_build(scenario, case, outcome):
+    build = case.proofs[outcome]
+    if isinstance(build, Release):
+        rows = [
+            r
+            for r in (RECORD or {}).get("results", [])
+            if (r["scenario"], r["case"], r["source"]) == (scenario.id, case.id, build.spec)
+        ]
+        assert rows, (
+            f"{scenario.id}:{case.id}: the record has no result on {build.spec}, which its {outcome} proof "
+            f"names; run `nox -s matrix -- --only {scenario.id}`"
+        )
+        assert rows[0]["outcome"] == outcome, (
+            f"{scenario.id}:{case.id} on {build.spec} ('{build.description}') says {rows[0]['outcome']}: "
+            f"{rows[0]['detail']} (reports/matrix.json)"
+        )
+        return
     run = run_proof(scenario, case, outcome)
     assert run.result.outcome == outcome, (
         f"{scenario.id}:{case.id} on '{run.build.description}' ({run.where}) says "

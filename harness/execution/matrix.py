@@ -275,7 +275,7 @@ def run(options: Options) -> int:
         f"{time.monotonic() - ran:.1f}s to check snapshots and write reports"
         + (f"; {pool.summary()}" if options.pool != "cold" and pool.members() else "")
     )
-    return summarise(results, time.monotonic() - started)
+    return summarise(results, time.monotonic() - started, scenarios)
 
 
 def publish(
@@ -347,7 +347,7 @@ def _shown(path: Path, root: Path) -> str:
         return str(path)
 
 
-def summarise(results: list[dict], elapsed: float) -> int:
+def summarise(results: list[dict], elapsed: float, scenarios: dict[str, Scenario] | None = None) -> int:
     counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
     bad = [r for r in results if r["snapshot"] not in (MATCH, UPDATED)]
     for r in bad:
@@ -378,9 +378,27 @@ def summarise(results: list[dict], elapsed: float) -> int:
         )
     if disagree:
         log(f"{len(disagree)} results where the case and its short reproduction disagree")
+    broken = contradicted_proofs(results, scenarios or {})
+    for r, claim in broken:
+        log(
+            f"\nproof contradicted: {r['scenario']}:{r['case']} on {r['source']} says {r['outcome']}; "
+            f"its {claim} proof names this release ({r['detail']})"
+        )
     if bad:
         log(f"{len(bad)} results differ from their snapshots; if the change is right, re-run with --update-snapshots")
-    return 1 if bad or disagree else 0
+    return 1 if bad or disagree or broken else 0
+
+
+def contradicted_proofs(results: list[dict], scenarios: dict[str, Scenario]) -> list[tuple[dict, str]]:
+    """Results of a release a case's Release proof names, where the case no longer says the
+    outcome the proof claims: the proof test reads the record, so the matrix is where it fails."""
+    claims = {s.id: record.proof_claims(s) for s in scenarios.values()}
+    out = []
+    for r in results:
+        claim = claims.get(r["scenario"], {}).get((r["case"], r["source"]))
+        if claim is not None and r["outcome"] != claim:
+            out.append((r, claim))
+    return out
 
 
 def disagreements(results: list[dict]) -> list[dict]:

@@ -114,10 +114,31 @@ def scenario_releases(
     """
     own = {v for case in scenario.cases for v in store.stored_versions(scenario.id, case.id)}
     bounds = boundaries.boundary_releases(bisects, results, scenario.id, scenario.framework)
-    extra = own | bounds
+    extra = own | bounds | proof_releases(scenario)
     if on_index is not None:
         extra &= on_index
     return sorted(set(defaults) | extra, key=versions.key)
+
+
+def proof_releases(scenario: Scenario) -> set[str]:
+    """The versions its cases' Release proofs and edges name: the matrix runs them, so a proof is
+    read from the record (tests/test_oracle_proofs.py) and a run that contradicts one fails."""
+    from harness.runtime.scenario import Release
+
+    builds = [b for case in scenario.cases for b in (*case.proofs.values(), *(e.build for e in case.edges))]
+    return {b.version for b in builds if isinstance(b, Release) and b.framework == scenario.framework}
+
+
+def proof_claims(scenario: Scenario) -> dict[tuple[str, str], str]:
+    """(case id, release spec) -> the outcome a Release proof of the case claims there."""
+    from harness.runtime.scenario import Release
+
+    return {
+        (case.id, build.spec): outcome
+        for case in scenario.cases
+        for outcome, build in case.proofs.items()
+        if isinstance(build, Release)
+    }
 
 
 def matrix_releases(
