@@ -125,3 +125,23 @@ def test_environment_and_event_loop_leaks_do_not_reach_the_next_case():
     result = run_case(s, c)
     assert result.outcome == "fixed", result.detail
     assert "sk-leaked" not in os.environ.get("OPENAI_API_KEY", "")
+
+
+def test_a_case_that_flickers_between_runs_in_one_worker_is_an_error():
+    from harness.runtime.worker import repeated
+
+    counter = iter(range(100))
+
+    async def flicker():
+        return Observation(timeline=[f"call {next(counter)}"])
+
+    s, c = scenario_of(flicker)
+    result = repeated(s, c, timeout=10, runs=2)
+    assert result.outcome == "error"
+    assert result.detail.startswith("not deterministic: 2 different results in 2 runs in one process")
+
+    async def steady():
+        return Observation(timeline=["same"])
+
+    s, c = scenario_of(steady)
+    assert repeated(s, c, timeout=10, runs=2).outcome == "fixed"

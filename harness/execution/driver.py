@@ -111,6 +111,7 @@ def run_worker(
     grace: float = IMPORT_GRACE,
     case_slack: float = CASE_SLACK,
     warm: pool.Member | None = None,
+    repeat: int = 1,
 ) -> tuple[dict | None, list[dict]]:
     """Run the selected cases; return (environment record, one result dict per case).
 
@@ -121,7 +122,8 @@ def run_worker(
     env_record = None
     while True:
         skip = [f"{r['scenario']}:{r['case']}" for r in done]
-        argv = ["--framework", framework, "--timeout", str(timeout), "--only", *selectors, "--skip", *skip]
+        argv = ["--framework", framework, "--timeout", str(timeout), "--repeat", str(repeat)]
+        argv += ["--only", *selectors, "--skip", *skip]
         with tempfile.TemporaryDirectory() as tmp:
             stderr_path = Path(tmp) / "stderr"
             with open(stderr_path, "w") as stderr:

@@ -94,6 +94,11 @@ def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: st
     }
 
 
+# Each case runs twice in its worker and the two must agree: determinism is checked on every
+# release of the matrix, not only on the test pins (tests/test_determinism.py checks the harness).
+MATRIX_REPEAT = 2
+
+
 def run_build(
     build: builds_mod.Build, cases: list[tuple[Scenario, Case]], options: Options, cache_dir: Path
 ) -> tuple[dict, list[dict]]:
@@ -105,6 +110,7 @@ def run_build(
         rerun=options.rerun,
         pool=options.pool,
         pool_memory_mb=options.pool_memory_mb,
+        repeat=MATRIX_REPEAT,
     )
     run = run_cases(build, cases, settings)
     if run.install_error:

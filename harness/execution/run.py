@@ -71,6 +71,9 @@ class RunSettings:
     rerun: bool = False  # run every case, even those whose recorded result is still valid
     pool: str = "auto"  # warm workers: "auto" (use those present), "warm" (start them too), "cold"
     pool_memory_mb: float | None = None
+    # Runs of each case in its worker that must agree (harness/runtime/worker.py ``repeated``):
+    # the matrix runs each twice, so a case that flickers is an error on the release it flickers on.
+    repeat: int = 1
 
     @property
     def cache_dir(self) -> Path:
@@ -122,7 +125,14 @@ def run_cases(build: Build, cases: list[tuple[Scenario, Case]], settings: RunSet
             else None
         )
         env_record, raw = run_worker(
-            env.python, build.framework, to_run, worker_env, settings.root, settings.timeout, warm=warm
+            env.python,
+            build.framework,
+            to_run,
+            worker_env,
+            settings.root,
+            settings.timeout,
+            warm=warm,
+            repeat=settings.repeat,
         )
     got = {f"{r['scenario']}:{r['case']}": r for r in raw if "scenario" in r}
     failure = next((r["error"] for r in raw if "error" in r), NO_REPORT)

@@ -19,7 +19,9 @@ import platform
 import sys
 
 from harness.runtime import frameworks, registry, short_repro
-from harness.runtime.runner import DEFAULT_TIMEOUT, run_case
+from harness.runtime.outcomes import ERROR
+from harness.runtime.runner import DEFAULT_TIMEOUT, CaseResult, run_case
+from harness.runtime.scenario import Case, Scenario
 
 
 def installed_version(framework: str) -> str | None:
@@ -65,12 +67,28 @@ def provided_extras(framework: str) -> list[str]:
         return []
 
 
+def repeated(scenario: Scenario, case: Case, timeout: float, runs: int) -> CaseResult:
+    """The case's result, run ``runs`` times in this process: where the runs disagree (outcome,
+    detail or timeline), an error naming how many variants they gave, never one of them."""
+    results = [run_case(scenario, case, timeout=timeout) for _ in range(max(runs, 1))]
+    variants = {(r.outcome, r.detail, r.timeline) for r in results}
+    if len(variants) == 1:
+        return results[0]
+    first = results[0]
+    detail = (
+        f"not deterministic: {len(variants)} different results in {len(results)} runs in one process "
+        f"(first: {first.outcome}: {first.detail})"
+    )
+    return CaseResult(scenario.id, case.id, ERROR, detail, "")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness.runtime.worker")
     parser.add_argument("--framework", required=True)
     parser.add_argument("--only", nargs="*", default=[], help="scenario[:case] selectors")
     parser.add_argument("--skip", nargs="*", default=[], help="scenario:case pairs already done")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT)
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each case that must agree")
     args = parser.parse_args(argv)
 
     out = sys.stdout
@@ -103,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         if f"{scenario.id}:{case.id}" in skip:
             continue
         emit({"kind": "start", "scenario": scenario.id, "case": case.id})
-        result = run_case(scenario, case, timeout=args.timeout)
+        result = repeated(scenario, case, args.timeout, args.repeat)
         emit({"kind": "result", **result.to_dict()})
         script = short_repro.script_for(str(registry.SCENARIOS_DIR / f"{scenario.module}.py"), scenario.id, case.id)
         if script is not None:
