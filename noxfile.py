@@ -52,8 +52,27 @@ def pins_with_requirements() -> list[str]:
 
 
 def install_test_dependencies(session: nox.Session) -> None:
+    """The pins, the scenarios' requirements and the test group, installed only when they changed
+    since the environment last got them (a stamp in the environment): the author's loop of
+    `nox -s tests -- -k ID` reuses the environment instead of reinstalling it every time."""
     group = nox.project.dependency_groups(nox.project.load_toml("pyproject.toml"), "test")
-    session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *pins_with_requirements(), *group, "uv")
+    wanted = ["--exclude-newer", TEST_DEPENDENCY_DATE, *pins_with_requirements(), *group, "uv"]
+    location = getattr(session.virtualenv, "location", None)
+    stamp = Path(location) / "harness-test-requirements.txt" if location else None
+    if stamp is not None and stamp.is_file() and stamp.read_text() == "\n".join(wanted):
+        return
+    session.install(*wanted)
+    if stamp is not None:
+        stamp.write_text("\n".join(wanted))
+
+
+def pytest_arguments(posargs: list[str]) -> list[str]:
+    """The session's arguments, with -n auto (every core) unless the caller chose (-n, -p no:xdist)
+    or updates snapshots (syrupy updates from one process only)."""
+    chosen = any(a == "-n" or a.startswith(("-n", "--numprocesses")) or a == "no:xdist" for a in posargs)
+    if chosen or "--snapshot-update" in posargs:
+        return posargs
+    return ["-n", "auto", *posargs]
 
 
 ORCHESTRATOR_PACKAGES = ("uv", "packaging")
@@ -86,11 +105,11 @@ def lint(session: nox.Session) -> None:
         session.error("failed: " + "; ".join(failed))
 
 
-@nox.session
+@nox.session(reuse_venv=True)
 def tests(session: nox.Session) -> None:
     """Run the harness's own tests and every scenario on the pinned releases."""
     install_test_dependencies(session)
-    session.run("pytest", *session.posargs)
+    session.run("pytest", *pytest_arguments(session.posargs))
 
 
 # The matrix and bisect sessions install only uv and packaging: their environment is reused

@@ -14,6 +14,7 @@ import pytest
 
 from harness.execution import matrix
 from harness.planning import index, releases
+from harness.runtime import registry
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.store import boundaries, record
 
@@ -66,6 +67,8 @@ class Table:
 def run(project, monkeypatch, table, *args: str) -> int:
     monkeypatch.setattr(matrix, "run_build", table)
     monkeypatch.setattr(matrix.reports, "harness_info", lambda root: {"python": "3.11.7", "version": "0.1.0"})
+    # The tables' outcomes are made up, not the releases': the real proofs do not apply to them.
+    monkeypatch.setattr(matrix, "contradicted_proofs", lambda results, scenarios: [])
     options = matrix.Options(root=project, jobs=1)
     specs, only, i = [], [], 0
     while i < len(args):
@@ -205,3 +208,17 @@ def test_run_names_are_readable_and_short():
     )
     long = record.run_name([f"google-adk==2.{i}.0" for i in range(30)], [])
     assert len(long) <= 80
+
+
+def test_a_result_that_contradicts_a_release_proof_is_named():
+    """The proof test reads the record (tests/test_oracle_proofs.py), so the matrix is where a
+    release that stopped saying what a case's Release proof claims must fail (summarise exits 1)."""
+    results = [
+        {"scenario": RETRY, "case": "resumable-resume", "source": "google-adk==2.8.0", "outcome": FIXED, "detail": "d"}
+    ]
+    scenarios = registry.discover()
+    contradicted = matrix.contradicted_proofs(results, scenarios)
+    assert [(r["case"], claim) for r, claim in contradicted] == [("resumable-resume", REPRODUCED)]
+    assert matrix.contradicted_proofs([{**results[0], "outcome": REPRODUCED}], scenarios) == []
+    row = {**results[0], "framework": "google-adk", "version": "2.8.0", "snapshot": "match", "snapshot_base": "2.8.0"}
+    assert matrix.summarise([row], 1.0, scenarios) == 1

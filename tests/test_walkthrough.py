@@ -72,6 +72,17 @@ SCENARIO = Scenario(
 )
 ''',
 }
+# The short reproductions the walkthrough's author writes: those of the cases FILLED_IN reuses.
+SHORT_SCRIPTS = {
+    "google-adk": {
+        "basic": "adk-retry-same-invocation-id--resumable-resume.py",
+        "control": "adk-repeated-tool-call--different-args.py",
+    },
+    "openai-agents": {
+        "basic": "agents-nested-handoff-4hop--nested-4hop.py",
+        "streamed": "agents-nested-handoff-4hop--nested-4hop-streamed.py",
+    },
+}
 TRACKS = {  # framework -> (its scenario id, the other framework's words, the case ids)
     "google-adk": ("adk-my-bug", ("openai-agents", "agents-my-bug"), ("basic", "control")),
     "openai-agents": ("agents-my-bug", ("google-adk", "adk-my-bug"), ("basic", "streamed")),
@@ -155,6 +166,9 @@ def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_pytho
             assert templ.stdout.count(": error: ") == 2 and "is a template" in templ.stdout  # never passes vacuously
             assert scenario_id in list_without_frameworks(bare_python, tmp_path)
             module.write_text(FILLED_IN[framework])  # the author writes the reproduction and the oracles
+            for case_id, source in SHORT_SCRIPTS[framework].items():  # and each case's short script
+                scripts = tmp_path / "scenarios" / "repro"
+                shutil.copyfile(scripts / source, scripts / f"{scenario_id}--{case_id}.py")
         elif "matrix" in command:
             if "==" in command:  # the reporter's release, as step 0 found it
                 assert reporter_release and reporter_release in command, (reporter_release, command)
