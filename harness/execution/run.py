@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import environments, pool
+from harness.execution import bytecode, environments, pool
 from harness.execution.driver import run_worker
 from harness.planning.builds import Build
 from harness.project import Project
@@ -102,6 +102,8 @@ def run_cases(build: Build, cases: list[tuple[Scenario, Case]], settings: RunSet
     except (environments.BuildFailed, OSError) as exc:
         detail = f"install failed: {strip_paths(str(exc))}"
         return BuildRun([CaseRun(s.id, c.id, ERROR, detail) for s, c in cases], install_error=detail)
+    if not env.reused:  # a new environment: the bytecode of the files it shares with others
+        bytecode.share_into(env.path, Project(settings.root).cache / "bytecode")
     built = time.monotonic()
     # Only a release's environment stays the same between runs; a local build's is reinstalled.
     cached = result_cache.load(env.path) if build.release else {}
@@ -134,6 +136,8 @@ def run_cases(build: Build, cases: list[tuple[Scenario, Case]], settings: RunSet
             warm=warm,
             repeat=settings.repeat,
         )
+    if not env.reused and to_run:  # what its first run compiled, for the next new environment
+        bytecode.harvest(env.path, Project(settings.root).cache / "bytecode")
     got = {f"{r['scenario']}:{r['case']}": r for r in raw if "scenario" in r}
     failure = next((r["error"] for r in raw if "error" in r), NO_REPORT)
     notes = []
