@@ -123,6 +123,13 @@ def matrix(session: nox.Session) -> None:
     session.run("python", "-m", "harness", "matrix", *session.posargs)
 
 
+@nox.session(default=False, reuse_venv=True)
+def candidate(session: nox.Session) -> None:
+    """Evidence for a framework pull request: nox -s candidate -- PATH [--out DIR] (exit 1 on a regression)."""
+    install_orchestrator(session)
+    session.run("python", "-m", "harness", "candidate", *session.posargs)
+
+
 @nox.session(default=False)
 def mutants(session: nox.Session) -> None:
     """Mutate every scenario's oracle functions and run the proofs against each mutant: nox -s mutants [-- ID ...]."""

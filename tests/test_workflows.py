@@ -144,3 +144,15 @@ def test_every_action_is_pinned_by_commit_with_its_version_in_a_comment():
             assert len(sha) == 40 and all(c in "0123456789abcdef" for c in sha), where
             assert comment.startswith("v") and comment[1:2].isdigit(), where
             assert action.count("/") >= 1, where
+
+
+def test_the_caller_readme_shows_is_a_valid_workflow_calling_the_reusable_one():
+    """The dozen lines a framework repository adds (README, 'On a framework's own pull requests')."""
+    tokens = MarkdownIt("commonmark").parse((ROOT / "README.md").read_text())
+    [block] = [t.content for t in tokens if t.type == "fence" and t.info.strip() == "yaml"]
+    caller = YAML(typ="safe", pure=True).load(block)
+    assert schema_errors(caller) == []
+    [job] = caller["jobs"].values()
+    assert job["uses"].split("@")[0].endswith("/.github/workflows/framework-pr.yml")
+    reusable = load_workflow(ROOT / ".github" / "workflows" / "framework-pr.yml")
+    assert set(job["with"]) <= set(reusable["on"]["workflow_call"]["inputs"])

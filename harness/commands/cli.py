@@ -23,6 +23,7 @@ COMMANDS = {
     "releases": "releases",
     "matrix": "matrix",
     "merge": "merge",
+    "candidate": "candidate",
     "new": "new",
     "bisect": "bisect",
     "mutants": "mutants",

@@ -1,0 +1,34 @@
+"""``python -m harness candidate PATH`` (what ``nox -s candidate`` and the reusable workflow run):
+evidence for a framework's pull request, written to a folder, exit 1 on a regression."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from harness.commands import flags
+
+HELP = "every scenario of a framework on a candidate checkout and its baseline release; exit 1 on a regression"
+
+
+def setup(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="PATH", help="a checkout, sdist or wheel of google-adk or openai-agents")
+    parser.add_argument(
+        "--out", metavar="DIR", default="reports/runs/candidate", help="where the evidence goes (summary.md, reports)"
+    )
+    parser.add_argument(
+        "--base",
+        metavar="VERSION",
+        help="the release to judge against (default: the newest final release at or below the candidate's version)",
+    )
+    flags.add_timeout(parser)
+    parser.add_argument(
+        "--jobs", type=flags.jobs, default=None, help="builds run in parallel, >= 1 (default: CPU count)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from harness.execution import candidate
+    from harness.project import PROJECT
+
+    return candidate.run(args.path, Path(args.out), PROJECT.root, args.base, args.timeout, args.jobs)

@@ -1,0 +1,113 @@
+"""The reusable workflow's commands (.github/workflows/framework-pr.yml runs `nox -s candidate --
+PATH`), run here without GitHub on local checkouts made from release sdists (issue 29).
+
+google-adk 2.8.0's sdist with the retry PR's guard applied fixes the two retry cases against
+its baseline (2.8.0); the unpatched sdist fixes and breaks nothing; 2.13.0's sdist with the 2.9.0
+guard taken out brings the duplicate back: a regression, named, exit 1.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from harness.planning import index
+
+pytestmark = pytest.mark.slow
+RETRY = "adk-retry-same-invocation-id"
+ADK_28_APPEND = (
+    "    if any(p.function_call for p in new_message.parts):\n"
+    "      raise ValueError('User message cannot contain function calls.')\n"
+)
+# The seed PR's guard (google/adk-python#4506): skip only an identical message with an identical state_delta.
+SEED_GUARD = (
+    "    if any(\n"
+    "        e.author == 'user' and e.invocation_id == invocation_context.invocation_id\n"
+    "        and e.content == new_message\n"
+    "        and (e.actions.state_delta or {}) == (state_delta or {})\n"
+    "        for e in session.events\n"
+    "    ):\n      return\n"
+)
+# 2.9.0's guard, as 2.13.0 still has it (tests/test_matrix_e2e.py patches the same lines).
+GUARD_290 = (
+    "    if not is_function_response and self._find_user_message_for_invocation(\n"
+    "        invocation_context.session.events, invocation_context.invocation_id\n"
+    "    ):\n      return\n"
+)
+
+
+def checkout(tmp_path: Path, version: str, edit=None) -> Path:
+    work = tmp_path / f"sdist-{version}"
+    work.mkdir()
+    with tarfile.open(index.download_sdist("google-adk", version, work, ROOT / ".nox" / ".harness-cache")) as tf:
+        tf.extractall(work, filter="data")
+    tree = work / f"google_adk-{version}"
+    if edit:
+        runners = tree / "src" / "google" / "adk" / "runners.py"
+        runners.write_text(edit(runners.read_text()))
+    return tree
+
+
+def project_copy(tmp_path: Path) -> Path:
+    project = tmp_path / "harness"
+    for name in ("harness", "scenarios", "snapshots", "reports"):
+        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__", "runs"))
+    shutil.copy(ROOT / "pyproject.toml", project)
+    (project / ".nox").mkdir()
+    (project / ".nox" / "builds").symlink_to((ROOT / ".nox" / "builds").resolve())
+    return project
+
+
+def candidate(project: Path, tree: Path, out: Path) -> tuple[int, str, str]:
+    """What the workflow's evidence step runs (`nox -s candidate -- PATH --out DIR` runs this)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "candidate", str(tree), "--out", str(out), "--jobs", "2"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
+    summary = (out / "summary.md").read_text() if (out / "summary.md").exists() else ""
+    return proc.returncode, summary, proc.stderr
+
+
+def test_a_fix_applied_to_an_old_release_is_named_as_fixing_the_retry_cases(tmp_path):
+    def apply_seed_guard(text: str) -> str:
+        assert ADK_28_APPEND in text, "2.8.0's runners.py moved; update this test's patch"
+        return text.replace(ADK_28_APPEND, ADK_28_APPEND + SEED_GUARD, 1)
+
+    project = project_copy(tmp_path)
+    rc, summary, err = candidate(project, checkout(tmp_path, "2.8.0", apply_seed_guard), tmp_path / "fixed")
+    assert rc == 0, err
+    assert "on the candidate and on `google-adk==2.8.0`" in summary
+    fixed = summary.split("**Fixed by the candidate:**", 1)[1].split("**Regressions", 1)[0]
+    assert f"`{RETRY}:resumable-resume` (reproduced → fixed)" in fixed
+    assert f"`{RETRY}:non-resumable-retry` (reproduced → fixed)" in fixed
+    assert "**Regressions (fixed before, reproduced on the candidate):** none." in summary
+    assert f"<summary>{RETRY}: the before/after comment</summary>" in summary
+
+
+def test_an_unpatched_release_fixes_and_breaks_nothing(tmp_path):
+    project = project_copy(tmp_path)
+    rc, summary, err = candidate(project, checkout(tmp_path, "2.8.0"), tmp_path / "plain")
+    assert rc == 0, err
+    assert "**Fixed by the candidate:** none." in summary
+    assert "**Regressions (fixed before, reproduced on the candidate):** none." in summary
+
+
+def test_a_reverted_guard_is_a_regression_named_with_exit_1(tmp_path):
+    def revert_guard(text: str) -> str:
+        assert GUARD_290 in text, "the 2.13.0 guard moved; update this test's patch"
+        return text.replace(GUARD_290, "", 1)
+
+    project = project_copy(tmp_path)
+    rc, summary, err = candidate(project, checkout(tmp_path, "2.13.0", revert_guard), tmp_path / "reverted")
+    assert rc == 1, err
+    regressions = summary.split("**Regressions (fixed before, reproduced on the candidate):**", 1)[1]
+    assert f"`{RETRY}:resumable-resume` (fixed → reproduced)" in regressions
+    assert f"regression: {RETRY}:resumable-resume was fixed on google-adk 2.13.0" in err
