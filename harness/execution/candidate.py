@@ -118,6 +118,7 @@ def run(
 ) -> int:
     """Run the evidence into ``out``; 1 when the candidate regresses a case, 2 for bad input."""
     from harness.rendering import comment, reports
+    from harness.store import record
 
     cache_dir = Project(root).cache
     build = builds.parse(path, cache_dir)
@@ -141,11 +142,13 @@ def run(
         results, released.get("environments", []) + ran.get("environments", []), released.get("harness")
     )
     (out / "matrix.json").write_text(reports.dumps(document))
+    record.render(root, scenarios, out, document)  # the before/after report of every scenario, in out/
     found = changes(document["results"], f"{framework}=={baseline}", build.source)
     changed = sorted({c.scenario for c in found if c.kind != "unchanged"})
     link_base = comment.link_base_of(root)
     comments = {
-        s: comment.render(reports.scenario_metadata(scenarios[s]), document, str(out), link_base=link_base)
+        # The folder by its name only: the comment names the report inside the evidence artifact.
+        s: comment.render(reports.scenario_metadata(scenarios[s]), document, out.name, link_base=link_base)
         for s in changed
     }
     text = summary(framework, build.source, f"{framework}=={baseline}", f"{framework}=={latest}", found, comments)
