@@ -75,9 +75,11 @@ def _counting_agent(name: str, runs: dict[str, int], escalate_on=None):
     from google.adk.events import Event, EventActions
     from google.genai import types
 
+    runs.setdefault(name, 0)  # every agent is counted, 0 when it never runs
+
     class Counting(BaseAgent):
         async def _run_async_impl(self, ctx):
-            runs[self.name] = runs.get(self.name, 0) + 1
+            runs[self.name] += 1
             n = runs[self.name]
             escalate = bool(escalate_on and escalate_on(n))
             yield Event(
@@ -139,7 +141,7 @@ async def replay(*, shape: str) -> Observation:
 
 def judge_inner_exit_loop(obs: Observation):
     """The outer loop goes on after the inner loop's exit_loop."""
-    after, calls = obs.facts["runs"].get("after_inner", 0), obs.facts["exit_calls"]
+    after, calls = obs.facts["runs"]["after_inner"], obs.facts["exit_calls"]
     figures = f"after_inner ran {after} times, exit_loop called {calls} times"
     if after == OUTER_ITERATIONS and calls == OUTER_ITERATIONS:
         return fixed(f"{figures}: the outer loop ran its {OUTER_ITERATIONS} iterations")
@@ -151,7 +153,7 @@ def judge_inner_exit_loop(obs: Observation):
 def judge_inner_checker(obs: Observation):
     """#2808: the inner loop's escalation ends the inner loop only."""
     runs = obs.facts["runs"]
-    steps, outer = runs.get("step", 0), runs.get("outer_checker", 0)
+    steps, outer = runs["step"], runs["outer_checker"]
     figures = f"{steps} inner steps, {outer} outer checks"
     if steps == INNER_BREAK_EVERY * OUTER_BREAK_AT and outer == OUTER_BREAK_AT:
         return fixed(f"{figures}: each escalation ended its own loop")
@@ -162,12 +164,12 @@ def judge_inner_checker(obs: Observation):
 
 def judge_exit_stops_loop(obs: Observation):
     """Control: exit_loop ends a single loop after one iteration; the next step runs."""
-    after, calls = obs.facts["runs"].get("after_loop", 0), obs.facts["exit_calls"]
+    after, calls = obs.facts["runs"]["after_loop"], obs.facts["exit_calls"]
     figures = f"exit_loop called {calls} times, after_loop ran {after} times"
-    if calls == 1 and after == 1:
-        return fixed(f"{figures}: the loop stopped at its first exit_loop")
     if calls >= 2 and after == 1:
         return reproduced(f"{figures}: exit_loop did not stop the loop")
+    if calls == 1 and after == 1:
+        return fixed(f"{figures}: the loop stopped at its first exit_loop")
     return unexpected(f"{figures}, expected 1 and 1")
 
 
@@ -246,7 +248,8 @@ ESCALATION_IGNORED = InProcess("LoopAgent._run_async_impl ignores escalations", 
 
 def _one_more_after(obs: Observation) -> None:
     for name in ("after_inner", "after_loop"):
-        obs.facts["runs"][name] = obs.facts["runs"].get(name, 0) + 1
+        if name in obs.facts["runs"]:
+            obs.facts["runs"][name] += 1
 
 
 def _one_more_exit(obs: Observation) -> None:
@@ -254,11 +257,11 @@ def _one_more_exit(obs: Observation) -> None:
 
 
 def _one_more_step(obs: Observation) -> None:
-    obs.facts["runs"]["step"] = obs.facts["runs"].get("step", 0) + 1
+    obs.facts["runs"]["step"] += 1
 
 
 def _one_more_outer(obs: Observation) -> None:
-    obs.facts["runs"]["outer_checker"] = obs.facts["runs"].get("outer_checker", 0) + 1
+    obs.facts["runs"]["outer_checker"] += 1
 
 
 SCENARIO = Scenario(
@@ -286,7 +289,9 @@ SCENARIO = Scenario(
             {"reproduced": BUG_INSTALLED, "fixed": SCOPED},
             "outer(max 2)[inner(max 3)[worker: exit_loop], after_inner]: the outer loop must run twice",
             edges=(
-                Edge("unexpected", "after_inner ran once more than the outer loop's iterations", _one_more_after, SCOPED),
+                Edge(
+                    "unexpected", "after_inner ran once more than the outer loop's iterations", _one_more_after, SCOPED
+                ),
                 Edge("unexpected", "exit_loop called once more", _one_more_exit, SCOPED),
                 Edge("unexpected", "after_inner ran once though the outer loop stopped", _one_more_after),
                 Edge("unexpected", "exit_loop called twice though the outer loop stopped", _one_more_exit),

@@ -36,11 +36,15 @@ async def main() -> int:
     class AfterLoop(BaseAgent):
         async def _run_async_impl(self, ctx):
             runs.append(1)
-            yield Event(author=self.name, invocation_id=ctx.invocation_id,
-                        content=types.Content(role="model", parts=[types.Part(text="after the loop")]))
+            yield Event(
+                author=self.name,
+                invocation_id=ctx.invocation_id,
+                content=types.Content(role="model", parts=[types.Part(text="after the loop")]),
+            )
 
-    worker = LlmAgent(name="worker", model=ExitLoopModel(model="fake"), instruction="Call exit_loop.",
-                      tools=[exit_loop])
+    worker = LlmAgent(
+        name="worker", model=ExitLoopModel(model="fake"), instruction="Call exit_loop.", tools=[exit_loop]
+    )
     loop = LoopAgent(name="loop", max_iterations=3, sub_agents=[worker])
     pipeline = SequentialAgent(name="pipeline", sub_agents=[loop, AfterLoop(name="after_loop")])
     sessions = InMemorySessionService()

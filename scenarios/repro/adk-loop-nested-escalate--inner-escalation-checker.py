@@ -28,9 +28,12 @@ async def main() -> int:
         async def _run_async_impl(self, ctx):
             runs[self.name] = n = runs.get(self.name, 0) + 1
             rule = escalate_on.get(self.name)
-            yield Event(author=self.name, invocation_id=ctx.invocation_id,
-                        content=types.Content(role="model", parts=[types.Part(text=f"{self.name} {n}")]),
-                        actions=EventActions(escalate=bool(rule and rule(n))))
+            yield Event(
+                author=self.name,
+                invocation_id=ctx.invocation_id,
+                content=types.Content(role="model", parts=[types.Part(text=f"{self.name} {n}")]),
+                actions=EventActions(escalate=bool(rule and rule(n))),
+            )
 
     inner = LoopAgent(name="inner", sub_agents=[Counting(name="step"), Counting(name="inner_checker")])
     outer = LoopAgent(name="outer", sub_agents=[inner, Counting(name="outer_checker")])

@@ -37,11 +37,15 @@ async def main() -> int:
     class AfterInner(BaseAgent):
         async def _run_async_impl(self, ctx):
             runs.append(1)
-            yield Event(author=self.name, invocation_id=ctx.invocation_id,
-                        content=types.Content(role="model", parts=[types.Part(text="after the inner loop")]))
+            yield Event(
+                author=self.name,
+                invocation_id=ctx.invocation_id,
+                content=types.Content(role="model", parts=[types.Part(text="after the inner loop")]),
+            )
 
-    worker = LlmAgent(name="worker", model=ExitLoopModel(model="fake"), instruction="Call exit_loop.",
-                      tools=[exit_loop])
+    worker = LlmAgent(
+        name="worker", model=ExitLoopModel(model="fake"), instruction="Call exit_loop.", tools=[exit_loop]
+    )
     inner = LoopAgent(name="inner", max_iterations=3, sub_agents=[worker])
     outer = LoopAgent(name="outer", max_iterations=2, sub_agents=[inner, AfterInner(name="after_inner")])
     sessions = InMemorySessionService()

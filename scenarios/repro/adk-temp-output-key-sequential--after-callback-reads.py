@@ -33,10 +33,16 @@ async def main() -> int:
     def after_writer(callback_context):
         seen["writer"] = callback_context.state.get("temp:draft", "<missing>")
 
-    writer = LlmAgent(name="writer", model=OneReply(model="w", reply=DRAFT), instruction="Write a draft.",
-                      output_key="temp:draft", after_agent_callback=after_writer)
-    reviewer = LlmAgent(name="reviewer", model=OneReply(model="r", reply="Looks good."),
-                        instruction="Review the draft.")
+    writer = LlmAgent(
+        name="writer",
+        model=OneReply(model="w", reply=DRAFT),
+        instruction="Write a draft.",
+        output_key="temp:draft",
+        after_agent_callback=after_writer,
+    )
+    reviewer = LlmAgent(
+        name="reviewer", model=OneReply(model="r", reply="Looks good."), instruction="Review the draft."
+    )
     pipeline = SequentialAgent(name="pipeline", sub_agents=[writer, reviewer])
     sessions = InMemorySessionService()
     session = await sessions.create_session(app_name="app", user_id="user")

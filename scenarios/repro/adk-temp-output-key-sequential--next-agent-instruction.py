@@ -33,10 +33,12 @@ async def main() -> int:
             asked.append(str(llm_request.config.system_instruction).split("\n\n")[0])
             yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=self.reply)]))
 
-    writer = LlmAgent(name="writer", model=OneReply(model="w", reply=DRAFT), instruction="Write a draft.",
-                      output_key="temp:draft")
-    reviewer = LlmAgent(name="reviewer", model=OneReply(model="r", reply="Looks good."),
-                        instruction="Review this draft: {temp:draft}")
+    writer = LlmAgent(
+        name="writer", model=OneReply(model="w", reply=DRAFT), instruction="Write a draft.", output_key="temp:draft"
+    )
+    reviewer = LlmAgent(
+        name="reviewer", model=OneReply(model="r", reply="Looks good."), instruction="Review this draft: {temp:draft}"
+    )
     pipeline = SequentialAgent(name="pipeline", sub_agents=[writer, reviewer])
     sessions = InMemorySessionService()
     session = await sessions.create_session(app_name="app", user_id="user")

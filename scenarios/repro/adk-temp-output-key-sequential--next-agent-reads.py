@@ -33,10 +33,15 @@ async def main() -> int:
     def before_reviewer(callback_context):
         seen["reviewer"] = callback_context.state.get("temp:draft", "<missing>")
 
-    writer = LlmAgent(name="writer", model=OneReply(model="w", reply=DRAFT), instruction="Write a draft.",
-                      output_key="temp:draft")
-    reviewer = LlmAgent(name="reviewer", model=OneReply(model="r", reply="Looks good."),
-                        instruction="Review the draft.", before_agent_callback=before_reviewer)
+    writer = LlmAgent(
+        name="writer", model=OneReply(model="w", reply=DRAFT), instruction="Write a draft.", output_key="temp:draft"
+    )
+    reviewer = LlmAgent(
+        name="reviewer",
+        model=OneReply(model="r", reply="Looks good."),
+        instruction="Review the draft.",
+        before_agent_callback=before_reviewer,
+    )
     pipeline = SequentialAgent(name="pipeline", sub_agents=[writer, reviewer])
     sessions = InMemorySessionService()
     session = await sessions.create_session(app_name="app", user_id="user")

@@ -29,10 +29,12 @@ async def main() -> int:
         async def generate_content_async(self, llm_request, stream=False):
             yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=self.reply)]))
 
-    writer = LlmAgent(name="writer", model=OneReply(model="w", reply=DRAFT), instruction="Write a draft.",
-                      output_key="temp:draft")
-    reviewer = LlmAgent(name="reviewer", model=OneReply(model="r", reply="Looks good."),
-                        instruction="Review the draft.")
+    writer = LlmAgent(
+        name="writer", model=OneReply(model="w", reply=DRAFT), instruction="Write a draft.", output_key="temp:draft"
+    )
+    reviewer = LlmAgent(
+        name="reviewer", model=OneReply(model="r", reply="Looks good."), instruction="Review the draft."
+    )
     pipeline = SequentialAgent(name="pipeline", sub_agents=[writer, reviewer])
     sessions = InMemorySessionService()
     session = await sessions.create_session(app_name="app", user_id="user")
