@@ -27,12 +27,16 @@ unlike adk-go#522).
 Timeline: the session's events (author, parts, ``escalate``), then how many times each
 agent ran and how many model calls were made.
 
-What the harness found (bisect over every final release from 1.0.0): both cases reproduce on
-every release, 1.0.0 through 1.39.1 and 2.0.0 through 2.13.0 (the latest); ``LoopAgent``'s
-escalation check never changed scope. Thread state: #526 open, #2808 closed (not fixed), PR
-#535 open, PR #6842 closed. The fixed proof is an in-process ``LoopAgent._run_async_impl`` that
-stops only for escalations with no other ``LoopAgent`` between it and the author (the review's
-design on PR #535). The control holds on every release.
+What the harness found: both cases reproduce on every release run. The bisect from 1.0.0 found
+no boundary (reproduced on 1.0.0 and 2.13.0); the matrix reproduces them on 1.39.1 (the last
+1.x) and every 2.x line, 2.0.0 through 2.13.0 (the latest); the short scripts in
+``scenarios/repro/`` reproduce them on 1.0.0, 1.1.1, 1.15.1, 1.24.0, 1.28.0, 2.0.0 and 2.13.0.
+``LoopAgent``'s escalation check never changed scope (loop_agent.py of 1.x and 2.13.0: the
+resumable rewrite and the ``max_iterations is None`` test changed, the ``event.actions.escalate``
+test did not). Thread state: #526 open, #2808 closed without a fix, PR #535 open, PR #6842
+closed; still open on google-adk 2.13.0. The fixed proof is an in-process
+``LoopAgent._run_async_impl`` that stops only for escalations with no other ``LoopAgent`` between
+it and the author (the review's design on PR #535). The control holds on every release.
 """
 
 from __future__ import annotations
