@@ -1,0 +1,76 @@
+"""A nested LoopAgent's exit_loop also ends the LoopAgent around it.
+
+Bug: https://github.com/google/adk-python/issues/526 (also #2808; PR #535 open).
+outer = LoopAgent(max_iterations=2, sub_agents=[inner, after_inner]) where
+inner = LoopAgent(max_iterations=3, sub_agents=[worker]) and worker is an LlmAgent with the
+exit_loop tool (a scripted model calls it). exit_loop should end the inner loop only, so the
+outer loop runs twice: after_inner twice, exit_loop called twice.
+
+reproduced: after_inner never runs and exit_loop is called once (the outer loop ended too).
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behaviour, any error).
+"""
+
+import asyncio
+import sys
+
+
+async def main() -> int:
+    from google.adk.agents import BaseAgent, LlmAgent, LoopAgent
+    from google.adk.events import Event
+    from google.adk.models import BaseLlm, LlmResponse
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.adk.tools import exit_loop
+    from google.genai import types
+
+    class ExitLoopModel(BaseLlm):  # calls exit_loop; answers the tool's response with text
+        async def generate_content_async(self, llm_request, stream=False):
+            last = llm_request.contents[-1]
+            if any(p.function_response for p in last.parts or []):
+                part = types.Part(text="Done.")
+            else:
+                part = types.Part(function_call=types.FunctionCall(name="exit_loop", args={}))
+            yield LlmResponse(content=types.Content(role="model", parts=[part]))
+
+    runs = []
+
+    class AfterInner(BaseAgent):
+        async def _run_async_impl(self, ctx):
+            runs.append(1)
+            yield Event(
+                author=self.name,
+                invocation_id=ctx.invocation_id,
+                content=types.Content(role="model", parts=[types.Part(text="after the inner loop")]),
+            )
+
+    worker = LlmAgent(
+        name="worker", model=ExitLoopModel(model="fake"), instruction="Call exit_loop.", tools=[exit_loop]
+    )
+    inner = LoopAgent(name="inner", max_iterations=3, sub_agents=[worker])
+    outer = LoopAgent(name="outer", max_iterations=2, sub_agents=[inner, AfterInner(name="after_inner")])
+    sessions = InMemorySessionService()
+    session = await sessions.create_session(app_name="app", user_id="user")
+    runner = Runner(app_name="app", agent=outer, session_service=sessions)
+    message = types.Content(role="user", parts=[types.Part(text="Refine the plan.")])
+    exit_calls = 0
+    async for event in runner.run_async(user_id="user", session_id=session.id, new_message=message):
+        calls = [p.function_call.name for p in (event.content.parts or []) if p.function_call] if event.content else []
+        exit_calls += calls.count("exit_loop")
+        print(f"event {event.author}: calls={calls} escalate={event.actions.escalate}")
+    print(f"exit_loop called {exit_calls} times, after_inner ran {len(runs)} times")
+    if exit_calls == 2 and len(runs) == 2:
+        print("verdict: fixed (the outer loop ran both iterations)")
+        return 0
+    if exit_calls == 1 and not runs:
+        print("verdict: reproduced (the inner loop's exit_loop ended the outer loop too)")
+        return 3
+    print("verdict: cannot judge (expected 2 and 2, or 1 and 0)")
+    return 125
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:  # any failure: cannot judge
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)
