@@ -2,9 +2,10 @@
 
 Upstream: https://github.com/openai/openai-agents-python/issues/1909 (open, stale; the same
 cause as #1612, fixed by PR #1619). Agent Triage's scripted Model (no network) hands off to
-agent Expert, whose Model answers; a RunHooks subclass passed to Runner.run records every hook. `reproduced`: the model was called twice but the run hooks
-got no on_llm_start/on_llm_end while the other hooks fired. `fixed`: each agent's model call
-is bracketed by on_llm_start/on_llm_end. Exit 0 fixed, 3 reproduced, 125 cannot judge.
+agent Expert, whose Model answers; a RunHooks subclass passed to Runner.run records every
+hook. `reproduced`: the models were called twice but the run hooks got no on_llm_start /
+on_llm_end while the other hooks fired. `fixed`: each agent's model call is bracketed by
+on_llm_start/on_llm_end. Exit 0 fixed, 3 reproduced, 125 cannot judge.
 """
 
 import asyncio
@@ -65,12 +66,20 @@ async def main() -> int:
     print("model calls:", OneTurn.calls)
     print("run hooks:", " ".join(LOG))
     llm = LOG.count("on_llm_start"), LOG.count("on_llm_end")
-    full = ["on_agent_start", "on_llm_start", "on_llm_end", "on_handoff",
-            "on_agent_start", "on_llm_start", "on_llm_end", "on_agent_end"]
-    if OneTurn.calls == 2 and LOG == full:
+    full = [
+        "on_agent_start",
+        "on_llm_start",
+        "on_llm_end",
+        "on_handoff",
+        "on_agent_start",
+        "on_llm_start",
+        "on_llm_end",
+        "on_agent_end",
+    ]
+    if OneTurn.calls == 2 and full == LOG:
         print(f"verdict: fixed (2 model calls, {llm[0]} on_llm_start, {llm[1]} on_llm_end)")
         return 0
-    if OneTurn.calls == 2 and LOG == [h for h in full if not h.startswith("on_llm")]:
+    if OneTurn.calls == 2 and [h for h in full if not h.startswith("on_llm")] == LOG:
         print("verdict: reproduced (2 model calls, 0 on_llm_start, 0 on_llm_end)")
         return 3
     print(f"verdict: cannot judge ({OneTurn.calls} model calls, hooks {LOG})")

@@ -1,10 +1,11 @@
 """RunHooks.on_llm_start / on_llm_end given to Runner.run are never called.
 
 Upstream: https://github.com/openai/openai-agents-python/issues/1612 (fixed by PR #1619).
-A scripted Model (no network) calls a function tool, then answers; a RunHooks subclass passed
-to Runner.run records every hook. `reproduced`: the model was called twice but the run hooks
-got no on_llm_start/on_llm_end while the other hooks fired. `fixed`: each model call is
-bracketed by on_llm_start/on_llm_end. Exit 0 fixed, 3 reproduced, 125 cannot judge.
+A scripted Model (no network) calls a function tool, then answers; a RunHooks subclass
+passed to Runner.run records every hook.
+`reproduced`: the model was called twice but the run hooks got no on_llm_start/on_llm_end
+while the other hooks fired. `fixed`: each model call is bracketed by on_llm_start/on_llm_end.
+Exit 0 fixed, 3 reproduced, 125 cannot judge.
 """
 
 import asyncio
@@ -17,11 +18,9 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 
 set_tracing_disabled(True)
 LOG: list[str] = []
-
-
-def _response(item, n):
-    fields = {"output": [item], "usage": Usage(), "response_id": f"resp-{n}"}
-    return ModelResponse(**{k: v for k, v in fields.items() if k in ModelResponse.__dataclass_fields__})
+HOOKS = ("on_agent_start", "on_agent_end", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end")
+FULL = ["on_agent_start", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end"]
+FULL += ["on_llm_start", "on_llm_end", "on_agent_end"]
 
 
 class TwoTurns(Model):
@@ -31,13 +30,13 @@ class TwoTurns(Model):
         TwoTurns.calls += 1
         if TwoTurns.calls == 1:
             item = ResponseFunctionToolCall(
-                id="fc-1", call_id="call-1", type="function_call", name="lookup",
-                arguments='{"what": "hours"}', status="completed",
+                id="fc-1", call_id="call-1", type="function_call", name="lookup", arguments='{"what": "hours"}'
             )
         else:
             text = ResponseOutputText(type="output_text", text="Open 9 to 5.", annotations=[])
-            item = ResponseOutputMessage(id="msg-1", type="message", role="assistant", status="completed", content=[text])
-        return _response(item, TwoTurns.calls)
+            item = ResponseOutputMessage(id="m-1", type="message", role="assistant", status="completed", content=[text])
+        fields = {"output": [item], "usage": Usage(), "response_id": f"resp-{TwoTurns.calls}"}
+        return ModelResponse(**{k: v for k, v in fields.items() if k in ModelResponse.__dataclass_fields__})
 
     def stream_response(self, *args, **kwargs):
         raise NotImplementedError
@@ -56,9 +55,6 @@ def _record(name):
     return hook
 
 
-HOOKS = ("on_agent_start", "on_agent_end", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end")
-
-
 async def main() -> int:
     base = getattr(RunHooks, "__origin__", RunHooks)  # RunHooks is RunHooksBase[TContext, Agent]
     if not hasattr(base, "on_llm_start"):
@@ -70,12 +66,10 @@ async def main() -> int:
     print("model calls:", TwoTurns.calls)
     print("run hooks:", " ".join(LOG))
     llm = LOG.count("on_llm_start"), LOG.count("on_llm_end")
-    full = ["on_agent_start", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end",
-            "on_llm_start", "on_llm_end", "on_agent_end"]
-    if TwoTurns.calls == 2 and LOG == full:
+    if TwoTurns.calls == 2 and LOG == FULL:
         print(f"verdict: fixed (2 model calls, {llm[0]} on_llm_start, {llm[1]} on_llm_end)")
         return 0
-    if TwoTurns.calls == 2 and LOG == [h for h in full if not h.startswith("on_llm")]:
+    if TwoTurns.calls == 2 and [h for h in FULL if not h.startswith("on_llm")] == LOG:
         print("verdict: reproduced (2 model calls, 0 on_llm_start, 0 on_llm_end)")
         return 3
     print(f"verdict: cannot judge ({TwoTurns.calls} model calls, hooks {LOG})")

@@ -1,18 +1,18 @@
 """RunHooks.on_llm_start / on_llm_end given to Runner.run_streamed are never called.
 
 Upstream: https://github.com/openai/openai-agents-python/issues/1612 (fixed by PR #1619).
-A scripted Model (no network) calls a function tool, then answers; a RunHooks subclass passed
-to Runner.run_streamed records every hook (the model streams one response.completed per turn). `reproduced`: the model was called twice but the run hooks
-got no on_llm_start/on_llm_end while the other hooks fired. `fixed`: each model call is
-bracketed by on_llm_start/on_llm_end. Exit 0 fixed, 3 reproduced, 125 cannot judge.
+A scripted Model (no network; it streams one response.completed per turn) calls a function
+tool, then answers; a RunHooks subclass passed to Runner.run_streamed records every hook.
+`reproduced`: the model was called twice but the run hooks got no on_llm_start/on_llm_end
+while the other hooks fired. `fixed`: each model call is bracketed by on_llm_start/on_llm_end.
+Exit 0 fixed, 3 reproduced, 125 cannot judge.
 """
 
 import asyncio
 import sys
 
-from agents import Agent, ModelResponse, RunHooks, Runner, function_tool, set_tracing_disabled
+from agents import Agent, RunHooks, Runner, function_tool, set_tracing_disabled
 from agents.models.interface import Model
-from agents.usage import Usage
 from openai.types.responses import (
     Response,
     ResponseCompletedEvent,
@@ -23,34 +23,30 @@ from openai.types.responses import (
 
 set_tracing_disabled(True)
 LOG: list[str] = []
-
-
-def _response(item, n):
-    fields = {"output": [item], "usage": Usage(), "response_id": f"resp-{n}"}
-    return ModelResponse(**{k: v for k, v in fields.items() if k in ModelResponse.__dataclass_fields__})
+HOOKS = ("on_agent_start", "on_agent_end", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end")
+FULL = ["on_agent_start", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end"]
+FULL += ["on_llm_start", "on_llm_end", "on_agent_end"]
 
 
 class TwoTurns(Model):
     calls = 0
 
     async def get_response(self, *args, **kwargs):
+        raise NotImplementedError
+
+    async def stream_response(self, *args, **kwargs):
         TwoTurns.calls += 1
         if TwoTurns.calls == 1:
             item = ResponseFunctionToolCall(
-                id="fc-1", call_id="call-1", type="function_call", name="lookup",
-                arguments='{"what": "hours"}', status="completed",
+                id="fc-1", call_id="call-1", type="function_call", name="lookup", arguments='{"what": "hours"}'
             )
         else:
             text = ResponseOutputText(type="output_text", text="Open 9 to 5.", annotations=[])
-            item = ResponseOutputMessage(id="msg-1", type="message", role="assistant", status="completed", content=[text])
-        return _response(item, TwoTurns.calls)
-
-    async def stream_response(self, *args, **kwargs):
-        item = (await self.get_response()).output[0]
+            item = ResponseOutputMessage(id="m-1", type="message", role="assistant", status="completed", content=[text])
         response = Response(
             id=f"resp-{TwoTurns.calls}", created_at=0, model="scripted", object="response", output=[item],
             tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
-        )
+        )  # fmt: skip
         fields = {"type": "response.completed", "response": response, "sequence_number": 0}
         yield ResponseCompletedEvent(**{k: v for k, v in fields.items() if k in ResponseCompletedEvent.model_fields})
 
@@ -68,9 +64,6 @@ def _record(name):
     return hook
 
 
-HOOKS = ("on_agent_start", "on_agent_end", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end")
-
-
 async def main() -> int:
     base = getattr(RunHooks, "__origin__", RunHooks)  # RunHooks is RunHooksBase[TContext, Agent]
     if not hasattr(base, "on_llm_start"):
@@ -84,12 +77,10 @@ async def main() -> int:
     print("model calls:", TwoTurns.calls)
     print("run hooks:", " ".join(LOG))
     llm = LOG.count("on_llm_start"), LOG.count("on_llm_end")
-    full = ["on_agent_start", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end",
-            "on_llm_start", "on_llm_end", "on_agent_end"]
-    if TwoTurns.calls == 2 and LOG == full:
+    if TwoTurns.calls == 2 and LOG == FULL:
         print(f"verdict: fixed (2 model calls, {llm[0]} on_llm_start, {llm[1]} on_llm_end)")
         return 0
-    if TwoTurns.calls == 2 and LOG == [h for h in full if not h.startswith("on_llm")]:
+    if TwoTurns.calls == 2 and [h for h in FULL if not h.startswith("on_llm")] == LOG:
         print("verdict: reproduced (2 model calls, 0 on_llm_start, 0 on_llm_end)")
         return 3
     print(f"verdict: cannot judge ({TwoTurns.calls} model calls, hooks {LOG})")
