@@ -26,11 +26,15 @@ when both parameters carry their docstring text and the description holds no ``A
 a blank line, then ``Args:``) must give the summary as the description and both parameter
 descriptions on every release.
 
-What the harness found (bisected over every final release): ``args-first`` reproduces on every
-release from 0.0.2 up to the last before the boundary the bisect names, and is fixed on 0.24.0:
-not by PR #3795 but by a later change to the same call (0.24.0 passes ``"\\n" + doc`` to
-griffe, with a comment that griffe runs ``cleandoc`` again), found by diffing
-``agents/function_schema.py`` of the boundary releases. The control holds everywhere.
+What the harness found (bisected over every final release, 0.0.2 to 0.24.0): ``args-first``
+reproduces on every release from 0.0.2 through 0.23.1 and is fixed on 0.24.0, the first release
+that passes ``"\n" + doc`` to griffe (with the comment "Griffe runs cleandoc again. A leading
+newline keeps the already-cleaned first line in its indentation calculation"): the change PR
+#3795 proposed, landed by another commit after 0.23.1 (the diff of ``agents/function_schema.py``
+between 0.23.1 and 0.24.0 holds it; the mirror of the upstream history available here ends
+before it, so the commit is not named). The control holds on every release. Checked outside the
+harness with the short scripts in ``scenarios/repro/`` on 0.0.2, 0.23.1 (exit 3) and 0.24.0
+(exit 0).
 """
 
 from __future__ import annotations
@@ -185,7 +189,9 @@ SCENARIO = Scenario(
             partial(replay, variant="args-first"),
             judge,
             {
-                "reproduced": Release("openai-agents==0.22.0", "a release before the fix of the initial Args: section"),
+                "reproduced": Release(
+                    "openai-agents==0.23.1", "the last release before the initial Args: section is parsed"
+                ),
                 "fixed": FIXED_BUILD,
             },
             "a Google docstring that opens with Args: (no summary line), as in PR #3795",

@@ -9,7 +9,10 @@ on_llm_start/on_llm_end. Exit 0 fixed, 3 reproduced, 125 cannot judge.
 """
 
 import asyncio
+import os
 import sys
+
+os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-no-network")  # some releases build a client
 
 from agents import Agent, ModelResponse, RunHooks, Runner, set_tracing_disabled
 from agents.models.interface import Model
