@@ -169,7 +169,16 @@ def _a_third_parameter(obs: Observation) -> None:
     obs.facts["params"]["extra"] = None
 
 
+def _limit_undescribed(obs: Observation) -> None:
+    obs.facts["params"]["limit"] = None
+
+
+def _limit_missing_none_described(obs: Observation) -> None:
+    obs.facts["params"] = {"query": None}
+
+
 FIXED_BUILD = AsInstalled("the pinned release (0.24.0) parses an initial Args: section")
+BUG_BUILD = Release("openai-agents==0.23.1", "the last release before the initial Args: section is parsed")
 
 SCENARIO = Scenario(
     id="agents-docstring-args-first",
@@ -196,7 +205,7 @@ SCENARIO = Scenario(
             },
             "a Google docstring that opens with Args: (no summary line), as in PR #3795",
             edges=(
-                Edge("unexpected", "one parameter described, the other not", _one_described),
+                Edge("unexpected", "one parameter described, the other not", _one_described, build=BUG_BUILD),
                 Edge("unexpected", "both described but the description still holds Args:", _args_in_description),
                 Edge("unexpected", "a parameter the function does not have", _a_third_parameter),
             ),
@@ -211,6 +220,15 @@ SCENARIO = Scenario(
             },
             "a summary line, a blank line, then Args:: summary and both descriptions on every release",
             control=True,
+            edges=(
+                Edge("unexpected", "the summary kept but one parameter undescribed", _limit_undescribed),
+                Edge(
+                    "unexpected",
+                    "a parameter missing, the other undescribed",
+                    _limit_missing_none_described,
+                    build=InProcess("griffe forced to the sphinx parser, which ignores Args:", _sphinx_parser),
+                ),
+            ),
         ),
     ),
 )
