@@ -21,10 +21,13 @@ sequence (start, llm, tool, llm, end); ``reproduced`` when the sequence is exact
 every on_llm_* missing; ``unexpected`` otherwise. Releases before 0.2.9 have no
 ``RunHooksBase.on_llm_start``: not applicable.
 
-What the harness found (bisected per case over every final release): all three cases
-reproduce on 0.2.9 and 0.2.10 and are fixed from 0.2.11 through 0.24.0 (0.2.11 is the first
-release holding commit 6904dcbb); checked outside the harness with the short scripts in
-``scenarios/repro/`` on 0.2.10 and 0.2.11, and by diffing ``agents/run.py`` of the two.
+What the harness found (bisected per case over every final release): all three cases are not
+applicable up to 0.2.8, reproduce on 0.2.9 and 0.2.10, and are fixed from 0.2.11 (the first
+release holding commit 6904dcbb) through 0.24.0, every release of the matrix. Outside the
+harness: the short scripts in ``scenarios/repro/`` give the same verdict as the case on every
+release of the matrix (exit 125 on 0.2.8, 3 on 0.2.9/0.2.10, 0 from 0.2.11), and the diff of
+``agents/run.py`` between 0.2.10 and 0.2.11 is the change from awaiting ``agent.hooks.on_llm_*``
+alone to gathering ``hooks.on_llm_*`` with it, in both the streamed and the plain path.
 """
 
 from __future__ import annotations

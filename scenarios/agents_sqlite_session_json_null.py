@@ -25,8 +25,9 @@ bisect finds no boundary. The ``fixed`` proof is PR #4940's change applied in pr
 ``json.loads``, a value that is not a dict is handled as the backend already handles a corrupt
 row (done here by giving ``agents.memory.sqlite_session`` a ``json`` whose ``loads`` raises
 ``TypeError`` for a non-object, which every decoding site of the module already catches).
-Checked outside the harness with the short scripts in ``scenarios/repro/`` on 0.2.0, 0.19.1
-and 0.24.0 (all exit 3).
+Bisect boundary: 0.1.0 (not applicable) -> 0.2.0 (reproduced), nothing after. Checked outside
+the harness with the short scripts in ``scenarios/repro/``: exit 3 on every release of the
+matrix from 0.2.0 to 0.24.0, 125 on 0.1.0, and 0 on 0.24.0 with the same change patched in.
 """
 
 from __future__ import annotations
