@@ -212,8 +212,12 @@ def _final_only_lost(obs: Observation) -> None:
 
 EDGES = (
     Edge("unexpected", "the fixed stream, but the model called twice", _called_twice, AsInstalled()),
-    Edge("unexpected", "the bug's stored events, but one delta still yielded as partial", _one_delta_kept_partial,
-         LAST_WITHOUT_FIX),
+    Edge(
+        "unexpected",
+        "the bug's stored events, but one delta still yielded as partial",
+        _one_delta_kept_partial,
+        LAST_WITHOUT_FIX,
+    ),
 )
 CONTROL_EDGES = (
     Edge("unexpected", "the control's stream, but the model called twice", _called_twice, CONTROL_HOLDS),

@@ -47,15 +47,20 @@ async def main() -> int:
     question = types.Content(role="user", parts=[types.Part(text="Say hello.")])
     yielded = []
     async for event in runner.run_async(
-        user_id="u", session_id=session.id, new_message=question,
+        user_id="u",
+        session_id=session.id,
+        new_message=question,
         run_config=RunConfig(streaming_mode=StreamingMode.SSE),
     ):
         text = "".join(p.text or "" for p in event.content.parts) if event.content and event.content.parts else ""
         yielded.append((bool(event.partial), text))
         print(f"yielded partial={bool(event.partial)!s:5} {text!r}")
     session = await sessions.get_session(app_name="repro", user_id="u", session_id=session.id)
-    stored = ["".join(p.text or "" for p in e.content.parts) for e in session.events
-              if e.author == "assistant" and e.content and e.content.parts]
+    stored = [
+        "".join(p.text or "" for p in e.content.parts)
+        for e in session.events
+        if e.author == "assistant" and e.content and e.content.parts
+    ]
     print(f"session stores {len(stored)} model event(s): {stored}")
     partials = sum(1 for is_partial, _ in yielded if is_partial)
     figures = f"{partials} partial event(s) yielded, {len(stored)} model event(s) stored"

@@ -2,7 +2,8 @@
 
 https://github.com/google/adk-python/issues/7035 (fix: PR #7036 / #7038). A scripted model
 streams three partial deltas then the final text; a plugin's after_model_callback rebuilds
-each response (upper-cases the text) without setting `partial` (Runner(plugins=[...]), 1.7.0+). Run with RunConfig(streaming_mode=StreamingMode.SSE), the script counts the events
+each response (upper-cases the text) without setting `partial` (Runner(plugins=[...]), 1.7.0+).
+Run with RunConfig(streaming_mode=StreamingMode.SSE), the script counts the events
 run_async yields as partial and the model events the session stores.
 
 reproduced: every delta lost its partial flag and the session stores all four responses as
@@ -49,15 +50,20 @@ async def main() -> int:
     question = types.Content(role="user", parts=[types.Part(text="Say hello.")])
     yielded = []
     async for event in runner.run_async(
-        user_id="u", session_id=session.id, new_message=question,
+        user_id="u",
+        session_id=session.id,
+        new_message=question,
         run_config=RunConfig(streaming_mode=StreamingMode.SSE),
     ):
         text = "".join(p.text or "" for p in event.content.parts) if event.content and event.content.parts else ""
         yielded.append((bool(event.partial), text))
         print(f"yielded partial={bool(event.partial)!s:5} {text!r}")
     session = await sessions.get_session(app_name="repro", user_id="u", session_id=session.id)
-    stored = ["".join(p.text or "" for p in e.content.parts) for e in session.events
-              if e.author == "assistant" and e.content and e.content.parts]
+    stored = [
+        "".join(p.text or "" for p in e.content.parts)
+        for e in session.events
+        if e.author == "assistant" and e.content and e.content.parts
+    ]
     print(f"session stores {len(stored)} model event(s): {stored}")
     partials = sum(1 for is_partial, _ in yielded if is_partial)
     figures = f"{partials} partial event(s) yielded, {len(stored)} model event(s) stored"
