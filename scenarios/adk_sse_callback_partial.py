@@ -210,6 +210,14 @@ def _final_only_lost(obs: Observation) -> None:
     obs.facts["stored"] = obs.facts["stored"][:1]
 
 
+def _two_stored(obs: Observation) -> None:
+    obs.facts["stored"] = obs.facts["stored"][:2]
+
+
+def _final_stored_twice(obs: Observation) -> None:
+    obs.facts["stored"] = obs.facts["stored"] * 2
+
+
 EDGES = (
     Edge("unexpected", "the fixed stream, but the model called twice", _called_twice, AsInstalled()),
     Edge(
@@ -218,10 +226,17 @@ EDGES = (
         _one_delta_kept_partial,
         LAST_WITHOUT_FIX,
     ),
+    Edge(
+        "unexpected", "the deltas stayed partial, but the final text stored twice", _final_stored_twice, AsInstalled()
+    ),
 )
 CONTROL_EDGES = (
     Edge("unexpected", "the control's stream, but the model called twice", _called_twice, CONTROL_HOLDS),
     Edge("unexpected", "deltas lost partial, but only one model event stored", _final_only_lost, CONTROL_BROKEN),
+    Edge("reproduced", "deltas lost partial, two of them stored", _two_stored, CONTROL_BROKEN),
+    Edge(
+        "unexpected", "the deltas stayed partial, but the final text stored twice", _final_stored_twice, CONTROL_HOLDS
+    ),
 )
 
 SCENARIO = Scenario(
