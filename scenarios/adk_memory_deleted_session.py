@@ -21,15 +21,17 @@ Cases: ``deleted-session`` is the bug (the deleted session's text must no longer
 ``other-session-kept`` is a control on the same replay (a removal that goes too far, such as
 wiping the user's whole memory, would lose the other session's memories: ``reproduced`` there).
 
-What the harness found (bisect over every final release): ``deleted-session`` reproduces on
-every release probed, 1.0.0 to 1.39.1 and 2.0.0 to 2.13.0, the latest (the search for "teal"
-returns the deleted session's two events); ``other-session-kept`` holds everywhere. The fixed
+What the harness found: ``deleted-session`` reproduces on all 15 releases of its matrix (1.39.1,
+the last 1.x, and the latest patch of every minor from 2.0 to 2.13.0, the latest), and the
+bisect over every final release from 1.0.0 found no boundary (1.0.0 and 2.13.0 both reproduce:
+the search for "teal" returns the deleted session's two events); ``other-session-kept`` holds on
+all 15. 2.13.0's timeline differs from 2.12.0's only in ``per-entry delete_memory: yes``. The fixed
 proof is PR #7175's ``delete_session_memory`` applied in process to the pinned 2.13.0. Outside
 the harness, scenarios/repro/adk-memory-deleted-session--deleted-session.py prints the deleted
 session's events found by ``search_memory`` on 1.1.1, 1.39.1, 2.0.0 and 2.13.0; the sources
 agree (``InMemoryMemoryService`` keys its copies by session id and no release has a method that
-drops them by session). #7109 (filed 2026-09, 2.9.x current) and PR #7175 were open in the
-index.
+drops them by session). #7109 (its comments date from 2026-09-14, when 2.9.0 was
+current) and PR #7175 (2026-09-18) are open in the index: the bug is open on 2.13.0.
 """
 
 from __future__ import annotations
