@@ -34,8 +34,8 @@ recipe: a streaming fake model, a callback that rebuilds the response) prints 4 
 events and no partial event on 1.1.1, 1.20.0, 1.39.1, 2.0.0 and 2.9.2, and 3 partial events
 with one stored model event on 2.10.0 and 2.13.0. Diffing 2.9.2 and 2.10.0 agrees: 2.9.2's
 ``handle_after_model_callback`` returns the callback's response as is, 2.10.0's passes it
-through ``_inherit_unset_model_fields``. #7035 was filed on 2026-09-06 (2.9.0 was current) and
-is closed; both PRs are closed, the fix landed in a maintainer commit.
+through ``_inherit_unset_model_fields``. #7035 was filed on 2026-09-06 (2.8.0 was current; the reporter's
+recipe pins 2.8.0) and is closed; both PRs are closed, the fix landed in a maintainer commit.
 """
 
 from __future__ import annotations

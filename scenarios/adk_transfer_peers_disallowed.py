@@ -22,17 +22,20 @@ every sibling transfer would say ``reproduced`` there).
 Timeline: every event run_async yielded (author, parts, actions), how the run ended (the
 exception's type and message when the framework refused), and each agent's model calls.
 
-What the harness found (bisect over every final release): ``sibling`` reproduces on 1.0.0 up to
-the last 1.x release before the check and is fixed from the first with it (see the bisect
-boundaries in the report), and on the 2.x line it reproduces on 2.0.0 to 2.8.0 and is fixed on
-2.9.0 to 2.13.0, the latest: 2.x shipped without the 1.x check and got its own only in 2.9.0.
-``peers-allowed`` holds everywhere. Outside the harness,
-scenarios/repro/adk-transfer-peers-disallowed--sibling.py prints "agent_b answered" on 1.20.0,
-2.0.0, 2.7.1 and 2.8.0, and the refusal (ValueError, or 2.13.0's WorkflowDataError) on 1.39.1,
-2.9.0 and 2.13.0. The sources agree: 2.8.0's ``base_llm_flow._get_agent_to_run`` has the 1.x
-check, but the 2.x runner resolves the transfer in the workflow path, whose
-``_transfer_utils.py`` has no flag check before 2.9.0. The thread (#3850, filed 2025-12-06) is
-still open, although the bug is fixed on both lines.
+What the harness found (bisect over every final release from 1.0.0, then over the 2.x line):
+``sibling`` reproduces on 1.0.0 to 1.39.0 and is fixed on 1.39.1 (2026-08-27, the last 1.x
+release: its ``_get_agent_to_run`` got the check, 1.39.0's has none); on the 2.x line it
+reproduces on 2.0.0 to 2.8.0 and is fixed on 2.9.0 to 2.13.0, the latest. 2.7.1 and 2.8.0 carry
+the same check in ``base_llm_flow._get_agent_to_run``, but the 2.x runner resolves the transfer
+in the workflow path, whose ``resolve_and_derive_transfer_context`` (workflow/utils/
+_transfer_utils.py) reads ``disallow_transfer_to_peers`` (and ``disallow_transfer_to_parent``)
+only from 2.9.0: the diff of 2.8.0 and 2.9.0 adds exactly those two checks. ``peers-allowed``
+holds everywhere. Outside the harness, scenarios/repro/adk-transfer-peers-disallowed--sibling.py
+prints "agent_b answered" (exit 3) on 1.20.0, 1.39.0, 2.0.0, 2.7.1 and 2.8.0, and the refusal
+(exit 0: ValueError, or 2.13.0's WorkflowDataError) on 1.39.1, 2.9.0 and 2.13.0, which matches
+the thread's 2026-08-26 comment (2.7.1 lets it through). The thread (#3850, filed 2025-12-06,
+1.20.0 current) is still open in the index although the bug is fixed on both lines; PR #3862
+is closed.
 """
 
 from __future__ import annotations
