@@ -7,9 +7,9 @@ streaming protocol reads as final, so a callback that builds a new ``LlmResponse
 documented contract invites: "the provided content will be returned to user") silently makes
 every delta final: the client sees N final responses, and the Runner, which stores every
 non-partial event, persists each delta in the session as a separate model event (the history
-the next model call reads). The fix (PRs #7036 / #7038; what shipped is
-``_inherit_unset_model_fields`` in flows/llm_flows/core/_finalizer.py) carries ``partial``,
-``turn_complete`` and ``usage_metadata`` over from the response being replaced when the
+the next model call reads). The fix (PRs #7036 / #7038; what shipped in 2.10.0 is PR #7038's
+``_inherit_unset_streaming_fields`` in flows/llm_flows/core/_finalizer.py) carries ``partial``,
+``turn_complete`` (and, from 2.12.0, ``usage_metadata``) over from the response being replaced when the
 replacement leaves them unset, for the plugin callbacks and the agent's alike.
 
 Cases: ``agent-callback`` is #7035's reproduction (the agent's ``after_model_callback``
@@ -25,17 +25,21 @@ when the flow asks for it (``stream=True``, which SSE mode passes).
 Timeline: every event run_async yielded (``[partial]`` where ``event.partial``), then the
 session's events, then the model's calls.
 
-What the harness found (bisect over every final release): the two bug cases reproduce on every
-1.x release from 1.0.0 to 1.39.1, the latest of that line (the plugin case from 1.7.0, when
-plugins arrived), and on 2.0.0 to 2.9.2; they are fixed from 2.10.0 (the first release with
-``_inherit_unset_model_fields``) to 2.13.0, the latest. The 1.x line never got the fix.
-Outside the harness, scenarios/repro/adk-sse-callback-partial--agent-callback.py (#7035's
-recipe: a streaming fake model, a callback that rebuilds the response) prints 4 stored model
-events and no partial event on 1.1.1, 1.20.0, 1.39.1, 2.0.0 and 2.9.2, and 3 partial events
-with one stored model event on 2.10.0 and 2.13.0. Diffing 2.9.2 and 2.10.0 agrees: 2.9.2's
-``handle_after_model_callback`` returns the callback's response as is, 2.10.0's passes it
-through ``_inherit_unset_model_fields``. #7035 was filed on 2026-09-06 (2.8.0 was current; the reporter's
-recipe pins 2.8.0) and is closed; both PRs are closed, the fix landed in a maintainer commit.
+What the harness found (bisect over every final release from 1.0.0, then over 2.x for the
+plugin case): both bug cases reproduce on every release probed before the fix (1.0.0, 1.28.1,
+1.39.1, 2.0.0, 2.6.3, 2.9.1, 2.9.2; the plugin case is not-applicable before 1.7.0, where plugins
+arrived) and are fixed on 2.10.0 and 2.13.0; the boundary is 2.9.2 -> 2.10.0. 1.39.1, the last
+1.x release, still has the bug: the 1.x line never got the fix. The matrix (1.39.1 and the latest
+patch of every 2.x minor) agrees release by release. Outside the harness,
+scenarios/repro/adk-sse-callback-partial--agent-callback.py (#7035's recipe: a streaming fake
+model, a callback that rebuilds the response) prints 4 stored model events and no partial event
+on 1.1.1, 1.20.0, 1.39.1, 2.0.0 and 2.9.2, and 3 partial events with one stored model event on
+2.10.0 and 2.13.0. Diffing the sources agrees: 2.9.2's module-level
+``_handle_after_model_callback`` (base_llm_flow.py) returns the callback's response as is;
+2.10.0's ``handle_after_model_callback`` (flows/llm_flows/core/_finalizer.py) passes it through
+``_inherit_unset_streaming_fields`` (PR #7038's helper name), which 2.12.0 renamed
+``_inherit_unset_model_fields`` and extended to ``usage_metadata``. #7035 was filed on 2026-09-06
+(2.8.0 was current; the reporter's recipe pins 2.8.0) and is closed; so are both PRs.
 """
 
 from __future__ import annotations
