@@ -9,7 +9,10 @@ honour "forget this conversation". PR #7175 (open) proposes
 ``delete_user_memory``), implemented for ``InMemoryMemoryService``. 2.13.0 added
 ``delete_memory(memory_id=...)``, one entry at a time by the id ``search_memory`` returns; it
 does not say which session an entry came from, so a deleted session's memories still cannot be
-found and removed by session (the timeline records whether the release has it).
+found and removed by session (the timeline records whether the release has it). An application
+that reads the session's event ids before deleting it can remove them one by one on 2.13.0
+(``MemoryEntry.id`` is the event id there); this scenario does not count that as the fix the
+thread asks for.
 
 Replay: one user, two sessions on an ``InMemorySessionService``, each one question and one
 scripted answer ("My favourite colour is teal." / "I live in Lisbon."); both sessions go into an
