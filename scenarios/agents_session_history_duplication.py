@@ -45,6 +45,7 @@ async def replay(*, streamed: bool) -> Observation:
     """Three runs on one session file; what the file holds after each."""
     from agents import Agent, Runner
 
+    from harness.runtime.fakes import agents_sessions
     from harness.runtime.fakes import openai_agents as oa
 
     model = oa.ScriptedModel(
@@ -55,7 +56,7 @@ async def replay(*, streamed: bool) -> Observation:
     ids.keep(*(f"msg-{n}" for n in range(1, len(RUNS) + 1)))
     lines: list[str] = []
     counts: list[int] = []
-    with oa.SessionFile() as store:
+    with agents_sessions.SessionFile() as store:
         session = store.open()
         for n, (question, _) in enumerate(RUNS, 1):
             if streamed:

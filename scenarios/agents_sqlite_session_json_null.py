@@ -63,9 +63,10 @@ async def replay(*, call: str) -> Observation:
     """Store two messages and a null row, then make the case's call through a fresh session."""
     from agents import Agent, Runner
 
+    from harness.runtime.fakes import agents_sessions
     from harness.runtime.fakes import openai_agents as oa
 
-    with oa.SessionFile() as store:
+    with agents_sessions.SessionFile() as store:
         writer = store.open()
         await writer.add_items([dict(USER), dict(ASSISTANT)])
         _insert_null_row(writer)

@@ -74,6 +74,7 @@ async def replay(*, streamed: bool) -> Observation:
     """One tool turn and one answer, through a session on a real SQLite file."""
     from agents import Agent, Runner
 
+    from harness.runtime.fakes import agents_sessions
     from harness.runtime.fakes import openai_agents as oa
 
     weather = oa.RecordingTool(TOOL, {"city": "string"}, result=TOOL_RESULT)
@@ -85,7 +86,7 @@ async def replay(*, streamed: bool) -> Observation:
     ids = Placeholders()
     ids.keep(CALL_ID, "msg-answer")
     lines: list[str] = []
-    with oa.SessionFile() as store:
+    with agents_sessions.SessionFile() as store:
         session = store.open()
         if streamed:
             result = Runner.run_streamed(agent, USER_TEXT, session=session)

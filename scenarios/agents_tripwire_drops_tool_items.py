@@ -70,6 +70,7 @@ async def replay(*, streamed: bool, behavior: str) -> Observation:
     """The model calls the tool, the tool's result is the final output, the guardrail trips."""
     from agents import Agent, GuardrailFunctionOutput, OutputGuardrail, Runner
 
+    from harness.runtime.fakes import agents_sessions
     from harness.runtime.fakes import openai_agents as oa
 
     async def block(context, agent, output):
@@ -89,7 +90,7 @@ async def replay(*, streamed: bool, behavior: str) -> Observation:
     lines: list[str] = []
     raised = None
     events: list = []
-    with oa.SessionFile() as store:
+    with agents_sessions.SessionFile() as store:
         session = store.open()
         try:
             if streamed:

@@ -50,6 +50,7 @@ TURNS = 2  # HTTP requests the fake serves: the tool call, then the answer
 
 def _script(fake: Any, api: str, streamed: bool) -> None:
     from harness.runtime.fakes import openai_http as oh
+    from harness.runtime.fakes import responses_api as ra
 
     if api == "chat":
         call = oh.tool_call("get_weather", {"city": "Paris"}, "call_weather")
@@ -62,14 +63,14 @@ def _script(fake: Any, api: str, streamed: bool) -> None:
                 fake.add(oh.chat_reply(oh.chat_completion(id=f"chatcmpl-{n}", **turn)))
         return
     outputs = [
-        [oh.output_function_call("get_weather", {"city": "Paris"}, "call_weather")],
-        [oh.output_message(ANSWER, "msg_answer")],
+        [ra.output_function_call("get_weather", {"city": "Paris"}, "call_weather")],
+        [ra.output_message(ANSWER, "msg_answer")],
     ]
     for n, output in enumerate(outputs, 1):
         if streamed:  # response.completed carries "usage": null
-            fake.add(oh.responses_stream_reply(oh.response_events(output, id=f"resp-{n}")))
+            fake.add(oh.responses_stream_reply(ra.response_events(output, id=f"resp-{n}")))
         else:
-            fake.add(oh.responses_reply(oh.response(output, id=f"resp-{n}")))
+            fake.add(oh.responses_reply(ra.response(output, id=f"resp-{n}")))
 
 
 def _usage_line(usage: Any) -> str:

@@ -99,12 +99,13 @@ def test_to_dict_takes_sdk_objects_dataclasses_and_dicts():
 async def test_a_session_file_is_read_back_with_its_lines_and_the_item_events_line_names_the_stream():
     from agents import Agent, Runner
 
+    from harness.runtime.fakes import agents_sessions
     from harness.runtime.fakes import openai_agents as oa
 
     model = oa.ScriptedModel("m", [[oa.text_message("Hello there.", "msg-2")]])
     ids = Placeholders()
     ids.keep("msg-2")
-    with oa.SessionFile() as store:
+    with agents_sessions.SessionFile() as store:
         result = Runner.run_streamed(Agent(name="a", model=model), "hi", session=store.open())
         events = await oa.drain_stream(result)
         stored, lines = await store.read_back(ids)

@@ -123,16 +123,17 @@ async def test_chat_completions_streamed():
 
 async def test_responses_plain():
     from harness.runtime.fakes import openai_http as oh
+    from harness.runtime.fakes import responses_api as ra
 
     fake = oh.FakeOpenAI()
     fake.add(
         oh.responses_reply(
-            oh.response(
-                [oh.output_function_call("get_weather", {"city": "Paris"}, "call-1")], usage=oh.response_usage(10, 5)
+            ra.response(
+                [ra.output_function_call("get_weather", {"city": "Paris"}, "call-1")], usage=ra.response_usage(10, 5)
             )
         ),
         oh.responses_reply(
-            oh.response([oh.output_message("It is sunny.")], id="resp-2", usage=oh.response_usage(20, 3))
+            ra.response([ra.output_message("It is sunny.")], id="resp-2", usage=ra.response_usage(20, 3))
         ),
     )
     agent, weather = _agent(fake.responses_model())
@@ -154,16 +155,17 @@ async def test_responses_plain():
 
 async def test_responses_streamed():
     from harness.runtime.fakes import openai_http as oh
+    from harness.runtime.fakes import responses_api as ra
     from harness.runtime.fakes.openai_agents import raw_event_types, text_deltas
 
     fake = oh.FakeOpenAI()
-    reasoning = oh.output_reasoning("Look it up.")
-    call = oh.output_function_call("get_weather", {"city": "Paris"}, "call-1")
+    reasoning = ra.output_reasoning("Look it up.")
+    call = ra.output_function_call("get_weather", {"city": "Paris"}, "call-1")
     fake.add(
-        oh.responses_stream_reply(oh.response_events([reasoning, call], usage=oh.response_usage(10, 5))),
+        oh.responses_stream_reply(ra.response_events([reasoning, call], usage=ra.response_usage(10, 5))),
         oh.responses_stream_reply(
-            oh.response_events(
-                [oh.output_message("It is sunny.")], id="resp-2", usage=oh.response_usage(20, 3), text_piece=4
+            ra.response_events(
+                [ra.output_message("It is sunny.")], id="resp-2", usage=ra.response_usage(20, 3), text_piece=4
             )
         ),
     )
@@ -194,8 +196,9 @@ async def test_an_unscripted_request_is_the_fakes_error_not_a_result():
     from openai import InternalServerError  # the fake answers what was not scripted with a 500
 
     from harness.runtime.fakes import openai_http as oh
+    from harness.runtime.fakes import responses_api as ra
 
-    fake = oh.FakeOpenAI().add(oh.responses_reply(oh.response([oh.output_message("hi")])))
+    fake = oh.FakeOpenAI().add(oh.responses_reply(ra.response([ra.output_message("hi")])))
     agent, _ = _agent(fake.chat_model())  # the script answers /responses, the model asks /chat/completions
     with netguard.blocked(), pytest.raises(InternalServerError):
         await Runner.run(agent, input=QUESTION)
@@ -211,11 +214,12 @@ async def test_an_unscripted_request_is_the_fakes_error_not_a_result():
 
 def test_payload_builders_are_json():
     from harness.runtime.fakes import openai_http as oh
+    from harness.runtime.fakes import responses_api as ra
 
     payloads = [
         oh.chat_completion("x", reasoning_content="r", usage=oh.usage(1, 2)),
-        oh.response([oh.output_message("x"), oh.output_reasoning("r"), oh.output_function_call("f")]),
-        oh.response_events([oh.output_message("x"), oh.output_function_call("f")]),
+        ra.response([ra.output_message("x"), ra.output_reasoning("r"), ra.output_function_call("f")]),
+        ra.response_events([ra.output_message("x"), ra.output_function_call("f")]),
     ]
     for payload in payloads:
         assert json.loads(json.dumps(payload)) == payload
