@@ -6,7 +6,7 @@ dicts, as the wire carries them; ``openai_http`` re-exports them (``oh.response_
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 RESPONSES_MODEL = "fake-responses-model"
@@ -94,6 +94,27 @@ def response(
     }
 
 
+def _text_part(
+    emit: Callable[..., None],
+    at: dict[str, Any],
+    names: tuple[str, str, str],
+    number: int,
+    part: dict[str, Any],
+    deltas: list[str],
+    **extra: Any,
+) -> None:
+    """A text part's events: ``<part>.added`` (empty), ``<text>.delta`` per piece, ``<text>.done``,
+    ``<part>.done``; ``names`` is (part event, text event, index key): a message's content part
+    or a reasoning item's summary part."""
+    part_event, text_event, index_key = names
+    where = {**at, index_key: number}
+    emit(f"response.{part_event}.added", **where, part={**part, "text": ""})
+    for piece in deltas:
+        emit(f"response.{text_event}.delta", **where, delta=piece, **extra)
+    emit(f"response.{text_event}.done", **where, text=part.get("text", ""), **extra)
+    emit(f"response.{part_event}.done", **where, part=part)
+
+
 def response_events(
     output: Sequence[dict[str, Any]],
     *,
@@ -119,82 +140,28 @@ def response_events(
     for index, item in enumerate(output):
         item_id = item.get("id")
         kind = item["type"]
+        at = {"item_id": item_id, "output_index": index}
         if kind == "message":
             emit(
                 "response.output_item.added", output_index=index, item={**item, "status": "in_progress", "content": []}
             )
             for c, part in enumerate(item["content"]):
                 text = part.get("text", "")
-                emit(
-                    "response.content_part.added",
-                    item_id=item_id,
-                    output_index=index,
-                    content_index=c,
-                    part={**part, "text": ""},
-                )
-                for piece in pieces(text, text_piece) if text_piece else [text]:
-                    emit(
-                        "response.output_text.delta",
-                        item_id=item_id,
-                        output_index=index,
-                        content_index=c,
-                        delta=piece,
-                        logprobs=[],
-                    )
-                emit(
-                    "response.output_text.done",
-                    item_id=item_id,
-                    output_index=index,
-                    content_index=c,
-                    text=text,
-                    logprobs=[],
-                )
-                emit("response.content_part.done", item_id=item_id, output_index=index, content_index=c, part=part)
+                deltas = pieces(text, text_piece) if text_piece else [text]
+                _text_part(emit, at, ("content_part", "output_text", "content_index"), c, part, deltas, logprobs=[])
         elif kind == "function_call":
             emit(
                 "response.output_item.added",
                 output_index=index,
                 item={**item, "status": "in_progress", "arguments": ""},
             )
-            emit("response.function_call_arguments.delta", item_id=item_id, output_index=index, delta=item["arguments"])
-            emit(
-                "response.function_call_arguments.done",
-                item_id=item_id,
-                output_index=index,
-                arguments=item["arguments"],
-                name=item["name"],
-            )
+            emit("response.function_call_arguments.delta", **at, delta=item["arguments"])
+            emit("response.function_call_arguments.done", **at, arguments=item["arguments"], name=item["name"])
         elif kind == "reasoning":
             emit("response.output_item.added", output_index=index, item={**item, "summary": []})
             for s, part in enumerate(item.get("summary", [])):
-                emit(
-                    "response.reasoning_summary_part.added",
-                    item_id=item_id,
-                    output_index=index,
-                    summary_index=s,
-                    part={**part, "text": ""},
-                )
-                emit(
-                    "response.reasoning_summary_text.delta",
-                    item_id=item_id,
-                    output_index=index,
-                    summary_index=s,
-                    delta=part["text"],
-                )
-                emit(
-                    "response.reasoning_summary_text.done",
-                    item_id=item_id,
-                    output_index=index,
-                    summary_index=s,
-                    text=part["text"],
-                )
-                emit(
-                    "response.reasoning_summary_part.done",
-                    item_id=item_id,
-                    output_index=index,
-                    summary_index=s,
-                    part=part,
-                )
+                names = ("reasoning_summary_part", "reasoning_summary_text", "summary_index")
+                _text_part(emit, at, names, s, part, [part["text"]])
         else:
             emit("response.output_item.added", output_index=index, item=item)
         emit("response.output_item.done", output_index=index, item=item)
