@@ -1,4 +1,4 @@
-"""Mutation testing of the oracles (harness/commands/mutants.py, ``nox -s mutants``).
+"""Mutation testing of the oracles (harness/mutants/, harness/commands/mutants.py, ``nox -s mutants``).
 
 A tiny synthetic scenario (no framework code: its replay reports a number the proof builds
 set in process) whose oracle has mutants the proofs kill, mutants they do not, and one listed
@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from harness.commands import mutants
+from harness.mutants import apply, mutations, sites
+from harness.mutants.equivalents import EQUIVALENTS_FILE, MutantsError, load_equivalents
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED
 from harness.runtime.runner import run_case
@@ -122,7 +124,7 @@ def load(directory):
 
 
 def test_every_operator_and_what_is_left_alone(fixture_dir):
-    plan = mutants.plan(load(fixture_dir), ROOT, fixture_dir)
+    plan = mutations.plan(load(fixture_dir), ROOT, fixture_dir)
     texts = [(m.function, m.mutation) for m in plan.mutants]
     # the oracle and the helper only oracles call; _label is only called inside a detail
     assert {f for f, _ in texts} == {"judge", "_count"}
@@ -154,7 +156,7 @@ def test_boolean_and_not_operators(tmp_path):
         "    if n > 9:\n", "    if n > 9 and not obs.facts.get('quiet') or n < 0:\n"
     )
     (directory / "adk_mutants_fixture.py").write_text(text)
-    judge = {m.mutation for m in mutants.plan(load(directory), ROOT, directory).mutants if m.function == "judge"}
+    judge = {m.mutation for m in mutations.plan(load(directory), ROOT, directory).mutants if m.function == "judge"}
     assert {
         "boolop: n > 9 and (not obs.facts.get('quiet')) or n < 0 -> (n > 9 and (not obs.facts.get('quiet'))) and n < 0",
         "boolop: n > 9 and (not obs.facts.get('quiet')) -> n > 9 or not obs.facts.get('quiet')",
@@ -167,11 +169,11 @@ def test_each_mutant_judges_the_proofs_observation(fixture_dir):
     and one that loops forever is stopped and counted as an error."""
     (fixture_dir / "adk_mutants_fixture.py").write_text(textwrap.dedent(FIXTURE).split("SCENARIO = ")[0] + LOOP)
     scenario = registry.discover(fixture_dir)["adk-mutants-loop"]
-    plan = mutants.plan(scenario, ROOT, fixture_dir)
+    plan = mutations.plan(scenario, ROOT, fixture_dir)
     sink: dict = {}
     case = scenario.case("loop")
     with case.proofs["fixed"].patch():
-        result = run_case(scenario, mutants.judging_case(case, plan, sink, timeout=0.5))
+        result = run_case(scenario, apply.judging_case(case, plan, sink, timeout=0.5))
     assert result.outcome == FIXED  # the real oracle still gives the proof its verdict
     said = {m.mutation: sink[m.key] for m in plan.mutants}
     assert said["constant: i += 1 -> i += 0"] == (ERROR, "the oracle did not return within 0.5s")
@@ -315,8 +317,8 @@ def test_a_proof_that_fails_unmutated_is_a_problem_not_a_kill(fixture_dir, tmp_p
 def test_a_malformed_equivalents_file_is_refused(tmp_path, content, message):
     path = tmp_path / "mutants-equivalent.toml"
     path.write_text(content)
-    with pytest.raises(mutants.MutantsError, match=message.replace("[", r"\[").replace("?", r"\?")):
-        mutants.load_equivalents(path)
+    with pytest.raises(MutantsError, match=message.replace("[", r"\[").replace("?", r"\?")):
+        load_equivalents(path)
 
 
 @pytest.mark.parametrize(
@@ -335,7 +337,7 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
 
 
 def test_the_shipped_equivalents_file_is_well_formed():
-    entries = mutants.load_equivalents(ROOT / mutants.EQUIVALENTS_FILE)
+    entries = load_equivalents(ROOT / EQUIVALENTS_FILE)
     known = registry.discover()
     assert all(e.scenario in known for e in entries), [e.scenario for e in entries if e.scenario not in known]
 
@@ -391,7 +393,7 @@ def test_helpers_that_only_make_text_are_not_mutated():
             return "refused" if "stale" in str(exc) else "failed"
     """)
     )
-    makers = mutants._text_makers(tree)
+    makers = sites.text_makers(tree)
     assert {"_label", "_plural", "q", "str", "repr"} <= makers
     # a number on one branch; outcome words; words an oracle compares (literals only) are not text
     assert not {"_count", "_outcome", "_category"} & makers
@@ -409,7 +411,7 @@ def test_a_category_an_oracle_compares_is_mutated(tmp_path):
         '        return unexpected(f"{n} events")\n',
     )
     (directory / "adk_mutants_fixture.py").write_text(text)
-    got = {(m.function, m.mutation) for m in mutants.plan(load(directory), ROOT, directory).mutants}
+    got = {(m.function, m.mutation) for m in mutations.plan(load(directory), ROOT, directory).mutants}
     assert ("_kind", "compare: n > 9 -> n >= 9") in got
     assert ("_kind", "if: if n > 9 -> if not n > 9") in got
 

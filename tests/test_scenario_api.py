@@ -7,6 +7,7 @@ import contextlib
 import pytest
 
 from harness.execution import proofs
+from harness.runtime import proof_runs
 from harness.runtime.outcomes import fixed
 from harness.runtime.scenario import (
     AsInstalled,
@@ -99,7 +100,7 @@ def test_run_proof_applies_an_in_process_patch_around_the_case(monkeypatch):
     async def run():
         return Observation(timeline=[f"patched={seen == ['on']}"])
 
-    monkeypatch.setattr(proofs, "installed_version", lambda framework: "9.9.9")
+    monkeypatch.setattr(proof_runs, "installed_version", lambda framework: "9.9.9")
     s = Scenario(
         id="adk-p",
         framework="google-adk",
@@ -128,7 +129,7 @@ def test_run_proof_applies_an_in_process_patch_around_the_case(monkeypatch):
 
 
 def test_run_proof_without_the_framework_installed_is_an_error_result(monkeypatch):
-    monkeypatch.setattr(proofs, "installed_version", lambda framework: None)
+    monkeypatch.setattr(proof_runs, "installed_version", lambda framework: None)
     s = scenario(proofs={"reproduced": BREAK, "fixed": AsInstalled()})
     result = proofs.run_proof(s, s.cases[0], "fixed").result
     assert result.outcome == "error" and "openai-agents is not installed here" in result.detail
@@ -174,7 +175,7 @@ def test_an_edge_judges_an_altered_copy_of_the_observation(monkeypatch):
         expected="e",
         cases=(Case("only", run, judge, {"reproduced": AsInstalled(), "fixed": AsInstalled()}, edges=(edge,)),),
     )
-    monkeypatch.setattr(proofs, "installed_version", lambda framework: "2.13.0")
+    monkeypatch.setattr(proof_runs, "installed_version", lambda framework: "2.13.0")
     run_ = proofs.run_edge(s, s.cases[0], edge)
     assert (run_.result.outcome, run_.result.detail) == ("unexpected", "3")
     assert proofs.run_proof(s, s.cases[0], "reproduced").result.outcome == "reproduced"  # the original untouched

@@ -8,40 +8,24 @@ Used by the proof test (tests/test_oracle_proofs.py) and by
 - ``AsInstalled``: the case runs on the framework installed here, unpatched;
 - ``Release``: the case runs in that release's matrix environment
   (``.nox/builds/<framework>-<version>``, made or reused as ``nox -s matrix`` does, with the
-  dependencies of its upload date), through the same worker the matrix drives.
+  dependencies of its upload date), through the same worker the matrix drives (an edge on a
+  Release: through the mutants worker, harness/mutants/schedule.py, which alters the
+  observation there).
+
+The first two run in this process (harness/runtime/proof_runs.py, shared with the mutants
+worker); this module adds the Release builds, which need the orchestrator's environments.
 """
 
 from __future__ import annotations
 
-import contextlib
-import copy
-import dataclasses
-import importlib.metadata
-from dataclasses import dataclass
 from pathlib import Path
 
 from harness.project import PROJECT, Project
-from harness.runtime.outcomes import ERROR
-from harness.runtime.runner import DEFAULT_TIMEOUT, CaseResult, run_case
-from harness.runtime.scenario import Build, Case, Edge, InProcess, Observation, Release, Scenario
+from harness.runtime.proof_runs import ProofRun, edge_case, run_here
+from harness.runtime.runner import DEFAULT_TIMEOUT, CaseResult
+from harness.runtime.scenario import Build, Case, Edge, Release, Scenario
 
 PROJECT_ROOT = PROJECT.root
-
-
-@dataclass(frozen=True)
-class ProofRun:
-    """A case's result under a proof build, and where it ran (``google-adk 2.13.0 (as installed)``)."""
-
-    result: CaseResult
-    build: Build
-    where: str
-
-
-def installed_version(framework: str) -> str | None:
-    try:
-        return importlib.metadata.version(framework)
-    except importlib.metadata.PackageNotFoundError:
-        return None
 
 
 def run_proof(
@@ -57,28 +41,16 @@ def run_proof(
     return run_build(scenario, case, build, outcome, root=root, timeout=timeout)
 
 
-def altered(edge: Edge, observation: Observation) -> Observation:
-    """A copy of ``observation`` with ``edge.alter`` applied."""
-    copied = copy.deepcopy(observation)
-    result = edge.alter(copied)
-    return result if isinstance(result, Observation) else copied
-
-
-def edge_case(case: Case, edge: Edge) -> Case:
-    """``case`` whose oracle judges the observation as ``edge`` alters it."""
-    return dataclasses.replace(case, oracle=lambda obs: case.oracle(altered(edge, obs)))
-
-
 def run_edge(
     scenario: Scenario, case: Case, edge: Edge, *, root: Path = PROJECT_ROOT, timeout: float = DEFAULT_TIMEOUT
 ) -> ProofRun:
     """Run ``case`` on ``edge.build`` and judge its observation as ``edge`` alters it."""
     if isinstance(edge.build, Release):
         # The alteration has to happen where the case runs: the mutants worker applies it there.
-        from harness.commands import mutants
+        from harness.mutants import schedule
 
         number = next(n for n, e in enumerate(case.edges, 1) if e is edge)
-        return mutants.run_in_release(scenario, case, f"edge-{number}", edge.build, root=root, timeout=timeout)
+        return schedule.run_in_release(scenario, case, f"edge-{number}", edge.build, root=root, timeout=timeout)
     return run_build(scenario, edge_case(case, edge), edge.build, edge.outcome, root=root, timeout=timeout)
 
 
@@ -94,23 +66,7 @@ def run_build(
     """Run ``case`` on ``build`` (an ``outcome`` proof, for messages)."""
     if isinstance(build, Release):
         return _in_release_environment(scenario, case, build, root, timeout)
-    version = installed_version(scenario.framework)
-    if version is None:
-        detail = (
-            f"{scenario.framework} is not installed here; the {outcome!r} proof runs on the installed release: "
-            f"run this with the python of an environment that has it (.nox/tests/bin/python, or "
-            f".nox/builds/{scenario.framework}-<version>/bin/python with PYTHONPATH=.)"
-        )
-        return ProofRun(
-            CaseResult(scenario.id, case.id, ERROR, detail, ""),
-            build,
-            f"this environment ({scenario.framework} is not installed)",
-        )
-    patch = build.patch() if isinstance(build, InProcess) else contextlib.nullcontext()
-    how = "patched in process" if isinstance(build, InProcess) else "as installed"
-    with patch:
-        result = run_case(scenario, case, timeout=timeout)
-    return ProofRun(result, build, f"{scenario.framework} {version} ({how})")
+    return run_here(scenario, case, build, outcome, timeout=timeout)
 
 
 def _in_release_environment(scenario: Scenario, case: Case, release: Release, root: Path, timeout: float) -> ProofRun:

@@ -56,6 +56,7 @@ CASE_MODULES = (
     "runtime/timeline.py",
     "runtime/netguard.py",
     "runtime/frameworks.py",
+    "runtime/proof_runs.py",
     "runtime/fakes/__init__.py",
     "runtime/fakes/adk.py",
     "runtime/fakes/openai_agents.py",
