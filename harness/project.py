@@ -4,8 +4,18 @@ seam use it (the runtime finds ``scenarios/`` here)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+# Each folder, relative to the project root.
+FOLDERS = {
+    "nox": ".nox",
+    "builds": ".nox/builds",  # one environment per build (harness/execution/environments.py)
+    "cache": ".nox/.harness-cache",  # the index, result, bytecode and export caches: never committed
+    "reports": "reports",
+    "snapshots": "snapshots",
+    "scenarios": "scenarios",
+}
 
 
 @dataclass(frozen=True)
@@ -13,32 +23,16 @@ class Project:
     """A project checkout's folders; ``Project(root)`` for a copy of the tree (tests, bench)."""
 
     root: Path
+    nox: Path = field(init=False)
+    builds: Path = field(init=False)
+    cache: Path = field(init=False)
+    reports: Path = field(init=False)
+    snapshots: Path = field(init=False)
+    scenarios: Path = field(init=False)
 
-    @property
-    def nox(self) -> Path:
-        return self.root / ".nox"
-
-    @property
-    def builds(self) -> Path:
-        """One environment per build (harness/execution/environments.py)."""
-        return self.nox / "builds"
-
-    @property
-    def cache(self) -> Path:
-        """The index, result and export caches: never committed, safe to delete."""
-        return self.nox / ".harness-cache"
-
-    @property
-    def reports(self) -> Path:
-        return self.root / "reports"
-
-    @property
-    def snapshots(self) -> Path:
-        return self.root / "snapshots"
-
-    @property
-    def scenarios(self) -> Path:
-        return self.root / "scenarios"
+    def __post_init__(self) -> None:
+        for name, relative in FOLDERS.items():
+            object.__setattr__(self, name, Path(self.root) / relative)
 
 
 # This checkout: harness/ sits at the project root.

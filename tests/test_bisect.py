@@ -15,6 +15,7 @@ import pytest
 
 from harness.commands import cli
 from harness.execution import bisect, environments
+from harness.execution.run import RunSettings
 from harness.planning import index
 from harness.rendering import reports
 from harness.runtime import registry
@@ -357,7 +358,7 @@ def test_an_install_failure_is_an_error_for_every_case_of_that_release(monkeypat
     monkeypatch.setattr(environments, "ensure", fail)
     scenario = registry.discover()[RETRY]
     cases = ["resumable-resume", "non-resumable-retry"]
-    evaluator = bisect.EnvironmentEvaluator("google-adk", scenario, cases, tmp_path, tmp_path)
+    evaluator = bisect.EnvironmentEvaluator("google-adk", scenario, cases, RunSettings(root=tmp_path))
     detail = "install failed: No solution found: y.whl needs pydantic<1"
     assert evaluator("2.0.0") == dict.fromkeys(cases, (ERROR, detail))
     assert evaluator.failed == ["2.0.0"] and evaluator.built == evaluator.reused == []

@@ -5,16 +5,15 @@ from __future__ import annotations
 import argparse
 
 HELP = "a framework's final releases on the index, or the one current on a date"
+AT = (
+    "YYYY-MM-DD (end of that day, UTC) or an RFC 3339 time: print only "
+    "the release a user installing then got (the highest final version out)"
+)
 
 
 def setup(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("framework", help="google-adk or openai-agents")
-    parser.add_argument(
-        "--at",
-        metavar="DATE",
-        help="YYYY-MM-DD (end of that day, UTC) or an RFC 3339 time: print only "
-        "the release a user installing then got (the highest final version out)",
-    )
+    parser.add_argument("--at", metavar="DATE", help=AT)
 
 
 def run(args: argparse.Namespace) -> int:

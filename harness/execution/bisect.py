@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from harness.execution.run import RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import index, versions
 from harness.planning.builds import SpecError
@@ -208,31 +209,15 @@ class EnvironmentEvaluator:
     framework: str
     scenario: Scenario
     case_ids: list[str]
-    root: Path
-    cache_dir: Path
-    today_deps: bool = False
-    timeout: float = DEFAULT_TIMEOUT
-    rerun: bool = False  # run every case even when its recorded result is still valid
-    pool: str = "auto"  # warm workers (harness/execution/pool.py): "auto", "warm" or "cold", as in the matrix
-    pool_memory_mb: float | None = None
+    settings: RunSettings  # the root, timeout, dependency dates, --rerun and the warm pool, as in the matrix
     built: list[str] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
 
     def __call__(self, version: str) -> dict[str, tuple[str, str]]:
-        from harness.execution.run import RunSettings, run_cases
-
         pairs = [(self.scenario, self.scenario.case(c)) for c in self.case_ids]
-        build = builds_mod.parse(f"{self.framework}=={version}", self.cache_dir)
-        settings = RunSettings(
-            root=self.root,
-            timeout=self.timeout,
-            today_deps=self.today_deps,
-            rerun=self.rerun,
-            pool=self.pool,
-            pool_memory_mb=self.pool_memory_mb,
-        )
-        run = run_cases(build, pairs, settings)
+        build = builds_mod.parse(f"{self.framework}=={version}", self.settings.cache_dir)
+        run = run_cases(build, pairs, self.settings)
         if run.install_error:
             self.failed.append(version)
             log(f"  {build.source}: {run.install_error}")
@@ -383,18 +368,7 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
 
     evaluator = None
     if evaluate is None:
-        evaluator = EnvironmentEvaluator(
-            framework,
-            scenario,
-            list(cases),
-            root,
-            cache_dir,
-            options.today_deps,
-            options.timeout,
-            options.rerun,
-            options.pool,
-            options.pool_memory_mb,
-        )
+        evaluator = EnvironmentEvaluator(framework, scenario, list(cases), RunSettings.of(options))
         evaluate = evaluator
     search, results = bisect(releases, cases, evaluate, label=lambda v: f"{framework}=={v}", known=known)
 

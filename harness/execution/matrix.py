@@ -103,15 +103,7 @@ def run_build(
     build: builds_mod.Build, cases: list[tuple[Scenario, Case]], options: Options, cache_dir: Path
 ) -> tuple[dict, list[dict]]:
     """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included."""
-    settings = RunSettings(
-        root=options.root,
-        timeout=options.timeout,
-        today_deps=options.today_deps,
-        rerun=options.rerun,
-        pool=options.pool,
-        pool_memory_mb=options.pool_memory_mb,
-        repeat=MATRIX_REPEAT,
-    )
+    settings = RunSettings.of(options, repeat=MATRIX_REPEAT)
     run = run_cases(build, cases, settings)
     if run.install_error:
         log(f"  {build.source}: {run.install_error}")

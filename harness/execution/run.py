@@ -79,6 +79,12 @@ class RunSettings:
     def cache_dir(self) -> Path:
         return Project(self.root).cache
 
+    @classmethod
+    def of(cls, options: object, **overrides: object) -> RunSettings:
+        """From a command's options, which carry the same flags (matrix, bisect)."""
+        names = ("root", "timeout", "today_deps", "rerun", "pool", "pool_memory_mb")
+        return cls(**{**{n: getattr(options, n) for n in names}, **overrides})
+
 
 @dataclass
 class BuildRun:
