@@ -81,3 +81,25 @@ def test_exit_status_is_1_when_any_result_differs_and_2_for_a_file_that_is_not_r
     (tmp_path / "broken.json").write_text("{")
     out = main(tmp_path / "broken.json")
     assert out.returncode == 2 and out.stderr.startswith("error: ") and len(out.stderr.splitlines()) == 1
+
+
+def test_a_case_and_its_short_reproduction_that_disagree_are_named_and_fail(tmp_path):
+    from harness.rendering import summary
+
+    row = {
+        "scenario": "adk-x",
+        "case": "c",
+        "framework": "google-adk",
+        "version": "2.0.0",
+        "source": "google-adk==2.0.0",
+        "outcome": "reproduced",
+        "detail": "d",
+        "snapshot": "match",
+        "repro": "fixed",
+    }
+    path = tmp_path / "matrix.json"
+    path.write_text(json.dumps({"results": [row, {**row, "case": "agrees", "repro": "reproduced"}]}))
+    text = summary.markdown(summary.load([path]), ["matrix.json"], summary.SnapshotStore(tmp_path))
+    assert "### 1 results where the case and its short reproduction disagree" in text
+    assert "`scenarios/repro/adk-x--c.py` says **fixed**" in text and "agrees" not in text
+    assert summary.main([str(path)]) == 1

@@ -21,10 +21,10 @@ from harness.planning import releases, versions
 from harness.project import PROJECT, Project
 from harness.rendering import reports
 from harness.runtime import registry
-from harness.runtime.outcomes import ERROR, FIXED, OUTCOMES, REPRODUCED
+from harness.runtime.outcomes import ERROR, OUTCOMES
 from harness.runtime.scenario import Case, Scenario
 from harness.store import record
-from harness.store.rows import is_release
+from harness.store.rows import disagreements, is_release
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
@@ -397,12 +397,6 @@ def contradicted_proofs(results: list[dict], scenarios: dict[str, Scenario]) -> 
         if claim is not None and r["outcome"] != claim:
             out.append((r, claim))
     return out
-
-
-def disagreements(results: list[dict]) -> list[dict]:
-    """Results where the case says reproduced or fixed and its short reproduction, run in the same
-    build, says otherwise (cases without a script are not counted)."""
-    return [r for r in results if r["outcome"] in (REPRODUCED, FIXED) and r.get("repro") and r["repro"] != r["outcome"]]
 
 
 def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:

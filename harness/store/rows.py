@@ -20,3 +20,10 @@ def is_release(result: Mapping) -> bool:
 def written(result: Mapping) -> dict:
     """The result as the record holds it: the keys above, in order, missing ones as null."""
     return {k: result.get(k) for k in RESULT_KEYS + EXTRA_KEYS}
+
+
+def disagreements(results: list[dict]) -> list[dict]:
+    """Results where the case says reproduced or fixed and its short reproduction, run in the same
+    build, says otherwise (cases without a script are not counted)."""
+    judged = [r for r in results if r["outcome"] in ("reproduced", "fixed") and r.get("repro")]
+    return [r for r in judged if r["repro"] != r["outcome"]]
