@@ -16,8 +16,7 @@ import sys
 try:
     from google.adk.agents import LlmAgent
     from google.adk.models import BaseLlm, LlmResponse
-    from google.adk.runners import Runner
-    from google.adk.sessions import InMemorySessionService
+    from google.adk.runners import InMemoryRunner
     from google.adk.tools import ToolContext
     from google.genai import types
 except ImportError as exc:
@@ -58,13 +57,12 @@ async def main() -> int:
         tools=[set_state],
         sub_agents=[helper] if transfer else [],
     )
-    sessions = InMemorySessionService()
-    runner = Runner(app_name="app", agent=root, session_service=sessions)
-    session = await sessions.create_session(app_name="app", user_id="user")
+    runner = InMemoryRunner(agent=root, app_name="app")
+    session = await runner.session_service.create_session(app_name="app", user_id="user")
     message = types.Content(role="user", parts=[types.Part(text="Remember where I live.")])
     async for _ in runner.run_async(user_id="user", session_id=session.id, new_message=message):
         pass
-    session = await sessions.get_session(app_name="app", user_id="user", session_id=session.id)
+    session = await runner.session_service.get_session(app_name="app", user_id="user", session_id=session.id)
     answered_by = None
     for e in session.events:
         actions = f"state_delta={e.actions.state_delta} transfer_to_agent={e.actions.transfer_to_agent}"
