@@ -1,7 +1,8 @@
-"""google-adk: a repeated identical tool call runs the tool again (google/adk-python#3940).
+"""google-adk: a repeated identical tool call runs the tool again.
 
-Fix proposed in google/adk-python#7193: an opt-in ``RunConfig(dedupe_tool_calls=True)`` makes
-identical calls within one invocation share one execution, each still answered.
+Issue: https://github.com/google/adk-python/issues/3940. Fix proposed in google/adk-python#7193:
+an opt-in ``RunConfig(dedupe_tool_calls=True)`` makes identical calls within one invocation
+share one execution, each still answered.
 
 A scripted model calls get_weather(city='Paris'), then the identical call in the next model
 step, then answers. The run uses ``dedupe_tool_calls=True`` where RunConfig has the field.
