@@ -1,0 +1,97 @@
+"""Agent.as_tool hands the lead an empty string when the sub-agent's run ends on its own tool.
+
+Upstream: https://github.com/openai/openai-agents-python/issues/2110 (fix: PR #2112).
+A lead agent calls a sub-agent through ``as_tool``; the sub-agent's ``tool_use_behavior`` is a
+function returning ``ToolsToFinalOutputResult`` (the issue's setup), so its final output is
+"status from tool: order 42: shipped". The script prints the ``function_call_output`` the lead's model then
+receives for the sub-agent's tool. Scripted models, no network, tracing disabled.
+
+reproduced: the lead received "" although the sub-agent's final output was the custom one.
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behaviour, any error).
+"""
+
+import asyncio
+import dataclasses
+import json
+import sys
+
+RESULT = "order 42: shipped"
+EXPECTED = "status from tool: " + RESULT
+
+
+def main() -> int:
+    import agents
+    from agents import Agent, FunctionTool, Runner
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+
+    agents.set_tracing_disabled(True)
+    fields = {f.name for f in dataclasses.fields(ModelResponse)}
+    if "tool_use_behavior" not in {f.name for f in dataclasses.fields(Agent)}:
+        print("verdict: cannot judge (Agent has no tool_use_behavior)")
+        return 125
+
+    def call(name, args, call_id):
+        return ResponseFunctionToolCall(id="fc-" + call_id, call_id=call_id, type="function_call",
+                                        name=name, arguments=json.dumps(args), status="completed")
+
+    def text(t):
+        return ResponseOutputMessage(id="msg-1", type="message", role="assistant", status="completed",
+                                     content=[ResponseOutputText(type="output_text", text=t, annotations=[])])
+
+    class Scripted(Model):
+        def __init__(self, turns):
+            self.turns, self.inputs = turns, []
+
+        async def get_response(self, *args, **kwargs):
+            self.inputs.append(kwargs["input"] if "input" in kwargs else args[1])
+            out = self.turns[len(self.inputs) - 1]
+            kw = {"output": out, "usage": Usage(), "response_id": "r", "referenceable_id": "r"}
+            return ModelResponse(**{k: v for k, v in kw.items() if k in fields})
+
+        def stream_response(self, *args, **kwargs):
+            raise NotImplementedError
+
+    try:
+        from agents import ToolsToFinalOutputResult
+    except ImportError as exc:
+        print(f"verdict: cannot judge (no ToolsToFinalOutputResult: {exc})")
+        return 125
+
+    async def to_final_output(context, tool_results):
+        return ToolsToFinalOutputResult(is_final_output=True, final_output="status from tool: " + tool_results[0].output)
+
+    async def status(ctx, arguments):
+        return RESULT
+
+    tool = FunctionTool(name="get_order_status", description="Order status.", on_invoke_tool=status,
+                        params_json_schema={"type": "object", "properties": {"order_id": {"type": "string"}},
+                                            "required": ["order_id"], "additionalProperties": False})
+    sub = Agent(name="Orders", model=Scripted([[call("get_order_status", {"order_id": "42"}, "call-sub")]]),
+                tools=[tool], tool_use_behavior=to_final_output)
+    lead_model = Scripted([[call("orders_agent", {"input": "status of order 42"}, "call-lead")],
+                           [text("Your order is on its way.")]])
+    lead = Agent(name="Support", model=lead_model,
+                 tools=[sub.as_tool(tool_name="orders_agent", tool_description="Looks up orders.")])
+    asyncio.run(Runner.run(lead, "Where is my order 42?"))
+    got = [i.get("output") for i in lead_model.inputs[1]
+           if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    print(f"lead's model received for orders_agent: {got!r}")
+    if got == [EXPECTED]:
+        print(f"verdict: fixed (the lead received the sub-agent's final output {EXPECTED!r})")
+        return 0
+    if got == [""]:
+        print(f"verdict: reproduced (the sub-agent ended with {EXPECTED!r}, the lead received '')")
+        return 3
+    print(f"verdict: cannot judge (the lead received {got!r})")
+    return 125
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except Exception as exc:  # any failure is "cannot judge", never a verdict
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)
