@@ -87,7 +87,7 @@ async def replay(*, variant: str) -> Observation:
 
     from harness import openai_agents as oa
 
-    if "tool_use_behavior" not in {f.name for f in dataclasses.fields(Agent)}:
+    if variant != "control" and "tool_use_behavior" not in {f.name for f in dataclasses.fields(Agent)}:
         raise NotApplicable("agents.Agent has no tool_use_behavior field")
     sub_outputs: list = []
 
@@ -101,8 +101,8 @@ async def replay(*, variant: str) -> Observation:
         name="Orders",
         model=sub_model,
         tools=[status.tool],
-        tool_use_behavior=_behavior(variant),
         hooks=RecordEnd(),
+        **({} if variant == "control" else {"tool_use_behavior": _behavior(variant)}),
     )
     lead_model = oa.ScriptedModel(
         "support",

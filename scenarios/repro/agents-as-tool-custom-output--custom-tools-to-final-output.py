@@ -13,6 +13,7 @@ Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behavi
 import asyncio
 import dataclasses
 import json
+import os
 import sys
 
 RESULT = "order 42: shipped"
@@ -20,6 +21,8 @@ EXPECTED = "status from tool: " + RESULT
 
 
 def main() -> int:
+    os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-not-used")  # some releases build a client on import
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
     import agents
     from agents import Agent, FunctionTool, Runner
     from agents.items import ModelResponse

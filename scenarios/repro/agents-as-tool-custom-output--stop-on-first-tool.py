@@ -13,12 +13,15 @@ Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behavi
 import asyncio
 import dataclasses
 import json
+import os
 import sys
 
 EXPECTED = "order 42: shipped"
 
 
 def main() -> int:
+    os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-not-used")  # some releases build a client on import
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
     import agents
     from agents import Agent, FunctionTool, Runner
     from agents.items import ModelResponse
