@@ -24,13 +24,13 @@ sub-agent's own final output was not empty, ``unexpected`` otherwise.
 The replay passes no ``custom_output_extractor`` (the thread's workaround, which would hide the
 bug); it reads the sub-run's final output from the sub-agent's ``AgentHooks.on_end``.
 
-What the harness found (bisected over every final release; 0.0.2 has no
-``tool_use_behavior``, so ``not-applicable`` there):
+What the harness found (bisected per case over every final release, 0.0.2-0.24.0):
 
-- stop-on-first-tool, custom-tools-to-final-output: reproduced 0.0.3-0.6.1, fixed from 0.6.2
-  (PR #2112 merged 2025-11-21, the day after 0.6.1; 0.6.2's ``agents/agent.py`` returns
-  ``run_result.final_output``).
-- control (the sub-agent answers with text): fixed on every release.
+- stop-on-first-tool, custom-tools-to-final-output: not-applicable 0.0.2-0.0.4 (``Agent`` has
+  no ``tool_use_behavior`` before 0.0.5), reproduced 0.0.5-0.6.1, fixed from 0.6.2. PR #2112
+  was merged 2025-11-21, the day after 0.6.1; 0.6.1's ``agents/agent.py`` returns
+  ``ItemHelpers.text_message_outputs(output.new_items)``, 0.6.2's ``output.final_output``.
+- control (the sub-agent answers with text): fixed on every release from 0.0.2.
 """
 
 from __future__ import annotations

@@ -27,8 +27,14 @@ other items).
 What the harness found (every final release; ``error_handlers`` came in 0.8.0, PR #2347, so
 0.0.2-0.7.0 are ``not-applicable``):
 
-- run (not streamed): TODO
-- streamed: TODO
+- run (not streamed): reproduced 0.8.0-0.19.2, fixed from 0.19.3. 0.19.3's ``agents/run.py``
+  passes ``None`` instead of ``run_state`` to ``save_result_to_session`` for the synthesized
+  item, with PR #4160's comment (diff of the two releases' installed sources).
+- streamed: fixed from 0.8.1, as the PR says. 0.8.0 is ``unexpected``: its session holds the
+  user's message and the handler's message but not the tool's call and output, the streamed
+  bug of 0.8.0 that ``agents-streamed-session-tool-items`` replays (issue #2426, PR #2433).
+  No release shows the streamed case reproduced, so its ``reproduced`` proof drops the
+  handler's message in process.
 """
 
 from __future__ import annotations

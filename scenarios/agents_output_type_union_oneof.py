@@ -22,7 +22,18 @@ schema is strict, has no ``oneOf``, has the union as an ``anyOf`` and the final 
 the right variants; ``reproduced`` when the strict schema still holds ``oneOf`` where the union
 is; ``unexpected`` otherwise.
 
-What the harness found (bisected over every final release): TODO
+What the harness found (bisected per case over every final release, 0.0.2-0.24.0):
+
+- list-of-union, field-union: reproduced 0.0.2-0.3.3, fixed from 0.4.0. The only change to
+  ``agents/strict_schema.py`` between 0.3.3 and 0.4.0 is PR #1884's ``oneOf`` -> ``anyOf``
+  block (diff of the two releases' installed sources). Pydantic's ``discriminator`` mapping
+  stays beside the ``anyOf`` on every fixed release (the timeline shows it); the thread and the
+  PR report that the API accepts that schema, which no fake can check.
+- plain-union (control, no discriminator): pydantic writes ``anyOf``, sent as is on every release.
+
+Before 0.0.11 ``Agent(output_type=AgentOutputSchema(...))`` (the issue's spelling) is refused
+and the schema object has no ``is_strict_json_schema()``; the replay passes the class, which
+every release wraps in ``AgentOutputSchema(..., strict_json_schema=True)``.
 """
 
 from __future__ import annotations
@@ -195,8 +206,8 @@ def _wrong_parse(obs: Observation) -> None:
     obs.facts["parsed"] = obs.facts["parsed"][:1]
 
 
-BUG = Release("openai-agents==0.3.3", "TODO")
-FIXED = Release("openai-agents==0.4.0", "TODO")
+BUG = Release("openai-agents==0.3.3", "the last release before PR #1884")
+FIXED = Release("openai-agents==0.4.0", "the first release with PR #1884 (oneOf rewritten as anyOf)")
 EDGES = (
     Edge("unexpected", "the schema lost the union altogether", _no_union),
     Edge("unexpected", "the schema is not strict", _not_strict),
