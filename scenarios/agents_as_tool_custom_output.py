@@ -62,7 +62,7 @@ def _behavior(variant: str):
         except ImportError as exc:
             raise NotApplicable(f"agents has no ToolsToFinalOutputResult: {exc}") from exc
 
-        async def to_final_output(context, tool_results):
+        def to_final_output(context, tool_results):  # a plain function, as in the issue
             return ToolsToFinalOutputResult(
                 is_final_output=True, final_output=CUSTOM_PREFIX + str(tool_results[0].output)
             )

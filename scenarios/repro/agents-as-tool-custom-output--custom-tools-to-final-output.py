@@ -63,7 +63,7 @@ def main() -> int:
         print(f"verdict: cannot judge (no ToolsToFinalOutputResult: {exc})")
         return 125
 
-    async def to_final_output(context, tool_results):
+    def to_final_output(context, tool_results):  # a plain function, as in the issue
         return ToolsToFinalOutputResult(is_final_output=True, final_output="status from tool: " + tool_results[0].output)
 
     async def status(ctx, arguments):
