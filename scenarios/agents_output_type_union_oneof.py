@@ -1,8 +1,8 @@
 """openai-agents: an output_type with a pydantic discriminated union sends a strict schema with ``oneOf``.
 
 Upstream: https://github.com/openai/openai-agents-python/issues/1091 ("Union type not permitted
-in AaaT": ``output_type=AgentOutputSchema(Actions)``, ``Actions.steps: List[Step]`` with
-``Step = Annotated[Union[BuyFruitStep, BuyFoodStep], Field(discriminator="action")]``; the API
+in AaaT": ``output_type=AgentOutputSchema(Actions)``, ``Actions.steps: list[Step]`` with
+``Step = Annotated[BuyFruitStep | BuyFoodStep, Field(discriminator="action")]``; the API
 answers 400, ``'oneOf' is not permitted``), also reported in
 https://github.com/openai/openai-agents-python/issues/474; fixed by
 https://github.com/openai/openai-agents-python/pull/1884 ("convert oneOf to anyOf in strict
@@ -45,13 +45,15 @@ from harness.outcomes import fixed, reproduced, unexpected
 from harness.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
 
 QUESTION = "Buy a red apple and some bread for 3."
-LIST_ANSWER = '{"steps": [{"action": "buy_fruit", "args": {"color": "red"}}, {"action": "buy_food", "args": {"price": 3}}]}'
+LIST_ANSWER = (
+    '{"steps": [{"action": "buy_fruit", "args": {"color": "red"}}, {"action": "buy_food", "args": {"price": 3}}]}'
+)
 FIELD_ANSWER = '{"first": {"action": "buy_fruit", "args": {"color": "red"}}, "note": "one step"}'
 
 
 def _types(variant: str):
     """The output type of a case, built inside a function (pydantic is the framework's dependency)."""
-    from typing import Annotated, List, Literal, Union
+    from typing import Annotated, Literal
 
     from pydantic import BaseModel, Field
 
@@ -70,9 +72,9 @@ def _types(variant: str):
         args: FoodArgs
 
     if variant == "plain":
-        Step = Union[BuyFruitStep, BuyFoodStep]  # no discriminator: pydantic writes anyOf
+        Step = BuyFruitStep | BuyFoodStep  # no discriminator: pydantic writes anyOf
     else:
-        Step = Annotated[Union[BuyFruitStep, BuyFoodStep], Field(discriminator="action")]
+        Step = Annotated[BuyFruitStep | BuyFoodStep, Field(discriminator="action")]
 
     if variant == "field":
 
@@ -83,7 +85,7 @@ def _types(variant: str):
         return Plan, FIELD_ANSWER, ["BuyFruitStep"]
 
     class Actions(BaseModel):
-        steps: List[Step]
+        steps: list[Step]
 
     return Actions, LIST_ANSWER, ["BuyFruitStep", "BuyFoodStep"]
 
@@ -157,7 +159,9 @@ async def replay(*, variant: str) -> Observation:
 def judge(obs: Observation):
     f = obs.facts
     if f["calls"] != 1 or f["strict"] is not True:
-        return unexpected(f"{f['calls']} model calls, strict schema {f['strict']}; expected one call with a strict schema")
+        return unexpected(
+            f"{f['calls']} model calls, strict schema {f['strict']}; expected one call with a strict schema"
+        )
     if f["parsed"] != f["expected"]:
         return unexpected(f"the final output parsed to {f['parsed']}, expected {f['expected']}")
     if f["one_of"]:

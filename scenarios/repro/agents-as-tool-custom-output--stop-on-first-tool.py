@@ -23,7 +23,7 @@ def main() -> int:
     os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-not-used")  # some releases build a client on import
     os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
     import agents
-    from agents import Agent, FunctionTool, Runner
+    from agents import Agent, Runner, function_tool
     from agents.items import ModelResponse
     from agents.models.interface import Model
     from agents.usage import Usage
@@ -35,13 +35,13 @@ def main() -> int:
         print("verdict: cannot judge (Agent has no tool_use_behavior)")
         return 125
 
-    def call(name, args, call_id):
-        return ResponseFunctionToolCall(id="fc-" + call_id, call_id=call_id, type="function_call",
-                                        name=name, arguments=json.dumps(args), status="completed")
+    def call(name, args, cid):
+        d = dict(id="fc-" + cid, call_id=cid, type="function_call", name=name, arguments=json.dumps(args))
+        return ResponseFunctionToolCall(status="completed", **d)
 
     def text(t):
-        return ResponseOutputMessage(id="msg-1", type="message", role="assistant", status="completed",
-                                     content=[ResponseOutputText(type="output_text", text=t, annotations=[])])
+        part = ResponseOutputText(type="output_text", text=t, annotations=[])
+        return ResponseOutputMessage(id="m1", type="message", role="assistant", status="completed", content=[part])
 
     class Scripted(Model):
         def __init__(self, turns):
@@ -56,21 +56,21 @@ def main() -> int:
         def stream_response(self, *args, **kwargs):
             raise NotImplementedError
 
-    async def status(ctx, arguments):
+    @function_tool
+    def get_order_status(order_id: str) -> str:
+        """Order status."""
         return EXPECTED
 
-    tool = FunctionTool(name="get_order_status", description="Order status.", on_invoke_tool=status,
-                        params_json_schema={"type": "object", "properties": {"order_id": {"type": "string"}},
-                                            "required": ["order_id"], "additionalProperties": False})
-    sub = Agent(name="Orders", model=Scripted([[call("get_order_status", {"order_id": "42"}, "call-sub")]]),
-                tools=[tool], tool_use_behavior="stop_on_first_tool")
-    lead_model = Scripted([[call("orders_agent", {"input": "status of order 42"}, "call-lead")],
-                           [text("Your order is on its way.")]])
-    lead = Agent(name="Support", model=lead_model,
-                 tools=[sub.as_tool(tool_name="orders_agent", tool_description="Looks up orders.")])
+    sub_model = Scripted([[call("get_order_status", {"order_id": "42"}, "call-sub")]])
+    sub = Agent(name="Orders", model=sub_model, tools=[get_order_status], tool_use_behavior="stop_on_first_tool")
+    lead_model = Scripted(
+        [[call("orders_agent", {"input": "status of order 42"}, "call-lead")], [text("Your order is on its way.")]]
+    )
+    as_tool = sub.as_tool(tool_name="orders_agent", tool_description="Looks up orders.")
+    lead = Agent(name="Support", model=lead_model, tools=[as_tool])
     asyncio.run(Runner.run(lead, "Where is my order 42?"))
-    got = [i.get("output") for i in lead_model.inputs[1]
-           if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    items = [i for i in lead_model.inputs[1] if isinstance(i, dict)]
+    got = [i.get("output") for i in items if i.get("type") == "function_call_output"]
     print(f"lead's model received for orders_agent: {got!r}")
     if got == [EXPECTED]:
         print(f"verdict: fixed (the lead received the sub-agent's final output {EXPECTED!r})")

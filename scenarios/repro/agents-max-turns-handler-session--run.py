@@ -40,8 +40,14 @@ async def main() -> int:
         return 125
     agents.set_tracing_disabled(True)
     fields = {f.name for f in dataclasses.fields(ModelResponse)}
-    call = ResponseFunctionToolCall(id="fc-1", call_id="call-1", type="function_call", name="lookup",
-                                    arguments=json.dumps({"ticket": "7"}), status="completed")
+    call = ResponseFunctionToolCall(
+        id="fc-1",
+        call_id="call-1",
+        type="function_call",
+        name="lookup",
+        arguments=json.dumps({"ticket": "7"}),
+        status="completed",
+    )
 
     class Scripted(Model):
         async def get_response(self, *args, **kwargs):
@@ -49,18 +55,36 @@ async def main() -> int:
             return ModelResponse(**{k: v for k, v in kw.items() if k in fields})
 
         async def stream_response(self, *args, **kwargs):
-            resp = Response(id="r1", created_at=0, model="scripted", object="response", output=[call],
-                            tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False,
-                            status="completed", usage=None)
+            resp = Response(
+                id="r1",
+                created_at=0,
+                model="scripted",
+                object="response",
+                output=[call],
+                tool_choice="auto",
+                tools=[],
+                top_p=None,
+                parallel_tool_calls=False,
+                status="completed",
+                usage=None,
+            )
             kw = {"type": "response.completed", "response": resp, "sequence_number": 0}
             yield ResponseCompletedEvent(**{k: v for k, v in kw.items() if k in ResponseCompletedEvent.model_fields})
 
     async def lookup(ctx, arguments):
         return "ticket 7: open"
 
-    tool = FunctionTool(name="lookup", description="Ticket status.", on_invoke_tool=lookup,
-                        params_json_schema={"type": "object", "properties": {"ticket": {"type": "string"}},
-                                            "required": ["ticket"], "additionalProperties": False})
+    tool = FunctionTool(
+        name="lookup",
+        description="Ticket status.",
+        on_invoke_tool=lookup,
+        params_json_schema={
+            "type": "object",
+            "properties": {"ticket": {"type": "string"}},
+            "required": ["ticket"],
+            "additionalProperties": False,
+        },
+    )
     agent = Agent(name="Support", model=Scripted(), tools=[tool])
     handlers = {"max_turns": lambda data: RunErrorHandlerResult(final_output=ANSWER, include_in_history=True)}
     with tempfile.TemporaryDirectory() as tmp:

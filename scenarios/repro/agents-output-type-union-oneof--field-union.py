@@ -16,7 +16,7 @@ import dataclasses
 import json
 import os
 import sys
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -41,7 +41,11 @@ class BuyFoodStep(BaseModel):
     args: FoodArgs
 
 
-Step = Annotated[Union[BuyFruitStep, BuyFoodStep], Field(discriminator="action")] if DISCRIMINATED else Union[BuyFruitStep, BuyFoodStep]
+Step = (
+    Annotated[BuyFruitStep | BuyFoodStep, Field(discriminator="action")]
+    if DISCRIMINATED
+    else BuyFruitStep | BuyFoodStep
+)
 
 
 class Output(BaseModel):
@@ -67,16 +71,22 @@ def main() -> int:
     class Scripted(Model):
         async def get_response(self, *args, **kwargs):
             sent.append((kwargs["output_schema"] if "output_schema" in kwargs else args[4]).json_schema())
-            msg = ResponseOutputMessage(id="msg-1", type="message", role="assistant", status="completed",
-                                        content=[ResponseOutputText(type="output_text", text=json.dumps(ANSWER),
-                                                                    annotations=[])])
+            msg = ResponseOutputMessage(
+                id="msg-1",
+                type="message",
+                role="assistant",
+                status="completed",
+                content=[ResponseOutputText(type="output_text", text=json.dumps(ANSWER), annotations=[])],
+            )
             kw = {"output": [msg], "usage": Usage(), "response_id": "r", "referenceable_id": "r"}
             return ModelResponse(**{k: v for k, v in kw.items() if k in fields})
 
         def stream_response(self, *args, **kwargs):
             raise NotImplementedError
 
-    result = asyncio.run(Runner.run(Agent(name="Shopper", model=Scripted(), output_type=Output), "Buy an apple, bread."))
+    result = asyncio.run(
+        Runner.run(Agent(name="Shopper", model=Scripted(), output_type=Output), "Buy an apple, bread.")
+    )
     text = json.dumps(sent[0], sort_keys=True)
     print(f"strict schema sent to the model: {text}")
     parsed = [type(result.final_output.first).__name__]
