@@ -26,7 +26,7 @@ async def main() -> int:
     os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-not-used")  # some releases build a client on import
     os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
     import agents
-    from agents import Agent, FunctionTool, Runner
+    from agents import Agent, Runner, function_tool
     from agents.items import ModelResponse
     from agents.memory import SQLiteSession
     from agents.models.interface import Model
@@ -40,14 +40,8 @@ async def main() -> int:
         return 125
     agents.set_tracing_disabled(True)
     fields = {f.name for f in dataclasses.fields(ModelResponse)}
-    call = ResponseFunctionToolCall(
-        id="fc-1",
-        call_id="call-1",
-        type="function_call",
-        name="lookup",
-        arguments=json.dumps({"ticket": "7"}),
-        status="completed",
-    )
+    d = dict(id="fc-1", call_id="call-1", type="function_call", name="lookup", arguments=json.dumps({"ticket": "7"}))
+    call = ResponseFunctionToolCall(status="completed", **d)
 
     class Scripted(Model):
         async def get_response(self, *args, **kwargs):
@@ -55,37 +49,17 @@ async def main() -> int:
             return ModelResponse(**{k: v for k, v in kw.items() if k in fields})
 
         async def stream_response(self, *args, **kwargs):
-            resp = Response(
-                id="r1",
-                created_at=0,
-                model="scripted",
-                object="response",
-                output=[call],
-                tool_choice="auto",
-                tools=[],
-                top_p=None,
-                parallel_tool_calls=False,
-                status="completed",
-                usage=None,
-            )
+            d = dict(id="r1", created_at=0, model="scripted", object="response", tool_choice="auto", tools=[])
+            resp = Response(output=[call], top_p=None, parallel_tool_calls=False, status="completed", usage=None, **d)
             kw = {"type": "response.completed", "response": resp, "sequence_number": 0}
             yield ResponseCompletedEvent(**{k: v for k, v in kw.items() if k in ResponseCompletedEvent.model_fields})
 
-    async def lookup(ctx, arguments):
+    @function_tool
+    def lookup(ticket: str) -> str:
+        """Ticket status."""
         return "ticket 7: open"
 
-    tool = FunctionTool(
-        name="lookup",
-        description="Ticket status.",
-        on_invoke_tool=lookup,
-        params_json_schema={
-            "type": "object",
-            "properties": {"ticket": {"type": "string"}},
-            "required": ["ticket"],
-            "additionalProperties": False,
-        },
-    )
-    agent = Agent(name="Support", model=Scripted(), tools=[tool])
+    agent = Agent(name="Support", model=Scripted(), tools=[lookup])
     handlers = {"max_turns": lambda data: RunErrorHandlerResult(final_output=ANSWER, include_in_history=True)}
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "session.db")
