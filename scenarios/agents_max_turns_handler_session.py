@@ -61,6 +61,7 @@ async def replay(*, streamed: bool) -> Observation:
         raise NotApplicable(f"agents has no RunErrorHandlerResult (error_handlers): {exc}") from exc
     from agents import Agent, Runner
 
+    from harness.runtime.fakes import agents_sessions
     from harness.runtime.fakes import openai_agents as oa
 
     handled: list[str] = []
@@ -79,7 +80,7 @@ async def replay(*, streamed: bool) -> Observation:
     ids.keep(CALL_ID)
     handlers = {"max_turns": on_max_turns}
     final = raised = None
-    with oa.SessionFile() as store:
+    with agents_sessions.SessionFile() as store:
         session = store.open()
         try:
             if streamed:
