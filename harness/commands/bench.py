@@ -103,9 +103,21 @@ def authoring_loop(work: Path, scenario_id: str, module: Path, rounds: int = 3) 
     }
 
 
+def record_builds(cache_dir: Path, fw_names: list[str]) -> list[builds.Build]:
+    """Every release of the record (reports/matrix.json), or the default set where there is none."""
+    from harness.store import record, rows
+
+    document = record.load(PROJECT.reports)
+    sources = sorted({r["source"] for r in (document or {}).get("results", []) if rows.is_release(r)})
+    if not sources:
+        sources = [f"{fw}=={v}" for fw in fw_names for v in releases.default_versions(fw, cache_dir)]
+    return [builds.parse(s, cache_dir) for s in sources]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = flags.OneLineParser(prog="python -m harness.commands.bench")
-    p.add_argument("specs", nargs="*", help="builds to measure (default: the default release set)")
+    p.add_argument("specs", nargs="*", help="builds to measure (default: every release of the record)")
+    p.add_argument("--with-tests", action="store_true", help="also time `nox -s tests` from a fresh environment")
     p.add_argument("--reps", type=flags.reps, default=5, help="runs per case for the per-case medians, >= 1")
     try:
         args = p.parse_args(argv)
@@ -114,13 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cache_dir = Project(ROOT).cache
     fw_names = sorted({s.framework for s in registry.discover().values()})
-    build_list = (
-        [builds.parse(s, cache_dir) for s in args.specs]
-        if args.specs
-        else [
-            builds.parse(f"{fw}=={v}", cache_dir) for fw in fw_names for v in releases.default_versions(fw, cache_dir)
-        ]
-    )
+    build_list = [builds.parse(s, cache_dir) for s in args.specs] if args.specs else record_builds(cache_dir, fw_names)
     specs = [b.source for b in build_list]
     figures: dict = {
         "builds": len(build_list),
@@ -229,6 +235,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  harness/baseline {baseline}x, harness/floor {floor}x", file=sys.stderr)
     for case, ms in per_case.items():
         print(f"  {case}: {ms} ms", file=sys.stderr)
+    if args.with_tests:  # the suite from a fresh environment of its own, as CI runs it
+        with tempfile.TemporaryDirectory(prefix="harness-bench-tests-") as envdir:
+            figures["tests_s"] = round(timed(["nox", "-s", "tests", "--envdir", envdir], ROOT), 1)
+        print(f"  nox -s tests: {figures['tests_s']}s", file=sys.stderr)
     history = ROOT / "bench" / "history.jsonl"
     history.parent.mkdir(exist_ok=True)
     with history.open("a") as f:
