@@ -42,8 +42,10 @@ def stream(*deltas):
 
 
 def call(index, city):
-    head = {"index": index, "id": f"call_{city.lower()}", "type": "function", "function": {"name": "get_weather", "arguments": ""}}  # fmt: skip
-    return [{"tool_calls": [head]}, {"tool_calls": [{"index": index, "function": {"arguments": json.dumps({"city": city})}}]}]  # fmt: skip
+    function = {"name": "get_weather", "arguments": ""}
+    head = {"index": index, "id": f"call_{city.lower()}", "type": "function", "function": function}
+    args = {"index": index, "function": {"arguments": json.dumps({"city": city})}}
+    return [{"tool_calls": [head]}, {"tool_calls": [args]}]
 
 
 PARTS = {

@@ -8,7 +8,8 @@ call came first, two items share index 0 and response.completed puts reasoning f
 The framework's OpenAIChatCompletionsModel over a real AsyncOpenAI client (dummy key) whose
 transport is an httpx.MockTransport streaming turn 1 as: reasoning_content, text, two
 get_weather calls (the order the handler was written for; the role chunk has no empty
-content, which opened a message first before 0.18.2); turn 2 answers. The script checks every output_item.added/.done index
+content, which opened a message first before 0.18.2); turn 2 answers. The script checks
+every output_item.added/.done index
 of turn 1 against the item's position in response.completed.
 reproduced (the control broke): an index disagrees, or two items share one. Exit codes: 0 fixed, 3 reproduced,
 125 cannot judge (no reasoning item, an item missing, the run failed with indexes agreeing).
@@ -43,8 +44,10 @@ def stream(*deltas):
 
 
 def call(index, city):
-    head = {"index": index, "id": f"call_{city.lower()}", "type": "function", "function": {"name": "get_weather", "arguments": ""}}  # fmt: skip
-    return [{"tool_calls": [head]}, {"tool_calls": [{"index": index, "function": {"arguments": json.dumps({"city": city})}}]}]  # fmt: skip
+    function = {"name": "get_weather", "arguments": ""}
+    head = {"index": index, "id": f"call_{city.lower()}", "type": "function", "function": function}
+    args = {"index": index, "function": {"arguments": json.dumps({"city": city})}}
+    return [{"tool_calls": [head]}, {"tool_calls": [args]}]
 
 
 PARTS = {
