@@ -1,0 +1,85 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "google-adk==2.9.2",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-09-18T18:10:47Z"
+# ///
+# adk-artifact-file-create-time:list-versions. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   1.16.0   2025-10-09T18:30:22Z  not-applicable / cannot-judge
+#   1.17.0   2025-10-22T20:39:10Z  not-applicable / cannot-judge
+#   1.18.0   2025-11-05T18:43:26Z  not-applicable / cannot-judge
+#   1.19.0   2025-11-20T00:48:43Z  reproduced / reproduced
+#   1.39.1   2026-08-27T21:55:07Z  reproduced / reproduced
+#   2.0.0    2026-05-19T16:17:11Z  reproduced / reproduced
+#   2.1.0    2026-05-23T00:14:00Z  reproduced / reproduced
+#   2.2.0    2026-06-04T22:15:16Z  reproduced / reproduced
+#   2.3.0    2026-06-18T18:47:09Z  reproduced / reproduced
+#   2.4.0    2026-07-07T19:46:15Z  reproduced / reproduced
+#   2.5.0    2026-07-16T20:43:07Z  reproduced / reproduced
+#   2.6.3    2026-08-07T21:18:45Z  reproduced / reproduced
+#   2.7.1    2026-08-17T18:33:12Z  reproduced / reproduced
+#   2.8.0    2026-08-26T23:26:21Z  reproduced / reproduced
+#   2.9.2    2026-09-18T18:10:47Z  reproduced / reproduced
+#   2.10.0   2026-09-25T19:02:07Z  fixed / fixed
+#   2.11.0   2026-10-02T00:46:26Z  fixed / fixed
+#   2.12.0   2026-10-13T16:42:59Z  fixed / fixed
+#   2.13.0   2026-10-23T18:26:35Z  fixed / fixed
+"""FileArtifactService.list_artifact_versions gives the time of the read as each create_time.
+
+Bug: https://github.com/google/adk-python/pull/7113 (same helper as get_artifact_version).
+Save report.txt twice (versions 0 and 1) with FileArtifactService in a temporary folder, then
+list_artifact_versions on a new service on the same folder. Each version's create_time should
+fall inside the time window of its own save.
+
+reproduced: every listed create_time is after the second save (the time of the listing).
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behaviour, any error).
+"""
+
+import asyncio
+import sys
+import tempfile
+import time
+
+SCOPE = dict(app_name="app", user_id="user", session_id="session", filename="report.txt")
+
+
+async def main() -> int:
+    from google.adk.artifacts import FileArtifactService
+    from google.genai import types
+
+    windows, saved = [], []
+    with tempfile.TemporaryDirectory() as root:
+        service = FileArtifactService(root_dir=root)
+        for text in ("report v0", "report v1"):
+            start = time.time()
+            saved.append(await service.save_artifact(**SCOPE, artifact=types.Part(text=text)))
+            windows.append((start, time.time()))
+            await asyncio.sleep(0.005)
+        listed = await FileArtifactService(root_dir=root).list_artifact_versions(**SCOPE)
+    print(f"saved versions {saved}, listed {[v.version for v in listed]}")
+    times = [v.create_time for v in listed]
+    for v, t in zip(listed, times, strict=True):
+        print(f"version {v.version}: create_time {t - windows[-1][1]:+.4f}s from the last save's end")
+    if saved != [0, 1] or [v.version for v in listed] != [0, 1]:
+        print("verdict: cannot judge (expected versions 0 and 1)")
+        return 125
+    if all(start <= t <= end for t, (start, end) in zip(times, windows, strict=True)):
+        print("verdict: fixed (each version's create_time is its save's)")
+        return 0
+    if all(t > windows[-1][1] for t in times):
+        print("verdict: reproduced (every create_time is after the last save: the time of the listing)")
+        return 3
+    print("verdict: cannot judge (create_time neither the saves' nor the listing's)")
+    return 125
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:  # any failure (ImportError: no FileArtifactService): cannot judge
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

@@ -1,0 +1,102 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "google-adk==2.13.0",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-10-23T18:26:35Z"
+# ///
+# adk-loop-nested-escalate:inner-exit-loop. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   1.39.1   2026-08-27T21:55:07Z  reproduced / reproduced
+#   2.0.0    2026-05-19T16:17:11Z  reproduced / reproduced
+#   2.1.0    2026-05-23T00:14:00Z  reproduced / reproduced
+#   2.2.0    2026-06-04T22:15:16Z  reproduced / reproduced
+#   2.3.0    2026-06-18T18:47:09Z  reproduced / reproduced
+#   2.4.0    2026-07-07T19:46:15Z  reproduced / reproduced
+#   2.5.0    2026-07-16T20:43:07Z  reproduced / reproduced
+#   2.6.3    2026-08-07T21:18:45Z  reproduced / reproduced
+#   2.7.1    2026-08-17T18:33:12Z  reproduced / reproduced
+#   2.8.0    2026-08-26T23:26:21Z  reproduced / reproduced
+#   2.9.2    2026-09-18T18:10:47Z  reproduced / reproduced
+#   2.10.0   2026-09-25T19:02:07Z  reproduced / reproduced
+#   2.11.0   2026-10-02T00:46:26Z  reproduced / reproduced
+#   2.12.0   2026-10-13T16:42:59Z  reproduced / reproduced
+#   2.13.0   2026-10-23T18:26:35Z  reproduced / reproduced
+"""A nested LoopAgent's exit_loop also ends the LoopAgent around it.
+
+Bug: https://github.com/google/adk-python/issues/526 (also #2808; PR #535 open).
+outer = LoopAgent(max_iterations=2, sub_agents=[inner, after_inner]) where
+inner = LoopAgent(max_iterations=3, sub_agents=[worker]) and worker is an LlmAgent with the
+exit_loop tool (a scripted model calls it). exit_loop should end the inner loop only, so the
+outer loop runs twice: after_inner twice, exit_loop called twice.
+
+reproduced: after_inner never runs and exit_loop is called once (the outer loop ended too).
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behaviour, any error).
+"""
+
+import asyncio
+import sys
+
+
+async def main() -> int:
+    from google.adk.agents import BaseAgent, LlmAgent, LoopAgent
+    from google.adk.events import Event
+    from google.adk.models import BaseLlm, LlmResponse
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.adk.tools import exit_loop
+    from google.genai import types
+
+    class ExitLoopModel(BaseLlm):  # calls exit_loop; answers the tool's response with text
+        async def generate_content_async(self, llm_request, stream=False):
+            last = llm_request.contents[-1]
+            if any(p.function_response for p in last.parts or []):
+                part = types.Part(text="Done.")
+            else:
+                part = types.Part(function_call=types.FunctionCall(name="exit_loop", args={}))
+            yield LlmResponse(content=types.Content(role="model", parts=[part]))
+
+    runs = []
+
+    class AfterInner(BaseAgent):
+        async def _run_async_impl(self, ctx):
+            runs.append(1)
+            yield Event(
+                author=self.name,
+                invocation_id=ctx.invocation_id,
+                content=types.Content(role="model", parts=[types.Part(text="after the inner loop")]),
+            )
+
+    worker = LlmAgent(
+        name="worker", model=ExitLoopModel(model="fake"), instruction="Call exit_loop.", tools=[exit_loop]
+    )
+    inner = LoopAgent(name="inner", max_iterations=3, sub_agents=[worker])
+    outer = LoopAgent(name="outer", max_iterations=2, sub_agents=[inner, AfterInner(name="after_inner")])
+    sessions = InMemorySessionService()
+    session = await sessions.create_session(app_name="app", user_id="user")
+    runner = Runner(app_name="app", agent=outer, session_service=sessions)
+    message = types.Content(role="user", parts=[types.Part(text="Refine the plan.")])
+    exit_calls = 0
+    async for event in runner.run_async(user_id="user", session_id=session.id, new_message=message):
+        calls = [p.function_call.name for p in (event.content.parts or []) if p.function_call] if event.content else []
+        exit_calls += calls.count("exit_loop")
+        print(f"event {event.author}: calls={calls} escalate={event.actions.escalate}")
+    print(f"exit_loop called {exit_calls} times, after_inner ran {len(runs)} times")
+    if exit_calls == 2 and len(runs) == 2:
+        print("verdict: fixed (the outer loop ran both iterations)")
+        return 0
+    if exit_calls == 1 and not runs:
+        print("verdict: reproduced (the inner loop's exit_loop ended the outer loop too)")
+        return 3
+    print("verdict: cannot judge (expected 2 and 2, or 1 and 0)")
+    return 125
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:  # any failure: cannot judge
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

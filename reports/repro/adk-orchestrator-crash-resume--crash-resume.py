@@ -1,0 +1,127 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "google-adk==2.13.0",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-10-23T18:26:35Z"
+# ///
+# adk-orchestrator-crash-resume:crash-resume. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   1.39.1   2026-08-27T21:55:07Z  not-applicable / cannot-judge
+#   2.0.0    2026-05-19T16:17:11Z  unexpected / cannot-judge
+#   2.1.0    2026-05-23T00:14:00Z  unexpected / cannot-judge
+#   2.2.0    2026-06-04T22:15:16Z  unexpected / cannot-judge
+#   2.3.0    2026-06-18T18:47:09Z  unexpected / cannot-judge
+#   2.4.0    2026-07-07T19:46:15Z  unexpected / cannot-judge
+#   2.5.0    2026-07-16T20:43:07Z  unexpected / cannot-judge
+#   2.6.0    2026-07-30T17:59:30Z  reproduced / reproduced
+#   2.6.3    2026-08-07T21:18:45Z  reproduced / reproduced
+#   2.7.1    2026-08-17T18:33:12Z  reproduced / reproduced
+#   2.8.0    2026-08-26T23:26:21Z  reproduced / reproduced
+#   2.9.2    2026-09-18T18:10:47Z  reproduced / reproduced
+#   2.10.0   2026-09-25T19:02:07Z  reproduced / reproduced
+#   2.11.0   2026-10-02T00:46:26Z  reproduced / reproduced
+#   2.12.0   2026-10-13T16:42:59Z  reproduced / reproduced
+#   2.13.0   2026-10-23T18:26:35Z  reproduced / reproduced
+"""google-adk: a resumed orchestrator node replays its log lines and counters, and nothing says so.
+
+Bug: https://github.com/google/adk-python/issues/7943 (asks for Context.is_replaying and a public
+current_context()). A resumable Workflow's orchestrator node (rerun_on_resume=True) runs two
+children with ctx.run_node, then crashes once; run_async(invocation_id=..., new_message=None)
+answers the children from the session but re-runs the orchestrator's body from the top.
+reproduced: the children ran once and the resume delivers "AB", but the emissions before the last
+recorded child result fire twice and nothing tells the replay (no ctx.is_replaying read through
+google.adk.agents.current_context()). fixed: that indicator marks exactly those two emissions.
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (no workflow API, a third behaviour, any error).
+"""
+
+import asyncio
+import sys
+
+try:
+    import google.adk.agents as agents
+    from google.adk.apps import App, ResumabilityConfig
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.adk.workflow import START, Workflow, node
+    from google.genai import types
+except ImportError as exc:
+    print(f"verdict: cannot judge (missing API: {exc})")
+    sys.exit(125)
+
+counts, indicator = {}, []  # emission -> times fired; (emission, count, is_replaying) as the body saw it
+
+
+def emit(name, ctx=None):
+    counts[name] = counts.get(name, 0) + 1
+    flag, current = getattr(ctx, "is_replaying", None), getattr(agents, "current_context", None)
+    seen = ctx is not None and isinstance(flag, bool) and callable(current) and current() is ctx
+    indicator.extend([(name, counts[name], flag)] if seen else [])  # what the seed's logging.Filter reads
+    print(f"  {name} -> {counts[name]}" + (" [is_replaying]" if seen and flag else ""))
+
+
+@node
+def child_a(node_input):
+    emit("child_a_runs")
+    return "A"
+
+
+@node
+def child_b(node_input):
+    emit("child_b_runs")
+    return node_input + "B"
+
+
+async def orchestrator(ctx: agents.Context, node_input):
+    emit("orchestrator_started", ctx)
+    a = await ctx.run_node(child_a, node_input=node_input)
+    emit("child_a_finished", ctx)
+    ab = await ctx.run_node(child_b, node_input=a)
+    emit("child_b_finished", ctx)
+    if counts["orchestrator_started"] == 1:
+        raise RuntimeError("simulated crash after the children finished")
+    yield ab
+
+
+async def main() -> int:
+    root = Workflow(name="root", edges=[(START, node(rerun_on_resume=True)(orchestrator))])
+    app = App(name="app", root_agent=root, resumability_config=ResumabilityConfig(is_resumable=True))
+    runner = Runner(app=app, session_service=InMemorySessionService())
+    session = await runner.session_service.create_session(app_name="app", user_id="user")
+    first = None
+    print("first run")
+    try:
+        go = types.Content(role="user", parts=[types.Part(text="go")])
+        async for event in runner.run_async(user_id="user", session_id=session.id, new_message=go):
+            first = event.invocation_id
+    except Exception as exc:  # the simulated crash
+        print(f"  raised {type(exc).__name__}: {exc}")
+    print("resume with run_async(invocation_id=..., new_message=None)")
+    invocations, outputs = set(), []
+    async for event in runner.run_async(user_id="user", session_id=session.id, new_message=None, invocation_id=first):
+        invocations.add(event.invocation_id)
+        outputs += [event.output] if getattr(event, "output", None) is not None else []
+    c, same, figures = counts.get, invocations == {first}, f"fired {counts}; resume outputs {outputs}"
+    if not (same and c("child_a_runs") == c("child_b_runs") == 1 and outputs[-1:] == ["AB"]):
+        print(f"verdict: cannot judge (the resume ran as the crashed invocation: {same}; {figures})")
+        return 125
+    marked = [(name, n) for name, n, flag in indicator if flag]
+    if counts["orchestrator_started"] == counts["child_a_finished"] == 2:
+        if not indicator:
+            print(f"verdict: reproduced ({figures}; no ctx.is_replaying + current_context() to tell the replay)")
+            return 3
+        if marked == [("orchestrator_started", 2), ("child_a_finished", 2)]:
+            print(f"verdict: fixed ({figures}; is_replaying marked exactly the replayed emissions)")
+            return 0
+    print(f"verdict: cannot judge ({figures}; is_replaying marked {marked})")
+    return 125
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:  # any failure: not a verdict
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

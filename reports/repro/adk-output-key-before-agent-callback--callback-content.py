@@ -1,0 +1,107 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "google-adk==2.3.0",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-06-18T18:47:09Z"
+# ///
+# adk-output-key-before-agent-callback:callback-content. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   1.6.1    2025-07-10T00:04:41Z  reproduced / reproduced
+#   1.39.1   2026-08-27T21:55:07Z  reproduced / reproduced
+#   2.0.0    2026-05-19T16:17:11Z  reproduced / reproduced
+#   2.1.0    2026-05-23T00:14:00Z  reproduced / reproduced
+#   2.2.0    2026-06-04T22:15:16Z  reproduced / reproduced
+#   2.3.0    2026-06-18T18:47:09Z  reproduced / reproduced
+#   2.4.0    2026-07-07T19:46:15Z  fixed / fixed
+#   2.5.0    2026-07-16T20:43:07Z  fixed / fixed
+#   2.6.3    2026-08-07T21:18:45Z  fixed / fixed
+#   2.7.1    2026-08-17T18:33:12Z  fixed / fixed
+#   2.8.0    2026-08-26T23:26:21Z  fixed / fixed
+#   2.9.2    2026-09-18T18:10:47Z  fixed / fixed
+#   2.10.0   2026-09-25T19:02:07Z  fixed / fixed
+#   2.11.0   2026-10-02T00:46:26Z  fixed / fixed
+#   2.12.0   2026-10-13T16:42:59Z  fixed / fixed
+#   2.13.0   2026-10-23T18:26:35Z  fixed / fixed
+"""google-adk: an LlmAgent's output_key is not written when its before_agent_callback answers.
+
+Bug: https://github.com/google/adk-python/issues/4837 (fix: PR #4838, an LlmAgent override of
+_handle_before_agent_callback). An LlmAgent with output_key="result" has a before_agent_callback
+that returns Content("cached answer"), so the model (a stand-in that must not be called) is
+skipped. The script prints the session's events and state.
+reproduced: the callback's answer is shown but state has no "result". fixed: state["result"]
+holds the callback's text.
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behaviour, any error).
+"""
+
+import asyncio
+import sys
+
+try:
+    from google.adk.agents import LlmAgent
+    from google.adk.models import BaseLlm, LlmResponse
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.genai import types
+except ImportError as exc:
+    print(f"verdict: cannot judge (missing API: {exc})")
+    sys.exit(125)
+
+CACHED = "cached answer"
+
+
+class UncalledLlm(BaseLlm):
+    """A model the callback's answer must keep out: a call answers with a telltale text."""
+
+    async def generate_content_async(self, llm_request, stream=False):
+        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text="(model was called)")]))
+
+
+def cache_callback(callback_context):
+    return types.Content(parts=[types.Part(text=CACHED)])  # no role, as in the issue
+
+
+async def main() -> int:
+    agent = LlmAgent(
+        name="my_agent",
+        model=UncalledLlm(model="uncalled"),
+        instruction="Answer questions.",
+        output_key="result",
+        before_agent_callback=cache_callback,
+    )
+    sessions = InMemorySessionService()
+    runner = Runner(app_name="test", agent=agent, session_service=sessions)
+    session = await sessions.create_session(app_name="test", user_id="user1")
+    message = types.Content(role="user", parts=[types.Part(text="What is the answer?")])
+    async for _ in runner.run_async(user_id="user1", session_id=session.id, new_message=message):
+        pass
+    session = await sessions.get_session(app_name="test", user_id="user1", session_id=session.id)
+    answers = []
+    for event in session.events:
+        text = "".join(p.text or "" for p in event.content.parts) if event.content and event.content.parts else ""
+        print(f"{event.author}: text={text!r} state_delta={dict(event.actions.state_delta or {})}")
+        if event.author == "my_agent" and text:
+            answers.append(text)
+    state = dict(session.state)
+    print(f"state: {state}")
+    if answers != [CACHED]:
+        print(f"verdict: cannot judge (the agent answered {answers}, expected only the callback's {CACHED!r})")
+        return 125
+    if state.get("result") == CACHED:
+        print(f"verdict: fixed (the callback answered {CACHED!r}; state['result'] = {state['result']!r})")
+        return 0
+    if "result" not in state:
+        print(f"verdict: reproduced (the callback answered {CACHED!r}, but state has no 'result')")
+        return 3
+    print(f"verdict: cannot judge (state['result'] = {state['result']!r})")
+    return 125
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:  # any failure: not a verdict
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

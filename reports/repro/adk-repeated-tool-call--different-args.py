@@ -1,0 +1,115 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "google-adk==2.13.0",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-10-23T18:26:35Z"
+# ///
+# adk-repeated-tool-call:different-args. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   1.39.1   2026-08-27T21:55:07Z  fixed / fixed
+#   2.0.0    2026-05-19T16:17:11Z  fixed / fixed
+#   2.1.0    2026-05-23T00:14:00Z  fixed / fixed
+#   2.2.0    2026-06-04T22:15:16Z  fixed / fixed
+#   2.3.0    2026-06-18T18:47:09Z  fixed / fixed
+#   2.4.0    2026-07-07T19:46:15Z  fixed / fixed
+#   2.5.0    2026-07-16T20:43:07Z  fixed / fixed
+#   2.6.3    2026-08-07T21:18:45Z  fixed / fixed
+#   2.7.1    2026-08-17T18:33:12Z  fixed / fixed
+#   2.8.0    2026-08-26T23:26:21Z  fixed / fixed
+#   2.9.2    2026-09-18T18:10:47Z  fixed / fixed
+#   2.10.0   2026-09-25T19:02:07Z  fixed / fixed
+#   2.11.0   2026-10-02T00:46:26Z  fixed / fixed
+#   2.12.0   2026-10-13T16:42:59Z  fixed / fixed
+#   2.13.0   2026-10-23T18:26:35Z  fixed / fixed
+"""google-adk control: calls that differ in an argument must each run.
+
+Issue: https://github.com/google/adk-python/issues/3940. Fix proposed in google/adk-python#7193:
+an opt-in ``RunConfig(dedupe_tool_calls=True)`` makes identical calls within one invocation
+share one execution, each still answered.
+
+A scripted model calls get_weather(city='Paris'), then get_weather(city='London') in the next
+model step, then answers. The run uses ``dedupe_tool_calls=True`` where RunConfig has the field.
+This is a control: both calls must run on every release, fix or no fix. ``reproduced`` means a
+dedupe that is too broad ran the tool once and answered (or dropped) the other call; ``fixed``:
+the tool ran once per city and both calls got a function response.
+
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, another behaviour, any error).
+"""
+
+import asyncio
+import json
+import sys
+
+from google.adk.agents import LlmAgent, RunConfig
+from google.adk.models import BaseLlm, LlmResponse
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+from google.genai import types
+
+TURNS = [[{"city": "Paris"}], [{"city": "London"}], "It is sunny in Paris and in London."]
+executions = []
+
+
+class ScriptedLlm(BaseLlm):
+    """Plays TURNS in order: a list of get_weather arguments (one call each), or the answer."""
+
+    async def generate_content_async(self, llm_request, stream=False):
+        turn = TURNS.pop(0)
+        if isinstance(turn, str):
+            parts = [types.Part(text=turn)]
+        else:
+            parts = [types.Part(function_call=types.FunctionCall(name="get_weather", args=a)) for a in turn]
+        yield LlmResponse(content=types.Content(role="model", parts=parts))
+
+
+async def get_weather(city: str, unit: str = "C") -> dict:
+    """Returns the current weather in a city."""
+    executions.append({"city": city, "unit": unit})
+    await asyncio.sleep(0.05)  # a slow tool
+    return {"city": city, "unit": unit, "forecast": "sunny"}
+
+
+async def main() -> int:
+    agent = LlmAgent(name="weather_agent", model=ScriptedLlm(model="scripted"), tools=[get_weather])
+    dedupe = "dedupe_tool_calls" in RunConfig.model_fields
+    config = RunConfig(dedupe_tool_calls=True) if dedupe else RunConfig()
+    print(f"RunConfig dedupe_tool_calls: {'True' if dedupe else 'absent in this release'}")
+    sessions = InMemorySessionService()
+    runner = Runner(app_name="weather_app", agent=agent, session_service=sessions)
+    session = await sessions.create_session(app_name="weather_app", user_id="u")
+    message = types.Content(role="user", parts=[types.Part(text="What is the weather in Paris?")])
+    calls, answered = [], set()
+    async for event in runner.run_async(user_id="u", session_id=session.id, new_message=message, run_config=config):
+        for fc in event.get_function_calls():
+            calls.append((fc.id, json.dumps(fc.args, sort_keys=True)))
+            print(f"{event.author}: call get_weather({fc.args})")
+        for fr in event.get_function_responses():
+            answered.add(fr.id)
+            print(f"{event.author}: response {fr.response}")
+        if event.content and event.content.parts and event.content.parts[0].text:
+            print(f"{event.author}: {event.content.parts[0].text!r}")
+    runs = f"{len(executions)} time{'s' if len(executions) != 1 else ''}"
+    figures = f"get_weather executed {runs} for {len(calls)} distinct calls"
+    if len(calls) != 2 or len({args for _, args in calls}) != 2:
+        print(f"verdict: cannot judge (calls {[args for _, args in calls]}, expected 2 distinct calls)")
+        return 125
+    ran = sorted(e["city"] for e in executions)
+    if ran == ["London", "Paris"] and answered >= {call_id for call_id, _ in calls}:
+        print(f"verdict: fixed ({figures}: {ran}; both calls answered)")
+        return 0
+    if len(executions) == 1:
+        print(f"verdict: reproduced ({figures}, expected 2: only {ran} ran)")
+        return 3
+    print(f"verdict: cannot judge ({figures}; {len(answered)} calls answered)")
+    return 125
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

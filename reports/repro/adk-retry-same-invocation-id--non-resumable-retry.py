@@ -1,0 +1,102 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "google-adk==2.8.0",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-08-26T23:26:21Z"
+# ///
+# adk-retry-same-invocation-id:non-resumable-retry. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   1.39.1   2026-08-27T21:55:07Z  not-applicable / cannot-judge
+#   2.0.0    2026-05-19T16:17:11Z  not-applicable / cannot-judge
+#   2.1.0    2026-05-23T00:14:00Z  not-applicable / cannot-judge
+#   2.2.0    2026-06-04T22:15:16Z  not-applicable / cannot-judge
+#   2.3.0    2026-06-18T18:47:09Z  not-applicable / cannot-judge
+#   2.4.0    2026-07-07T19:46:15Z  reproduced / reproduced
+#   2.5.0    2026-07-16T20:43:07Z  reproduced / reproduced
+#   2.6.3    2026-08-07T21:18:45Z  reproduced / reproduced
+#   2.7.1    2026-08-17T18:33:12Z  reproduced / reproduced
+#   2.8.0    2026-08-26T23:26:21Z  reproduced / reproduced
+#   2.9.0    2026-09-10T22:11:14Z  fixed / fixed
+#   2.9.2    2026-09-18T18:10:47Z  fixed / fixed
+#   2.10.0   2026-09-25T19:02:07Z  fixed / fixed
+#   2.11.0   2026-10-02T00:46:26Z  fixed / fixed
+#   2.12.0   2026-10-13T16:42:59Z  fixed / fixed
+#   2.13.0   2026-10-23T18:26:35Z  fixed / fixed
+"""google-adk: a retry with the same invocation_id records the user turn twice.
+
+Issue: https://github.com/google/adk-python/issues/4506. Proposed fix: google/adk-python#6685
+(skip the append only for an identical message with an identical state_delta); 2.9.0 shipped
+a guard on the invocation alone.
+
+A task queue's at-least-once retry on a plain (non-resumable) app: ``run_async`` twice with
+the caller's own ``invocation_id`` and the same message, to an echo agent (no model).
+``reproduced``: the session holds two user events for that invocation; ``fixed``: one.
+
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, another behaviour, any error).
+"""
+
+import asyncio
+import inspect
+import sys
+
+from google.adk.agents import BaseAgent
+from google.adk.events import Event
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+from google.genai import types
+
+APP, USER, TASK_ID = "retry_app", "user-1", "inv-task-retry"
+
+
+class EchoAgent(BaseAgent):
+    """One model event per invocation, no model call."""
+
+    async def _run_async_impl(self, ctx):
+        yield Event(
+            invocation_id=ctx.invocation_id,
+            author=self.name,
+            content=types.Content(role="model", parts=[types.Part(text="ack")]),
+        )
+
+
+async def main() -> int:
+    if "invocation_id" not in inspect.signature(Runner.run_async).parameters:
+        print("verdict: cannot judge (Runner.run_async has no invocation_id parameter)")
+        return 125
+    sessions = InMemorySessionService()
+    runner = Runner(app_name=APP, agent=EchoAgent(name="root_agent"), session_service=sessions)
+    session = await sessions.create_session(app_name=APP, user_id=USER)
+    message = types.Content(role="user", parts=[types.Part(text="hello")])
+    for _ in range(2):  # the delivery, then the queue's retry of it
+        async for _event in runner.run_async(
+            user_id=USER, session_id=session.id, new_message=message, invocation_id=TASK_ID
+        ):
+            pass
+
+    session = await sessions.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    for e in session.events:
+        text = e.content.parts[0].text if e.content and e.content.parts else None
+        print(f"[{e.invocation_id}] {e.author}: {text!r}")
+    if not any(e.invocation_id == TASK_ID for e in session.events):
+        print(f"verdict: cannot judge (run_async ignored invocation_id={TASK_ID!r} on a non-resumable app)")
+        return 125
+    n = sum(1 for e in session.events if e.author == "user" and e.invocation_id == TASK_ID)
+    if n == 2:
+        print(f"verdict: reproduced (2 user events for {TASK_ID}, expected 1)")
+        return 3
+    if n == 1:
+        print(f"verdict: fixed (1 user event for {TASK_ID})")
+        return 0
+    print(f"verdict: cannot judge ({n} user events for {TASK_ID})")
+    return 125
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

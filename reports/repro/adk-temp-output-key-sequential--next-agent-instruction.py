@@ -1,0 +1,97 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "google-adk==1.26.0",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-02-26T23:39:16Z"
+# ///
+# adk-temp-output-key-sequential:next-agent-instruction. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   1.26.0   2026-02-26T23:39:16Z  reproduced / reproduced
+#   1.27.1   2026-03-13T23:09:06Z  fixed / fixed
+#   1.39.1   2026-08-27T21:55:07Z  fixed / fixed
+#   2.0.0    2026-05-19T16:17:11Z  fixed / fixed
+#   2.1.0    2026-05-23T00:14:00Z  fixed / fixed
+#   2.2.0    2026-06-04T22:15:16Z  fixed / fixed
+#   2.3.0    2026-06-18T18:47:09Z  fixed / fixed
+#   2.4.0    2026-07-07T19:46:15Z  fixed / fixed
+#   2.5.0    2026-07-16T20:43:07Z  fixed / fixed
+#   2.6.3    2026-08-07T21:18:45Z  fixed / fixed
+#   2.7.1    2026-08-17T18:33:12Z  fixed / fixed
+#   2.8.0    2026-08-26T23:26:21Z  fixed / fixed
+#   2.9.2    2026-09-18T18:10:47Z  fixed / fixed
+#   2.10.0   2026-09-25T19:02:07Z  fixed / fixed
+#   2.11.0   2026-10-02T00:46:26Z  fixed / fixed
+#   2.12.0   2026-10-13T16:42:59Z  fixed / fixed
+#   2.13.0   2026-10-23T18:26:35Z  fixed / fixed
+"""output_key="temp:draft" in a SequentialAgent: the next agent's {temp:draft} template fails.
+
+Bug: https://github.com/google/adk-python/issues/4564 (fix proposed in PR #4618).
+A SequentialAgent runs a writer LlmAgent (output_key="temp:draft", a scripted model that
+answers with a draft) and then a reviewer whose instruction is "Review this draft: {temp:draft}".
+A temp: key should live for the whole invocation, so the reviewer's model is asked with the
+draft filled in.
+
+reproduced: the run ends with KeyError 'Context variable not found: `temp:draft`' before the
+reviewer's model is called.
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behaviour, any error).
+"""
+
+import asyncio
+import sys
+
+DRAFT = "Draft: ship on Friday."
+
+
+async def main() -> int:
+    from google.adk.agents import LlmAgent, SequentialAgent
+    from google.adk.models import BaseLlm, LlmResponse
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.genai import types
+
+    asked = []
+
+    class OneReply(BaseLlm):
+        reply: str = ""
+
+        async def generate_content_async(self, llm_request, stream=False):
+            asked.append(str(llm_request.config.system_instruction).split("\n\n")[0])
+            yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=self.reply)]))
+
+    writer = LlmAgent(
+        name="writer", model=OneReply(model="w", reply=DRAFT), instruction="Write a draft.", output_key="temp:draft"
+    )
+    reviewer = LlmAgent(
+        name="reviewer", model=OneReply(model="r", reply="Looks good."), instruction="Review this draft: {temp:draft}"
+    )
+    pipeline = SequentialAgent(name="pipeline", sub_agents=[writer, reviewer])
+    sessions = InMemorySessionService()
+    session = await sessions.create_session(app_name="app", user_id="user")
+    runner = Runner(app_name="app", agent=pipeline, session_service=sessions)
+    message = types.Content(role="user", parts=[types.Part(text="Write the release note.")])
+    try:
+        async for event in runner.run_async(user_id="user", session_id=session.id, new_message=message):
+            print(f"event {event.author} state_delta={dict(event.actions.state_delta)}")
+    except KeyError as exc:
+        print(f"run ended with KeyError: {exc}")
+        if "temp:draft" in str(exc) and len(asked) == 1:
+            print("verdict: reproduced (the {temp:draft} template found nothing; the reviewer was never asked)")
+            return 3
+        raise
+    print(f"system instructions asked: {asked}")
+    if asked == ["Write a draft.", f"Review this draft: {DRAFT}"]:
+        print("verdict: fixed (the reviewer was asked with the draft filled in)")
+        return 0
+    print(f"verdict: cannot judge (the models were asked {asked})")
+    return 125
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:  # any failure: cannot judge
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

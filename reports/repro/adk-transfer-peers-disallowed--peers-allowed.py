@@ -1,0 +1,102 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "google-adk==2.13.0",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-10-23T18:26:35Z"
+# ///
+# adk-transfer-peers-disallowed:peers-allowed. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   1.39.0   2026-08-17T19:26:22Z  fixed / fixed
+#   1.39.1   2026-08-27T21:55:07Z  fixed / fixed
+#   2.0.0    2026-05-19T16:17:11Z  fixed / fixed
+#   2.1.0    2026-05-23T00:14:00Z  fixed / fixed
+#   2.2.0    2026-06-04T22:15:16Z  fixed / fixed
+#   2.3.0    2026-06-18T18:47:09Z  fixed / fixed
+#   2.4.0    2026-07-07T19:46:15Z  fixed / fixed
+#   2.5.0    2026-07-16T20:43:07Z  fixed / fixed
+#   2.6.3    2026-08-07T21:18:45Z  fixed / fixed
+#   2.7.1    2026-08-17T18:33:12Z  fixed / fixed
+#   2.8.0    2026-08-26T23:26:21Z  fixed / fixed
+#   2.9.0    2026-09-10T22:11:14Z  fixed / fixed
+#   2.9.2    2026-09-18T18:10:47Z  fixed / fixed
+#   2.10.0   2026-09-25T19:02:07Z  fixed / fixed
+#   2.11.0   2026-10-02T00:46:26Z  fixed / fixed
+#   2.12.0   2026-10-13T16:42:59Z  fixed / fixed
+#   2.13.0   2026-10-23T18:26:35Z  fixed / fixed
+"""google-adk #3850: control: without disallow_transfer_to_peers, a transfer to a sibling happens.
+
+https://github.com/google/adk-python/issues/3850. Tree: root -> (agent_a, agent_b). Scripted
+models: root transfers to agent_a; agent_a (peers allowed, the default) calls
+transfer_to_agent(agent_name="agent_b"), its sibling. The script prints the events and whether
+agent_b's model was called.
+
+The behaviour beside #3850's bug, which must hold on every release: reproduced (the fix went
+too far) when agent_b never ran although peers are allowed; fixed when agent_b answered.
+Exit 0 fixed, 3 reproduced, 125 cannot judge.
+"""
+
+import asyncio
+import sys
+
+
+async def main() -> int:
+    from google.adk.agents import LlmAgent
+    from google.adk.models import BaseLlm, LlmResponse
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.genai import types
+
+    class Scripted(BaseLlm):
+        script: list = []  # noqa: RUF012  # a pydantic field: each instance gets its own copy
+        calls: int = 0
+
+        async def generate_content_async(self, llm_request, stream=False):
+            self.calls += 1
+            yield LlmResponse(content=types.Content(role="model", parts=[self.script.pop(0)]))
+
+    def transfer(name):
+        return types.Part(function_call=types.FunctionCall(name="transfer_to_agent", args={"agent_name": name}))
+
+    model_b = Scripted(model="b", script=[types.Part(text="agent_b answered")])
+    agent_a = LlmAgent(
+        name="agent_a",
+        model=Scripted(model="a", script=[transfer("agent_b")]),
+        description="Handles account questions.",
+    )
+    agent_b = LlmAgent(name="agent_b", model=model_b, description="Exports data.")
+    root = LlmAgent(name="root", model=Scripted(model="r", script=[transfer("agent_a")]), sub_agents=[agent_a, agent_b])
+    sessions = InMemorySessionService()
+    runner = Runner(app_name="repro", agent=root, session_service=sessions)
+    session = await sessions.create_session(app_name="repro", user_id="u")
+    question = types.Content(role="user", parts=[types.Part(text="Please export my data.")])
+    ended = "completed"
+    try:
+        async for event in runner.run_async(user_id="u", session_id=session.id, new_message=question):
+            for part in event.content.parts if event.content and event.content.parts else []:
+                shown = part.text or (
+                    part.function_call and f"call {part.function_call.name}({part.function_call.args})"
+                )
+                print(f"{event.author}: {shown or '<response>'}")
+    except Exception as exc:  # the fixed releases refuse by raising
+        ended = f"{type(exc).__name__}: {exc}"
+    print(f"run ended: {ended}")
+    figures = f"agent_b's model called {model_b.calls} time(s); run ended: {ended}"
+    if model_b.calls == 1 and ended == "completed":
+        print(f"verdict: fixed ({figures})")
+        return 0
+    if model_b.calls == 0:
+        print(f"verdict: reproduced ({figures}: a sibling transfer was refused)")
+        return 3
+    print(f"verdict: cannot judge ({figures})")
+    return 125
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:  # any failure: cannot judge
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

@@ -1,0 +1,164 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "openai-agents==0.1.0",
+# ]
+# [tool.uv]
+# exclude-newer = "2025-06-27T20:58:04Z"
+# ///
+# agents-chat-stream-late-reasoning-index:reasoning-first. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   0.0.13   2025-04-24T19:00:11Z  not-applicable / cannot-judge
+#   0.0.19   2025-06-18T00:49:16Z  not-applicable / cannot-judge
+#   0.1.0    2025-06-27T20:58:04Z  reproduced / reproduced
+#   0.2.0    2025-07-15T15:49:35Z  unexpected / cannot-judge
+#   0.2.3    2025-07-21T19:34:21Z  unexpected / cannot-judge
+#   0.2.4    2025-07-29T21:39:17Z  fixed / fixed
+#   0.2.5    2025-08-07T21:05:27Z  unexpected / cannot-judge
+#   0.2.6    2025-08-11T18:52:18Z  fixed / fixed
+#   0.6.9    2026-01-20T01:57:01Z  fixed / fixed
+#   0.7.0    2026-01-23T00:06:36Z  fixed / fixed
+#   0.8.4    2026-02-11T19:14:31Z  fixed / fixed
+#   0.9.3    2026-02-20T22:56:23Z  fixed / fixed
+#   0.10.5   2026-03-05T20:44:00Z  fixed / fixed
+#   0.11.1   2026-03-09T06:34:08Z  fixed / fixed
+#   0.12.5   2026-03-19T07:19:17Z  fixed / fixed
+#   0.13.6   2026-04-09T04:10:52Z  fixed / fixed
+#   0.14.8   2026-04-29T03:40:08Z  fixed / fixed
+#   0.15.3   2026-05-06T12:13:01Z  fixed / fixed
+#   0.16.1   2026-05-07T11:02:40Z  fixed / fixed
+#   0.17.8   2026-07-06T23:37:13Z  fixed / fixed
+#   0.18.3   2026-07-17T03:40:26Z  fixed / fixed
+#   0.19.4   2026-08-05T02:59:13Z  fixed / fixed
+#   0.20.0   2026-08-11T03:12:50Z  fixed / fixed
+#   0.21.1   2026-08-16T22:29:36Z  fixed / fixed
+#   0.22.3   2026-09-17T22:20:45Z  fixed / fixed
+#   0.23.1   2026-10-02T15:42:07Z  fixed / fixed
+#   0.24.0   2026-10-15T02:38:22Z  fixed / fixed
+"""Control for "a late reasoning delta is announced at output_index 0": reasoning first.
+
+Upstream: https://github.com/openai/openai-agents-python/issues/5041 (fix proposed in PR
+#5042). The stream handler of OpenAIChatCompletionsModel announces a reasoning item with a
+hard-coded output_index=0 when its first reasoning_content delta arrives; if text or a tool
+call came first, two items share index 0 and response.completed puts reasoning first.
+
+The framework's OpenAIChatCompletionsModel over a real AsyncOpenAI client (dummy key) whose
+transport is an httpx.MockTransport streaming turn 1 as: reasoning_content, text, two
+get_weather calls (the order the handler was written for; the role chunk has no empty
+content, which opened a message first before 0.18.2); turn 2 answers. The script checks
+every output_item.added/.done index
+of turn 1 against the item's position in response.completed.
+reproduced (the control broke): an index disagrees, or two items share one. Exit codes: 0 fixed, 3 reproduced,
+125 cannot judge (no reasoning item, an item missing, the run failed with indexes agreeing).
+"""
+
+import asyncio
+import importlib
+import json
+import sys
+
+import openai
+from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
+
+ORDER = "reasoning", "text", "paris", "rome"
+# openai 3.x is built on httpx2 (the same API as httpx).
+httpx = importlib.import_module("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")
+CALLS = []
+
+
+@function_tool
+def get_weather(city: str) -> str:
+    CALLS.append(city)
+    return f"sunny in {city}"
+
+
+def stream(*deltas):
+    chunk = dict(id="c1", object="chat.completion.chunk", created=0, model="m", usage=None)
+    finish = "tool_calls" if any("tool_calls" in d for d in deltas) else "stop"
+    chunks = [{**chunk, "choices": [dict(index=0, delta=d, finish_reason=None)]} for d in deltas]
+    chunks.append({**chunk, "choices": [dict(index=0, delta={}, finish_reason=finish)]})
+    return "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+
+
+def call(index, city):
+    function = {"name": "get_weather", "arguments": ""}
+    head = {"index": index, "id": f"call_{city.lower()}", "type": "function", "function": function}
+    args = {"index": index, "function": {"arguments": json.dumps({"city": city})}}
+    return [{"tool_calls": [head]}, {"tool_calls": [args]}]
+
+
+PARTS = {
+    "text": [{"content": "Let me "}, {"content": "check both."}],
+    "reasoning": [{"reasoning_content": "Two cities, two calls."}],
+    "paris": call(0, "Paris"),
+    "rome": call(1, "Rome"),
+}
+ROLE = {"role": "assistant"} if ORDER[0] == "reasoning" else {"role": "assistant", "content": ""}
+REPLIES = [stream(ROLE, *(d for part in ORDER for d in PARTS[part])), stream(ROLE, {"content": "Both are sunny."})]
+SERVED = []
+
+
+def handler(request):
+    SERVED.append(request)
+    sse = REPLIES[len(SERVED) - 1]
+    return httpx.Response(200, content=sse.encode(), headers={"content-type": "text/event-stream"})
+
+
+def key(item):
+    return f"function_call {item.call_id}" if item.type == "function_call" else item.type
+
+
+async def main():
+    http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    client = openai.AsyncOpenAI(api_key="sk-dummy", base_url="http://fake.invalid/v1", max_retries=0, http_client=http)
+    model = OpenAIChatCompletionsModel(model="m", openai_client=client)
+    result = Runner.run_streamed(Agent(name="assistant", model=model, tools=[get_weather]), input="Paris and Rome?")
+    events, error = [], None
+    try:  # collect event by event: turn 1 is judged even if a later turn fails
+        async for event in result.stream_events():
+            events += [event.data] if event.type == "raw_response_event" else []
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {str(exc)[:120]}"
+    announced, completed = [], None
+    for event in events:  # turn 1, up to its response.completed
+        if event.type in ("response.output_item.added", "response.output_item.done"):
+            announced.append((event.type.rsplit(".", 1)[1], event.output_index, key(event.item)))
+            print(f"  {announced[-1][0]} #{event.output_index} {key(event.item)}")
+        elif event.type == "response.completed":
+            completed = [key(item) for item in event.response.output]
+            break
+    print(f"turn 1 response.completed output: {completed}; run error: {error}")
+    if not completed or "reasoning" not in completed or len(set(completed)) != len(completed):
+        print("verdict: cannot judge (no reasoning item, or no response.completed, in turn 1)")
+        return 125
+    if {k for _, _, k in announced} != set(completed):
+        print("verdict: cannot judge (announced items and response.completed output differ)")
+        return 125
+    added = [(i, k) for what, i, k in announced if what == "added"]
+    problems = {}  # per item, its first index that is not its position in response.completed
+    for what, i, k in announced:
+        if i != completed.index(k):
+            problems.setdefault(k, f"{k} {what} at {i} but #{completed.index(k)} in response.completed")
+    shared = len({i for i, _ in added}) < len(added)
+    if problems or shared:
+        print(
+            f"verdict: reproduced ({'two items announced at one index; ' if shared else ''}{'; '.join(problems.values())})"
+        )
+        return 3
+    if error or len(CALLS) != 2 or result.final_output != "Both are sunny.":
+        print(f"verdict: cannot judge (indexes agree, but the run did not finish as scripted: {error})")
+        return 125
+    print(
+        f"verdict: fixed ({len(added)} items announced at {[i for i, _ in added]}, their response.completed positions)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    set_tracing_disabled(True)
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

@@ -1,0 +1,131 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "openai-agents==0.18.3",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-07-17T03:40:26Z"
+# ///
+# agents-nested-handoff-4hop:nested-4hop. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   0.5.1    2025-11-13T17:59:37Z  not-applicable / cannot-judge
+#   0.6.0    2025-11-18T19:06:56Z  reproduced / reproduced
+#   0.6.9    2026-01-20T01:57:01Z  reproduced / reproduced
+#   0.7.0    2026-01-23T00:06:36Z  reproduced / reproduced
+#   0.8.4    2026-02-11T19:14:31Z  reproduced / reproduced
+#   0.9.3    2026-02-20T22:56:23Z  reproduced / reproduced
+#   0.10.5   2026-03-05T20:44:00Z  reproduced / reproduced
+#   0.11.1   2026-03-09T06:34:08Z  reproduced / reproduced
+#   0.12.5   2026-03-19T07:19:17Z  reproduced / reproduced
+#   0.13.6   2026-04-09T04:10:52Z  reproduced / reproduced
+#   0.14.8   2026-04-29T03:40:08Z  reproduced / reproduced
+#   0.15.3   2026-05-06T12:13:01Z  reproduced / reproduced
+#   0.16.1   2026-05-07T11:02:40Z  reproduced / reproduced
+#   0.17.8   2026-07-06T23:37:13Z  reproduced / reproduced
+#   0.18.3   2026-07-17T03:40:26Z  reproduced / reproduced
+#   0.19.0   2026-07-27T22:49:27Z  fixed / fixed
+#   0.19.4   2026-08-05T02:59:13Z  fixed / fixed
+#   0.20.0   2026-08-11T03:12:50Z  fixed / fixed
+#   0.21.1   2026-08-16T22:29:36Z  fixed / fixed
+#   0.22.3   2026-09-17T22:20:45Z  fixed / fixed
+#   0.23.1   2026-10-02T15:42:07Z  fixed / fixed
+#   0.24.0   2026-10-15T02:38:22Z  fixed / fixed
+"""With nest_handoff_history, a 4-hop handoff chain repeats earlier messages in the summary.
+
+Upstream: https://github.com/openai/openai-agents-python/pull/3791 (the seed fix; see also
+issue #2171). Each handoff folds the transcript into one <CONVERSATION HISTORY> message and
+also forwards the agent's own message verbatim; the next hop summarised that copy again.
+
+Agents A -> B -> C -> D, each scripted to say "<name>: msg" and hand off; D answers.
+Runner.run with RunConfig(nest_handoff_history=True); the script reads D's model input.
+reproduced: D's summary lists an earlier agent's message more than once (A's and B's twice).
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (no nest_handoff_history, no summary, ...).
+"""
+
+import asyncio
+import json
+import sys
+
+from agents import Agent, RunConfig, Runner, handoff, set_tracing_disabled
+from agents.items import ModelResponse
+from agents.models.interface import Model
+from agents.usage import Usage
+from openai.types import responses as rt
+
+STREAMED = False
+MARKER = "<CONVERSATION HISTORY>"
+
+
+def message(text, msg_id):
+    part = rt.ResponseOutputText(type="output_text", text=text, annotations=[])
+    return rt.ResponseOutputMessage(id=msg_id, type="message", role="assistant", status="completed", content=[part])
+
+
+class Scripted(Model):
+    """Replays one turn of output items and records the input it was given."""
+
+    def __init__(self, *output):
+        self.output, self.inputs = list(output), []
+
+    async def get_response(self, *args, **kwargs):
+        self.inputs.append(kwargs.get("input", args[1] if len(args) > 1 else None))
+        return ModelResponse(output=self.output, usage=Usage(), response_id=None)
+
+    async def stream_response(self, *args, **kwargs):
+        self.inputs.append(kwargs.get("input", args[1] if len(args) > 1 else None))
+        response = rt.Response(
+            id="resp-1", created_at=0, model="scripted", object="response", output=self.output,
+            tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
+        )  # fmt: skip
+        yield rt.ResponseCompletedEvent(type="response.completed", response=response, sequence_number=0)
+
+
+async def main():
+    d = Agent(name="D", model=Scripted(message("D: final", "msg-D")))
+    nxt = d
+    for name in ("C", "B", "A"):
+        to_next = handoff(nxt)
+        call = rt.ResponseFunctionToolCall(
+            id=f"fc-{name}", call_id=f"call-{name}", type="function_call", name=to_next.tool_name, arguments="{}"
+        )
+        nxt = Agent(name=name, model=Scripted(message(f"{name}: msg", f"msg-{name}"), call), handoffs=[to_next])
+    config = RunConfig(nest_handoff_history=True)
+    if STREAMED:
+        result = Runner.run_streamed(nxt, "USERQ", run_config=config)
+        async for _ in result.stream_events():
+            pass
+    else:
+        await Runner.run(nxt, "USERQ", run_config=config)
+    d_input = d.model.inputs[0]
+    summaries = [i["content"] for i in d_input if isinstance(i, dict) and MARKER in str(i.get("content"))]
+    print(f"D's input: {len(d_input)} items, {len(summaries)} history summary message(s)")
+    if not summaries:
+        print("verdict: cannot judge (D received no <CONVERSATION HISTORY> summary)")
+        return 125
+    for summary in summaries:
+        print(summary)
+    verbatim = json.dumps([i for i in d_input if not (isinstance(i, dict) and MARKER in str(i.get("content")))])
+    repeated, reach = [], []
+    for text in ("A: msg", "B: msg", "C: msg"):
+        per_summary = [s.count(text) for s in summaries]
+        repeated += [f"{text!r} x{n}" for n in per_summary if n > 1]
+        reach.append((text, sum(per_summary), verbatim.count(text)))
+    if repeated:
+        print(f"verdict: reproduced (D's history summary repeats earlier messages: {', '.join(repeated)})")
+        return 3
+    figures = ", ".join(f"{t!r} {n} summary record(s) + {v} verbatim" for t, n, v in reach)
+    if all(n <= 1 and n + v >= 1 for _, n, v in reach):
+        print(f"verdict: fixed (no summary repeats a message; {figures})")
+        return 0
+    print(f"verdict: cannot judge (a message lost or in two summaries: {figures})")
+    return 125
+
+
+if __name__ == "__main__":
+    set_tracing_disabled(True)
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

@@ -1,0 +1,145 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "openai-agents==0.12.1",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-03-13T06:46:22Z"
+# ///
+# agents-to-input-list-after-handoff:nested-follow-up. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   0.2.0    2025-07-15T15:49:35Z  not-applicable / cannot-judge
+#   0.5.1    2025-11-13T17:59:37Z  not-applicable / cannot-judge
+#   0.6.0    2025-11-18T19:06:56Z  reproduced / reproduced
+#   0.6.9    2026-01-20T01:57:01Z  reproduced / reproduced
+#   0.7.0    2026-01-23T00:06:36Z  reproduced / reproduced
+#   0.8.4    2026-02-11T19:14:31Z  reproduced / reproduced
+#   0.9.3    2026-02-20T22:56:23Z  reproduced / reproduced
+#   0.10.5   2026-03-05T20:44:00Z  reproduced / reproduced
+#   0.11.1   2026-03-09T06:34:08Z  reproduced / reproduced
+#   0.12.1   2026-03-13T06:46:22Z  reproduced / reproduced
+#   0.12.2   2026-03-14T01:19:13Z  fixed / fixed
+#   0.12.5   2026-03-19T07:19:17Z  fixed / fixed
+#   0.13.6   2026-04-09T04:10:52Z  fixed / fixed
+#   0.14.8   2026-04-29T03:40:08Z  fixed / fixed
+#   0.15.3   2026-05-06T12:13:01Z  fixed / fixed
+#   0.16.1   2026-05-07T11:02:40Z  fixed / fixed
+#   0.17.8   2026-07-06T23:37:13Z  fixed / fixed
+#   0.18.3   2026-07-17T03:40:26Z  fixed / fixed
+#   0.19.4   2026-08-05T02:59:13Z  fixed / fixed
+#   0.20.0   2026-08-11T03:12:50Z  fixed / fixed
+#   0.21.1   2026-08-16T22:29:36Z  fixed / fixed
+#   0.22.3   2026-09-17T22:20:45Z  fixed / fixed
+#   0.23.1   2026-10-02T15:42:07Z  fixed / fixed
+#   0.24.0   2026-10-15T02:38:22Z  fixed / fixed
+"""to_input_list() after a nested handoff repeats the items its history summary records.
+
+Upstream: https://github.com/openai/openai-agents-python/issues/2258, addressed by PR #2667
+(to_input_list(mode="normalized"), 0.12.2); PR #2272 (0.7.0) made nesting opt-in.
+
+Agent One calls starter_tool then hands off to Agent Two, which calls finisher_tool and
+answers (scripted models). Runner.run with RunConfig(nest_handoff_history=True); the history
+for a follow-up run is to_input_list(mode="normalized") where the release has it, else
+to_input_list(). Each of the run's 8 items is counted in the summary records and the items.
+reproduced: every item is there and some twice; fixed: each exactly once.
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (no nest_handoff_history, a lost item, ...).
+"""
+
+import asyncio
+import inspect
+import json
+import re
+import sys
+from collections import Counter
+
+from agents import Agent, RunConfig, Runner, function_tool, handoff, set_tracing_disabled
+from agents.items import ModelResponse
+from agents.models.interface import Model
+from agents.usage import Usage
+from openai.types import responses as rt
+
+NESTED = True
+USER_TEXT, ANSWER = "Kick off the two-agent workflow.", "All done."
+CALL_IDS = ("call-starter", "call-handoff", "call-finisher")
+
+
+@function_tool
+def starter_tool() -> str:
+    return "starter response"
+
+
+@function_tool
+def finisher_tool() -> str:
+    return "finished"
+
+
+def call(name, call_id):
+    return rt.ResponseFunctionToolCall(id=f"fc-{call_id}", call_id=call_id, type="function_call", name=name, arguments="{}")  # fmt: skip
+
+
+class Scripted(Model):
+    def __init__(self, *turns):
+        self.turns = list(turns)
+
+    async def get_response(self, *args, **kwargs):
+        return ModelResponse(output=self.turns.pop(0), usage=Usage(), response_id=None)
+
+    def stream_response(self, *args, **kwargs):
+        raise NotImplementedError
+
+
+def key(text):
+    """Which of the run's 8 items a summary record or an input item (as text) is."""
+    ids = [i for i in CALL_IDS if i in text]
+    if "function_call_output" in text and ids:
+        return f"output {ids[0]}"
+    if "function_call" in text and ids:
+        return f"call {ids[0]}"
+    return "user message" if USER_TEXT in text else "answer" if ANSWER in text else f"other {text[:50]}"
+
+
+async def main():
+    part = rt.ResponseOutputText(type="output_text", text=ANSWER, annotations=[])
+    answer = rt.ResponseOutputMessage(id="msg-final", type="message", role="assistant", status="completed", content=[part])  # fmt: skip
+    two = Agent(name="Agent Two", model=Scripted([call("finisher_tool", "call-finisher")], [answer]), tools=[finisher_tool])  # fmt: skip
+    to_two = handoff(two)
+    one_model = Scripted([call("starter_tool", "call-starter")], [call(to_two.tool_name, "call-handoff")])
+    one = Agent(name="Agent One", model=one_model, tools=[starter_tool], handoffs=[to_two])
+    config = RunConfig(nest_handoff_history=True) if NESTED else RunConfig()
+    result = await Runner.run(one, [{"role": "user", "content": USER_TEXT}], run_config=config)
+    normalized = NESTED and "mode" in inspect.signature(result.to_input_list).parameters
+    items = result.to_input_list(mode="normalized") if normalized else result.to_input_list()
+    print(f"to_input_list({'mode=normalized' if normalized else ''}): {len(items)} items")
+    seen = Counter()
+    for item in items:
+        content = item.get("content") if isinstance(item, dict) else None
+        if isinstance(content, str) and "<CONVERSATION HISTORY>" in content:
+            body = content.split("<CONVERSATION HISTORY>")[1].split("</CONVERSATION HISTORY>")[0]
+            records = re.split(r"\n(?=\d+\. )", body.strip())
+            print(f"  summary with {len(records)} records:")
+            for record in records:
+                print(f"    {record[:110]}")
+                seen[key(record)] += 1
+        else:
+            print(f"  item: {json.dumps(item, default=str)[:110]}")
+            seen[key(json.dumps(item, default=str))] += 1
+    expected = ["user message", "answer"] + [f"{k} {i}" for i in CALL_IDS for k in ("call", "output")]
+    figures = ", ".join(f"{k} x{seen[k]}" for k in expected if seen[k] != 1) or "each item once"
+    if set(seen) != set(expected):
+        print(f"verdict: cannot judge (items missing or extra: {sorted(set(seen) ^ set(expected))})")
+        return 125
+    if all(n == 1 for n in seen.values()):
+        print("verdict: fixed (the follow-up history holds each of the run's 8 items once)")
+        return 0
+    print(f"verdict: reproduced (the follow-up history repeats the run's items: {figures})")
+    return 3
+
+
+if __name__ == "__main__":
+    set_tracing_disabled(True)
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)

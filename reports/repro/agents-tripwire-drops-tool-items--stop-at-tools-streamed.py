@@ -1,0 +1,136 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#   "openai-agents==0.19.2",
+# ]
+# [tool.uv]
+# exclude-newer = "2026-08-01T01:09:21Z"
+# ///
+# agents-tripwire-drops-tool-items:stop-at-tools-streamed. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
+# Checked beside the harness's case on every release below; to try one, set its version and
+# date above. release, exclude-newer, the case's outcome / this script's verdict:
+#   0.1.0    2025-06-27T20:58:04Z  not-applicable / cannot-judge
+#   0.2.0    2025-07-15T15:49:35Z  fixed / fixed
+#   0.2.11   2025-09-03T22:16:06Z  fixed / fixed
+#   0.3.0    2025-09-11T19:20:10Z  fixed / fixed
+#   0.6.9    2026-01-20T01:57:01Z  fixed / fixed
+#   0.7.0    2026-01-23T00:06:36Z  fixed / fixed
+#   0.8.0    2026-02-05T02:51:53Z  fixed / fixed
+#   0.8.4    2026-02-11T19:14:31Z  fixed / fixed
+#   0.9.3    2026-02-20T22:56:23Z  fixed / fixed
+#   0.10.5   2026-03-05T20:44:00Z  fixed / fixed
+#   0.11.1   2026-03-09T06:34:08Z  fixed / fixed
+#   0.12.5   2026-03-19T07:19:17Z  fixed / fixed
+#   0.13.0   2026-03-23T06:20:24Z  reproduced / reproduced
+#   0.13.6   2026-04-09T04:10:52Z  reproduced / reproduced
+#   0.14.8   2026-04-29T03:40:08Z  reproduced / reproduced
+#   0.15.3   2026-05-06T12:13:01Z  reproduced / reproduced
+#   0.16.1   2026-05-07T11:02:40Z  reproduced / reproduced
+#   0.17.8   2026-07-06T23:37:13Z  reproduced / reproduced
+#   0.18.3   2026-07-17T03:40:26Z  reproduced / reproduced
+#   0.19.2   2026-08-01T01:09:21Z  reproduced / reproduced
+#   0.19.3   2026-08-04T07:18:32Z  fixed / fixed
+#   0.19.4   2026-08-05T02:59:13Z  fixed / fixed
+#   0.20.0   2026-08-11T03:12:50Z  fixed / fixed
+#   0.21.1   2026-08-16T22:29:36Z  fixed / fixed
+#   0.22.0   2026-08-19T13:45:23Z  fixed / fixed
+#   0.22.3   2026-09-17T22:20:45Z  fixed / fixed
+#   0.23.1   2026-10-02T15:42:07Z  fixed / fixed
+#   0.24.0   2026-10-15T02:38:22Z  fixed / fixed
+"""An output guardrail tripwire drops a tool call that already ran from the session.
+
+Upstream: https://github.com/openai/openai-agents-python/pull/4148 (its description holds the
+repro; in 0.19.3). With tool_use_behavior=StopAtTools(["book_flight"]) the tool's result is the
+final output, so the tool has run before the output guardrail sees it; when the guardrail trips,
+the session must still record the call and its output.
+
+A scripted model calls book_flight once; an output guardrail always trips; the run goes
+through Runner.run_streamed with a SQLiteSession file, read back through a second session.
+reproduced: the tool ran, the tripwire fired, the session holds only the user's message.
+Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (no tripwire, no SQLiteSession, ...).
+"""
+
+import asyncio
+import os
+import sys
+import tempfile
+
+from agents import Agent, GuardrailFunctionOutput, OutputGuardrail, Runner, function_tool, set_tracing_disabled
+from agents.models.interface import Model
+from openai.types import responses as rt
+
+BEHAVIOR = "stop_at_tools"
+CALLS = []
+
+
+@function_tool
+def book_flight(city: str) -> str:
+    """Book a flight."""
+    CALLS.append(city)
+    return "booked flight PA-1"
+
+
+async def block(context, agent, output):
+    return GuardrailFunctionOutput(output_info="blocked", tripwire_triggered=True)
+
+
+class Scripted(Model):
+    """One turn: call book_flight(city="Paris")."""
+
+    def output(self):
+        call = dict(id="fc-1", call_id="call-book", type="function_call", name="book_flight")
+        return [rt.ResponseFunctionToolCall(**call, arguments='{"city": "Paris"}')]
+
+    async def get_response(self, *args, **kwargs):
+        raise NotImplementedError
+
+    async def stream_response(self, *args, **kwargs):
+        response = rt.Response(
+            id="resp-1", created_at=0, model="scripted", object="response", output=self.output(),
+            tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
+        )  # fmt: skip
+        yield rt.ResponseCompletedEvent(type="response.completed", response=response, sequence_number=0)
+
+
+async def main():
+    from agents.agent import StopAtTools
+    from agents.memory import SQLiteSession
+
+    behavior = BEHAVIOR if BEHAVIOR == "stop_on_first_tool" else StopAtTools(stop_at_tool_names=["book_flight"])
+    guardrail = OutputGuardrail(guardrail_function=block, name="block_booking")
+    agent = Agent(
+        name="Booking", model=Scripted(), tools=[book_flight], tool_use_behavior=behavior, output_guardrails=[guardrail]
+    )
+    raised = None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "session.db")
+        try:
+            result = Runner.run_streamed(agent, "Book me a flight to Paris.", session=SQLiteSession("s1", path))
+            async for _ in result.stream_events():
+                pass
+        except Exception as exc:
+            raised = type(exc).__name__
+        stored = await SQLiteSession("s1", path).get_items()
+    kinds = [item.get("role") if item.get("role") == "user" else item.get("type") for item in stored]
+    print(f"run ended with {raised}; book_flight ran {len(CALLS)} time(s)")
+    print(f"session holds {len(stored)} items: {', '.join(map(str, kinds)) or 'nothing'}")
+    if raised != "OutputGuardrailTripwireTriggered" or len(CALLS) != 1:
+        print("verdict: cannot judge (expected the tripwire after one tool run)")
+        return 125
+    if kinds == ["user", "function_call", "function_call_output"]:
+        print("verdict: fixed (the session keeps the user's message, the call and its output)")
+        return 0
+    if kinds == ["user"]:
+        print("verdict: reproduced (the tool ran, but the session lost its function_call and output)")
+        return 3
+    print(f"verdict: cannot judge (session items {kinds})")
+    return 125
+
+
+if __name__ == "__main__":
+    set_tracing_disabled(True)
+    try:
+        sys.exit(asyncio.run(main()))
+    except Exception as exc:
+        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        sys.exit(125)
