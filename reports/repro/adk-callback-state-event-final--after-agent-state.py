@@ -7,25 +7,14 @@
 # exclude-newer = "2026-10-23T18:26:35Z"
 # ///
 # adk-callback-state-event-final:after-agent-state. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
-# Checked beside the harness's case on every release below; to try one, set its version and
-# date above. release, exclude-newer, the case's outcome / this script's verdict:
-#   1.6.1    2025-07-10T00:04:41Z  reproduced / reproduced
-#   1.7.0    2025-07-16T22:39:55Z  reproduced / reproduced
-#   1.39.1   2026-08-27T21:55:07Z  reproduced / reproduced
-#   2.0.0    2026-05-19T16:17:11Z  reproduced / reproduced
-#   2.1.0    2026-05-23T00:14:00Z  reproduced / reproduced
-#   2.2.0    2026-06-04T22:15:16Z  reproduced / reproduced
-#   2.3.0    2026-06-18T18:47:09Z  reproduced / reproduced
-#   2.4.0    2026-07-07T19:46:15Z  reproduced / reproduced
-#   2.5.0    2026-07-16T20:43:07Z  reproduced / reproduced
-#   2.6.3    2026-08-07T21:18:45Z  reproduced / reproduced
-#   2.7.1    2026-08-17T18:33:12Z  reproduced / reproduced
-#   2.8.0    2026-08-26T23:26:21Z  reproduced / reproduced
-#   2.9.2    2026-09-18T18:10:47Z  reproduced / reproduced
-#   2.10.0   2026-09-25T19:02:07Z  reproduced / reproduced
-#   2.11.0   2026-10-02T00:46:26Z  reproduced / reproduced
-#   2.12.0   2026-10-13T16:42:59Z  reproduced / reproduced
-#   2.13.0   2026-10-23T18:26:35Z  reproduced / reproduced
+# Checked beside the harness's case on every release below; to try one, set its version and its
+# exclude-newer date above. By the case's outcome / this script's verdict, release (date):
+#   reproduced / reproduced: 1.6.1 (2025-07-10T00:04:41Z), 1.7.0 (2025-07-16T22:39:55Z),
+#     1.39.1 (2026-08-27T21:55:07Z), 2.0.0 (2026-05-19T16:17:11Z), 2.1.0 (2026-05-23T00:14:00Z),
+#     2.2.0 (2026-06-04T22:15:16Z), 2.3.0 (2026-06-18T18:47:09Z), 2.4.0 (2026-07-07T19:46:15Z),
+#     2.5.0 (2026-07-16T20:43:07Z), 2.6.3 (2026-08-07T21:18:45Z), 2.7.1 (2026-08-17T18:33:12Z),
+#     2.8.0 (2026-08-26T23:26:21Z), 2.9.2 (2026-09-18T18:10:47Z), 2.10.0 (2026-09-25T19:02:07Z),
+#     2.11.0 (2026-10-02T00:46:26Z), 2.12.0 (2026-10-13T16:42:59Z), 2.13.0 (2026-10-23T18:26:35Z)
 """google-adk: an after_agent_callback that only writes state yields an empty "final" event.
 
 Bug: https://github.com/google/adk-python/issues/7078 (the after-callback path: #772; fix

@@ -7,30 +7,18 @@
 # exclude-newer = "2026-08-27T21:55:07Z"
 # ///
 # adk-subagent-lro-second-resume:response-as-new-message. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
-# Checked beside the harness's case on every release below; to try one, set its version and
-# date above. release, exclude-newer, the case's outcome / this script's verdict:
-#   1.1.1    2025-05-29T00:13:32Z  not-applicable / cannot-judge
-#   1.15.1   2025-09-26T22:18:06Z  not-applicable / cannot-judge
-#   1.16.0   2025-10-09T18:30:22Z  fixed / fixed
-#   1.19.0   2025-11-20T00:48:43Z  fixed / fixed
-#   1.26.0   2026-02-26T23:39:16Z  fixed / fixed
-#   1.27.0   2026-03-12T22:50:16Z  reproduced / reproduced
-#   1.27.1   2026-03-13T23:09:06Z  reproduced / reproduced
-#   1.39.1   2026-08-27T21:55:07Z  reproduced / reproduced
-#   2.0.0    2026-05-19T16:17:11Z  not-applicable / cannot-judge
-#   2.1.0    2026-05-23T00:14:00Z  not-applicable / cannot-judge
-#   2.2.0    2026-06-04T22:15:16Z  not-applicable / cannot-judge
-#   2.3.0    2026-06-18T18:47:09Z  not-applicable / cannot-judge
-#   2.4.0    2026-07-07T19:46:15Z  not-applicable / cannot-judge
-#   2.5.0    2026-07-16T20:43:07Z  not-applicable / cannot-judge
-#   2.6.3    2026-08-07T21:18:45Z  not-applicable / cannot-judge
-#   2.7.1    2026-08-17T18:33:12Z  not-applicable / cannot-judge
-#   2.8.0    2026-08-26T23:26:21Z  not-applicable / cannot-judge
-#   2.9.2    2026-09-18T18:10:47Z  not-applicable / cannot-judge
-#   2.10.0   2026-09-25T19:02:07Z  not-applicable / cannot-judge
-#   2.11.0   2026-10-02T00:46:26Z  not-applicable / cannot-judge
-#   2.12.0   2026-10-13T16:42:59Z  not-applicable / cannot-judge
-#   2.13.0   2026-10-23T18:26:35Z  not-applicable / cannot-judge
+# Checked beside the harness's case on every release below; to try one, set its version and its
+# exclude-newer date above. By the case's outcome / this script's verdict, release (date):
+#   not-applicable / cannot-judge: 1.1.1 (2025-05-29T00:13:32Z), 1.15.1 (2025-09-26T22:18:06Z)
+#   fixed / fixed: 1.16.0 (2025-10-09T18:30:22Z), 1.19.0 (2025-11-20T00:48:43Z),
+#     1.26.0 (2026-02-26T23:39:16Z)
+#   reproduced / reproduced: 1.27.0 (2026-03-12T22:50:16Z), 1.27.1 (2026-03-13T23:09:06Z),
+#     1.39.1 (2026-08-27T21:55:07Z)
+#   not-applicable / cannot-judge: 2.0.0 (2026-05-19T16:17:11Z), 2.1.0 (2026-05-23T00:14:00Z),
+#     2.2.0 (2026-06-04T22:15:16Z), 2.3.0 (2026-06-18T18:47:09Z), 2.4.0 (2026-07-07T19:46:15Z),
+#     2.5.0 (2026-07-16T20:43:07Z), 2.6.3 (2026-08-07T21:18:45Z), 2.7.1 (2026-08-17T18:33:12Z),
+#     2.8.0 (2026-08-26T23:26:21Z), 2.9.2 (2026-09-18T18:10:47Z), 2.10.0 (2026-09-25T19:02:07Z),
+#     2.11.0 (2026-10-02T00:46:26Z), 2.12.0 (2026-10-13T16:42:59Z), 2.13.0 (2026-10-23T18:26:35Z)
 """google-adk: a sub-agent paused on its second long-running tool never resumes.
 
 Issue: https://github.com/google/adk-python/issues/5349 (community fix google/adk-python#5385).

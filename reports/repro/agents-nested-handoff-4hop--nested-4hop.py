@@ -7,30 +7,17 @@
 # exclude-newer = "2026-07-17T03:40:26Z"
 # ///
 # agents-nested-handoff-4hop:nested-4hop. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
-# Checked beside the harness's case on every release below; to try one, set its version and
-# date above. release, exclude-newer, the case's outcome / this script's verdict:
-#   0.5.1    2025-11-13T17:59:37Z  not-applicable / cannot-judge
-#   0.6.0    2025-11-18T19:06:56Z  reproduced / reproduced
-#   0.6.9    2026-01-20T01:57:01Z  reproduced / reproduced
-#   0.7.0    2026-01-23T00:06:36Z  reproduced / reproduced
-#   0.8.4    2026-02-11T19:14:31Z  reproduced / reproduced
-#   0.9.3    2026-02-20T22:56:23Z  reproduced / reproduced
-#   0.10.5   2026-03-05T20:44:00Z  reproduced / reproduced
-#   0.11.1   2026-03-09T06:34:08Z  reproduced / reproduced
-#   0.12.5   2026-03-19T07:19:17Z  reproduced / reproduced
-#   0.13.6   2026-04-09T04:10:52Z  reproduced / reproduced
-#   0.14.8   2026-04-29T03:40:08Z  reproduced / reproduced
-#   0.15.3   2026-05-06T12:13:01Z  reproduced / reproduced
-#   0.16.1   2026-05-07T11:02:40Z  reproduced / reproduced
-#   0.17.8   2026-07-06T23:37:13Z  reproduced / reproduced
-#   0.18.3   2026-07-17T03:40:26Z  reproduced / reproduced
-#   0.19.0   2026-07-27T22:49:27Z  fixed / fixed
-#   0.19.4   2026-08-05T02:59:13Z  fixed / fixed
-#   0.20.0   2026-08-11T03:12:50Z  fixed / fixed
-#   0.21.1   2026-08-16T22:29:36Z  fixed / fixed
-#   0.22.3   2026-09-17T22:20:45Z  fixed / fixed
-#   0.23.1   2026-10-02T15:42:07Z  fixed / fixed
-#   0.24.0   2026-10-15T02:38:22Z  fixed / fixed
+# Checked beside the harness's case on every release below; to try one, set its version and its
+# exclude-newer date above. By the case's outcome / this script's verdict, release (date):
+#   not-applicable / cannot-judge: 0.5.1 (2025-11-13T17:59:37Z)
+#   reproduced / reproduced: 0.6.0 (2025-11-18T19:06:56Z), 0.6.9 (2026-01-20T01:57:01Z),
+#     0.7.0 (2026-01-23T00:06:36Z), 0.8.4 (2026-02-11T19:14:31Z), 0.9.3 (2026-02-20T22:56:23Z),
+#     0.10.5 (2026-03-05T20:44:00Z), 0.11.1 (2026-03-09T06:34:08Z), 0.12.5 (2026-03-19T07:19:17Z),
+#     0.13.6 (2026-04-09T04:10:52Z), 0.14.8 (2026-04-29T03:40:08Z), 0.15.3 (2026-05-06T12:13:01Z),
+#     0.16.1 (2026-05-07T11:02:40Z), 0.17.8 (2026-07-06T23:37:13Z), 0.18.3 (2026-07-17T03:40:26Z)
+#   fixed / fixed: 0.19.0 (2026-07-27T22:49:27Z), 0.19.4 (2026-08-05T02:59:13Z),
+#     0.20.0 (2026-08-11T03:12:50Z), 0.21.1 (2026-08-16T22:29:36Z), 0.22.3 (2026-09-17T22:20:45Z),
+#     0.23.1 (2026-10-02T15:42:07Z), 0.24.0 (2026-10-15T02:38:22Z)
 """With nest_handoff_history, a 4-hop handoff chain repeats earlier messages in the summary.
 
 Upstream: https://github.com/openai/openai-agents-python/pull/3791 (the seed fix; see also

@@ -7,35 +7,20 @@
 # exclude-newer = "2025-07-21T19:34:21Z"
 # ///
 # agents-reasoning-item-chat-completions:tool-call-then-turn. Run: uv run THIS_FILE (exit 0 fixed, 3 reproduced, 125 cannot judge).
-# Checked beside the harness's case on every release below; to try one, set its version and
-# date above. release, exclude-newer, the case's outcome / this script's verdict:
-#   0.0.13   2025-04-24T19:00:11Z  not-applicable / cannot-judge
-#   0.0.19   2025-06-18T00:49:16Z  not-applicable / cannot-judge
-#   0.1.0    2025-06-27T20:58:04Z  reproduced / reproduced
-#   0.2.0    2025-07-15T15:49:35Z  reproduced / reproduced
-#   0.2.3    2025-07-21T19:34:21Z  reproduced / reproduced
-#   0.2.4    2025-07-29T21:39:17Z  fixed / fixed
-#   0.2.5    2025-08-07T21:05:27Z  unexpected / cannot-judge
-#   0.2.6    2025-08-11T18:52:18Z  fixed / fixed
-#   0.6.9    2026-01-20T01:57:01Z  fixed / fixed
-#   0.7.0    2026-01-23T00:06:36Z  fixed / fixed
-#   0.8.4    2026-02-11T19:14:31Z  fixed / fixed
-#   0.9.3    2026-02-20T22:56:23Z  fixed / fixed
-#   0.10.5   2026-03-05T20:44:00Z  fixed / fixed
-#   0.11.1   2026-03-09T06:34:08Z  fixed / fixed
-#   0.12.5   2026-03-19T07:19:17Z  fixed / fixed
-#   0.13.6   2026-04-09T04:10:52Z  fixed / fixed
-#   0.14.8   2026-04-29T03:40:08Z  fixed / fixed
-#   0.15.3   2026-05-06T12:13:01Z  fixed / fixed
-#   0.16.1   2026-05-07T11:02:40Z  fixed / fixed
-#   0.17.8   2026-07-06T23:37:13Z  fixed / fixed
-#   0.18.3   2026-07-17T03:40:26Z  fixed / fixed
-#   0.19.4   2026-08-05T02:59:13Z  fixed / fixed
-#   0.20.0   2026-08-11T03:12:50Z  fixed / fixed
-#   0.21.1   2026-08-16T22:29:36Z  fixed / fixed
-#   0.22.3   2026-09-17T22:20:45Z  fixed / fixed
-#   0.23.1   2026-10-02T15:42:07Z  fixed / fixed
-#   0.24.0   2026-10-15T02:38:22Z  fixed / fixed
+# Checked beside the harness's case on every release below; to try one, set its version and its
+# exclude-newer date above. By the case's outcome / this script's verdict, release (date):
+#   not-applicable / cannot-judge: 0.0.13 (2025-04-24T19:00:11Z), 0.0.19 (2025-06-18T00:49:16Z)
+#   reproduced / reproduced: 0.1.0 (2025-06-27T20:58:04Z), 0.2.0 (2025-07-15T15:49:35Z),
+#     0.2.3 (2025-07-21T19:34:21Z)
+#   fixed / fixed: 0.2.4 (2025-07-29T21:39:17Z)
+#   unexpected / cannot-judge: 0.2.5 (2025-08-07T21:05:27Z)
+#   fixed / fixed: 0.2.6 (2025-08-11T18:52:18Z), 0.6.9 (2026-01-20T01:57:01Z),
+#     0.7.0 (2026-01-23T00:06:36Z), 0.8.4 (2026-02-11T19:14:31Z), 0.9.3 (2026-02-20T22:56:23Z),
+#     0.10.5 (2026-03-05T20:44:00Z), 0.11.1 (2026-03-09T06:34:08Z), 0.12.5 (2026-03-19T07:19:17Z),
+#     0.13.6 (2026-04-09T04:10:52Z), 0.14.8 (2026-04-29T03:40:08Z), 0.15.3 (2026-05-06T12:13:01Z),
+#     0.16.1 (2026-05-07T11:02:40Z), 0.17.8 (2026-07-06T23:37:13Z), 0.18.3 (2026-07-17T03:40:26Z),
+#     0.19.4 (2026-08-05T02:59:13Z), 0.20.0 (2026-08-11T03:12:50Z), 0.21.1 (2026-08-16T22:29:36Z),
+#     0.22.3 (2026-09-17T22:20:45Z), 0.23.1 (2026-10-02T15:42:07Z), 0.24.0 (2026-10-15T02:38:22Z)
 """A reasoning item in a tool-call turn breaks the next turn on OpenAIChatCompletionsModel.
 
 Upstream: https://github.com/openai/openai-agents-python/issues/1004 (dupes #1164, #1165):
