@@ -66,7 +66,6 @@ import inspect
 import re
 import tempfile
 import time
-from pathlib import Path
 
 from harness.runtime.outcomes import fixed, reproduced, unexpected
 from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
@@ -95,17 +94,6 @@ def _describe_exc(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {quote(message, 140)}"
 
 
-def _db_url(path: Path) -> str:
-    """The async driver where the release's DatabaseSessionService is async (1.19 on)."""
-    from google.adk.sessions import database_session_service
-
-    # The source, not a module attribute: 2.x imports SQLAlchemy's asyncio names inside
-    # ``try: ... except ImportError: pass``, so a missing name says nothing about the design.
-    if "create_async_engine" in inspect.getsource(database_session_service):
-        return f"sqlite+aiosqlite:///{path}"
-    return f"sqlite:///{path}"
-
-
 async def _close(service) -> None:
     close = getattr(service, "close", None)
     if close is not None:
@@ -118,17 +106,20 @@ async def _close(service) -> None:
 
 @contextlib.asynccontextmanager
 async def _servers(count: int):
-    """``count`` DatabaseSessionService instances (servers) on one SQLite file, and a reader."""
+    """``count`` DatabaseSessionService instances (servers) on one database, and a reader: a SQLite
+    file, or a fresh database on the run's PostgreSQL server for the ``-postgresql`` cases."""
     from google.adk.sessions import DatabaseSessionService
 
+    from harness.runtime.fakes.adk import database
+
     with tempfile.TemporaryDirectory(prefix="adk-stale-") as tmp:
-        url = _db_url(Path(tmp) / "sessions.db")
-        services = [DatabaseSessionService(db_url=url) for _ in range(count + 1)]
-        try:
-            yield services[:count], services[count]
-        finally:
-            for service in services:
-                await _close(service)
+        async with database(tmp) as url:
+            services = [DatabaseSessionService(db_url=url) for _ in range(count + 1)]
+            try:
+                yield services[:count], services[count]
+            finally:
+                for service in services:
+                    await _close(service)
 
 
 def _annotate(tool) -> None:
@@ -499,7 +490,9 @@ SCENARIO = Scenario(
     # SQLAlchemy comes with google-adk until 1.x and with the ``db`` extra in 2.x (an unknown
     # extra is ignored by older releases); its asyncio extra brings greenlet, which SQLAlchemy
     # 2.1 no longer installs by default and google-adk[db]==2.10.0 does not ask for.
-    requires=("google-adk[db]", "aiosqlite", "sqlalchemy[asyncio]"),
+    # The PostgreSQL drivers: asyncpg for the async service (1.19 on), psycopg2 before.
+    requires=("google-adk[db]", "aiosqlite", "sqlalchemy[asyncio]", "asyncpg", "psycopg2-binary"),
+    backends=("sqlite", "postgresql"),
     cases=(
         Case(
             "concurrent-runs",
