@@ -1,0 +1,201 @@
+"""google-adk: a session's last_update_time is off by the host's UTC offset (PostgreSQL).
+
+Symptom (google/adk-python#5354, PR #5355; #4441, #1733): on a host whose local time zone is
+not UTC, ``DatabaseSessionService`` on PostgreSQL mixes two baselines in the session table's
+``update_time`` (a ``TIMESTAMP WITHOUT TIME ZONE``): ``create_session`` writes UTC wall time
+(``datetime.now(timezone.utc)`` with the zone stripped) while ``append_event`` writes local
+wall time (``datetime.fromtimestamp(event.timestamp)``), and reading it back
+(``get_update_timestamp``) treats the naive value as UTC for SQLite only, as local time
+otherwise. The session's ``last_update_time`` is then hours off, and a stale-session check that
+compares the two can refuse a fresh session. On SQLite every path uses UTC.
+
+Case ``created-then-appended`` (on each backend: a SQLite file, and a fresh database on the
+run's PostgreSQL server, whose own ``TimeZone`` is UTC, as a managed database's is): the
+process's local zone is set to UTC+05:30 (the POSIX zone ``IST-5:30``, no tz database needed)
+for the case, then: create a session; read it back through a second service instance; append
+a user event; read it back again; append a second event through that fresh copy.
+
+Timeline: each step, with ``last_update_time`` as its distance from the wall clock at that step
+(in seconds, rounded to the minute: ``+0 min`` when right, ``-330 min`` when the naive UTC value
+was read as local time), and how the last append ended.
+
+Oracle: ``fixed`` when every ``last_update_time`` is within a minute of the clock and the last
+append is accepted; ``reproduced`` when one is off by the zone's offset (330 minutes) or the fresh
+copy's append is refused as stale; anything else is ``unexpected``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import time
+
+from harness.runtime.outcomes import fixed, reproduced, unexpected
+from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, Observation, Scenario
+from harness.runtime.timeline import quote
+
+APP = "zone_app"
+USER = "user-1"
+ZONE = "IST-5:30"  # POSIX: five and a half hours east of UTC
+OFFSET_MIN = 330
+STALE_MARKERS = ("stale session", "modified in storage")
+
+
+@contextlib.contextmanager
+def _local_zone(zone: str):
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = zone
+    time.tzset()
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = before
+        time.tzset()
+
+
+async def _close(service) -> None:
+    import inspect
+
+    close = getattr(service, "close", None)
+    if close is not None:
+        await close()
+        return
+    disposed = service.db_engine.dispose()
+    if inspect.isawaitable(disposed):
+        await disposed
+
+
+def _minutes(session, clock: float) -> int:
+    return round((float(session.last_update_time) - clock) / 60)
+
+
+def _event(text: str):
+    from google.adk.events import Event
+    from google.genai import types
+
+    return Event(
+        invocation_id=f"inv-{text}", author="user", content=types.Content(role="user", parts=[types.Part(text=text)])
+    )
+
+
+async def replay() -> Observation:
+    from google.adk.sessions import DatabaseSessionService
+
+    from harness.runtime.fakes.adk import database
+
+    offsets: dict[str, int] = {}
+    last: tuple[str, str] = ("not reached", "")
+    with _local_zone(ZONE), tempfile.TemporaryDirectory(prefix="adk-zone-") as tmp:
+        async with database(tmp) as url:
+            service, reader = DatabaseSessionService(db_url=url), DatabaseSessionService(db_url=url)
+            try:
+                clock = time.time()
+                created = await service.create_session(app_name=APP, user_id=USER)
+                offsets["create_session returned"] = _minutes(created, clock)
+                fresh = await reader.get_session(app_name=APP, user_id=USER, session_id=created.id)
+                offsets["read back after create"] = _minutes(fresh, clock)
+                first = _event("first")
+                await service.append_event(created, first)
+                fresh = await reader.get_session(app_name=APP, user_id=USER, session_id=created.id)
+                offsets["read back after append"] = _minutes(fresh, first.timestamp)
+                try:
+                    await reader.append_event(fresh, _event("second"))
+                    last = ("accepted", "")
+                except Exception as exc:  # a stale refusal of a fresh copy, or anything else: judged
+                    text = str(exc).splitlines()[0] if str(exc) else ""
+                    refused = isinstance(exc, ValueError) and any(m in text.lower() for m in STALE_MARKERS)
+                    last = ("refused as stale" if refused else "failed", f"{type(exc).__name__}: {quote(text, 80)}")
+            finally:
+                await _close(service)
+                await _close(reader)
+    timeline = [f"process local zone UTC+05:30 ({ZONE}); last_update_time minus the clock:"]
+    timeline += [f"  {step}: {minutes:+d} min" for step, minutes in offsets.items()]
+    timeline.append(f"append through the fresh copy: {last[0]}" + (" (an error)" if last[1] else ""))
+    return Observation(timeline=timeline, facts={"offsets": offsets, "last": last[0], "error": last[1]})
+
+
+def judge(obs: Observation):
+    offsets, last = obs.facts["offsets"], obs.facts["last"]
+    figures = ", ".join(f"{k} {v:+d} min" for k, v in offsets.items())
+    off = {k: v for k, v in offsets.items() if v}
+    if last == "failed":
+        return unexpected(f"the last append failed otherwise: {obs.facts['error']}; {figures}")
+    if (off and all(abs(v) == OFFSET_MIN for v in off.values())) or last == "refused as stale":
+        return reproduced(f"last_update_time off by the zone's offset: {figures}; the fresh copy's append {last}")
+    if not off and last == "accepted":
+        return fixed("every last_update_time within a minute of the clock; the fresh copy's append accepted")
+    return unexpected(f"{figures}; the fresh copy's append {last}")
+
+
+# --- builds that prove the oracle (tests only) --------------------------------------------
+
+
+def _shift_reads():
+    """The bug on any backend: a session read back reports its update time as local wall time."""
+    from google.adk.sessions import DatabaseSessionService
+
+    original = DatabaseSessionService.get_session
+
+    async def get_session(self, *args, **kwargs):
+        session = await original(self, *args, **kwargs)
+        if session is not None:
+            session.last_update_time -= OFFSET_MIN * 60
+        return session
+
+    @contextlib.contextmanager
+    def patched():
+        DatabaseSessionService.get_session = get_session
+        try:
+            yield
+        finally:
+            DatabaseSessionService.get_session = original
+
+    return patched()
+
+
+SHIFTED = InProcess("get_session reads the naive UTC update time as local time", _shift_reads)
+PINNED = AsInstalled("the pinned release reads and writes UTC on PostgreSQL too")
+
+
+def _half_offset(obs: Observation) -> None:
+    obs.facts["offsets"] = {**obs.facts["offsets"], "read back after create": -165}
+
+
+def _refused(obs: Observation) -> None:
+    obs.facts["last"] = "refused as stale"
+
+
+SCENARIO = Scenario(
+    id="adk-database-update-time-local-zone",
+    framework="google-adk",
+    links=(
+        "https://github.com/google/adk-python/issues/5354",
+        "https://github.com/google/adk-python/pull/5355",
+        "https://github.com/google/adk-python/pull/4441",
+    ),
+    description=(
+        "On a host outside UTC, DatabaseSessionService on PostgreSQL writes update_time as UTC in "
+        "create_session and as local time in append_event, and reads the naive value as local time, so a "
+        "session's last_update_time is off by the host's UTC offset."
+    ),
+    expected="last_update_time is the session's real update time on every backend and host zone.",
+    requires=("google-adk[db]", "aiosqlite", "sqlalchemy[asyncio]", "asyncpg", "psycopg2-binary"),
+    backends=("sqlite", "postgresql"),
+    cases=(
+        Case(
+            "created-then-appended",
+            replay,
+            judge,
+            {"reproduced": SHIFTED, "fixed": PINNED},
+            "local zone UTC+05:30: create, read back, append, read back, append through the fresh copy",
+            edges=(
+                Edge("unexpected", "an offset that is not the zone's", _half_offset, PINNED),
+                Edge("reproduced", "times right, but the fresh copy's append refused as stale", _refused, PINNED),
+            ),
+        ),
+    ),
+)
