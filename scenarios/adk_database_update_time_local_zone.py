@@ -20,8 +20,10 @@ Timeline: each step, with ``last_update_time`` as its distance from the wall clo
 was read as local time), and how the last append ended.
 
 Oracle: ``fixed`` when every ``last_update_time`` is within a minute of the clock and the last
-append is accepted; ``reproduced`` when one is off by the zone's offset (330 minutes) or the fresh
-copy's append is refused as stale; anything else is ``unexpected``.
+append is accepted; ``reproduced`` when one is off by the zone's offset (330 minutes) or the
+fresh copy's append is refused as stale; ``unexpected`` otherwise, and when create_session itself
+fails (1.24.0 on PostgreSQL: the aware datetime of adk-database-postgres-aware-datetime stops the
+case before any time is stored).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ USER = "user-1"
 ZONE = "IST-5:30"  # POSIX: five and a half hours east of UTC
 OFFSET_MIN = 330
 STALE_MARKERS = ("stale session", "modified in storage")
+AWARE_MARKER = "offset-naive and offset-aware"
 
 
 @contextlib.contextmanager
@@ -94,7 +97,15 @@ async def replay() -> Observation:
             service, reader = DatabaseSessionService(db_url=url), DatabaseSessionService(db_url=url)
             try:
                 clock = time.time()
-                created = await service.create_session(app_name=APP, user_id=USER)
+                try:
+                    created = await service.create_session(app_name=APP, user_id=USER)
+                except Exception as exc:  # 1.24.0 on PostgreSQL: adk-database-postgres-aware-datetime
+                    aware = AWARE_MARKER in str(exc)
+                    blocked = f"{type(exc).__name__}" + (" (the driver refused an aware datetime)" if aware else "")
+                    return Observation(
+                        timeline=[f"create_session failed: {blocked}"],
+                        facts={"offsets": {}, "last": "not reached", "error": "", "blocked": blocked},
+                    )
                 offsets["create_session returned"] = _minutes(created, clock)
                 fresh = await reader.get_session(app_name=APP, user_id=USER, session_id=created.id)
                 offsets["read back after create"] = _minutes(fresh, clock)
@@ -120,6 +131,8 @@ async def replay() -> Observation:
 
 def judge(obs: Observation):
     offsets, last = obs.facts["offsets"], obs.facts["last"]
+    if obs.facts.get("blocked"):
+        return unexpected(f"create_session failed before any time was stored: {obs.facts['blocked']}")
     figures = ", ".join(f"{k} {v:+d} min" for k, v in offsets.items())
     off = {k: v for k, v in offsets.items() if v}
     if last == "failed":
