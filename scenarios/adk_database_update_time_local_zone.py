@@ -11,8 +11,9 @@ compares the two can refuse a fresh session. On SQLite every path uses UTC.
 
 Case ``created-then-appended`` (on each backend: a SQLite file, and a fresh database on the
 run's PostgreSQL server, whose own ``TimeZone`` is UTC, as a managed database's is): the
-process's local zone is set to UTC+05:30 (the POSIX zone ``IST-5:30``, no tz database needed)
-for the case, then: create a session; read it back through a second service instance; append
+process's local zone is set to UTC+05:30 
+for the case (``Asia/Kolkata``: tzlocal, which google-adk 1.x imports, refuses a POSIX zone such
+as ``IST-5:30``), then: create a session; read it back through a second service instance; append
 a user event; read it back again; append a second event through that fresh copy.
 
 Timeline: each step, with ``last_update_time`` as its distance from the wall clock at that step
@@ -39,7 +40,7 @@ from harness.runtime.timeline import quote
 
 APP = "zone_app"
 USER = "user-1"
-ZONE = "IST-5:30"  # POSIX: five and a half hours east of UTC
+ZONE = "Asia/Kolkata"  # UTC+05:30 all year (no daylight saving time)
 OFFSET_MIN = 330
 STALE_MARKERS = ("stale session", "modified in storage")
 AWARE_MARKER = "offset-naive and offset-aware"

@@ -3,7 +3,7 @@
 https://github.com/google/adk-python/issues/5354: create_session writes update_time as UTC wall
 time, append_event as local wall time, and the naive value is read back as UTC for SQLite only.
 
-The script sets the process's zone to UTC+05:30 (TZ=IST-5:30), then creates a session, reads it
+The script sets the process's zone to UTC+05:30 (TZ=Asia/Kolkata), then creates a session, reads it
 back through a second service, appends an event, reads it back, and appends through that fresh
 copy, on PostgreSQL: a new database on the server whose Unix socket folder is in
 HARNESS_POSTGRES_SOCKET (or PGHOST), user postgres, server TimeZone UTC; asyncpg (psycopg2 on
@@ -19,7 +19,7 @@ import sys
 import time
 import uuid
 
-os.environ["TZ"] = "IST-5:30"
+os.environ["TZ"] = "Asia/Kolkata"
 time.tzset()
 
 

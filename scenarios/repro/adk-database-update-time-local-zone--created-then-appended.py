@@ -4,7 +4,7 @@ https://github.com/google/adk-python/issues/5354: on PostgreSQL, create_session 
 as UTC wall time, append_event as local wall time, and the naive value is read back as UTC for
 SQLite only. On SQLite every path uses UTC.
 
-The script sets the process's zone to UTC+05:30 (TZ=IST-5:30), then creates a session, reads it
+The script sets the process's zone to UTC+05:30 (TZ=Asia/Kolkata), then creates a session, reads it
 back through a second service, appends an event, reads it back, and appends through that fresh
 copy, on a SQLite file in a temporary folder (sqlite+aiosqlite where the service is async).
 reproduced: a last_update_time 330 minutes off the clock, or the fresh copy refused as stale.
@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-os.environ["TZ"] = "IST-5:30"
+os.environ["TZ"] = "Asia/Kolkata"
 time.tzset()
 
 
