@@ -11,7 +11,7 @@ compares the two can refuse a fresh session. On SQLite every path uses UTC.
 
 Case ``created-then-appended`` (on each backend: a SQLite file, and a fresh database on the
 run's PostgreSQL server, whose own ``TimeZone`` is UTC, as a managed database's is): the
-process's local zone is set to UTC+05:30 
+process's local zone is set to UTC+05:30
 for the case (``Asia/Kolkata``: tzlocal, which google-adk 1.x imports, refuses a POSIX zone such
 as ``IST-5:30``), then: create a session; read it back through a second service instance; append
 a user event; read it back again; append a second event through that fresh copy.
