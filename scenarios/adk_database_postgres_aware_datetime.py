@@ -19,7 +19,14 @@ Oracle: ``reproduced`` when create_session or append_event fails with the naive/
 error; ``fixed`` when the session is created and its event read back; anything else is
 ``unexpected``. On SQLite the case is a control: the same steps hold on every release.
 
-What the harness found: see ``range_notes`` and reports/matrix.md (the postgresql row).
+What the harness found (bisect on PostgreSQL, the boundaries confirmed by the diff of
+google/adk/sessions/database_session_service.py):
+
+- SQLite: fixed on every release run (the control holds).
+- PostgreSQL: fixed up to 1.23.0 (the database stamps ``update_time`` itself, ``func.now()``);
+  reproduced on 1.24.0-1.24.1: create_session passes ``datetime.now(timezone.utc)`` and strips
+  the zone ``if is_sqlite``; fixed from 1.25.0: ``if is_sqlite or is_postgresql`` (the thread's
+  "1.22.1+" is wrong: 1.22.1 and 1.23.0 create sessions on PostgreSQL).
 """
 
 from __future__ import annotations
@@ -142,7 +149,7 @@ def _aware_create_time():
 
 
 AWARE_ON_SQLITE = InProcess("create_session fails as asyncpg fails it on PostgreSQL", _aware_create_time)
-LAST_AWARE = Release("google-adk==1.24.0", "the first release that passes datetime.now(timezone.utc) itself")
+LAST_AWARE = Release("google-adk==1.24.1", "the last release that strips the time zone for SQLite only")
 PINNED = AsInstalled("the pinned release strips the time zone for PostgreSQL too")
 
 
@@ -169,6 +176,10 @@ SCENARIO = Scenario(
         "create_session fails with 'can't subtract offset-naive and offset-aware datetimes'."
     ),
     expected="create_session and append_event work on PostgreSQL as on SQLite.",
+    range_notes=(
+        "Only PostgreSQL through asyncpg: reproduced on 1.24.0-1.24.1 (create_session strips the time zone "
+        "for SQLite only), fixed from 1.25.0 (and for PostgreSQL); SQLite holds on every release.",
+    ),
     requires=("google-adk[db]", "aiosqlite", "sqlalchemy[asyncio]", "asyncpg", "psycopg2-binary"),
     backends=("sqlite", "postgresql"),
     cases=(

@@ -25,6 +25,20 @@ append is accepted; ``reproduced`` when one is off by the zone's offset (330 min
 fresh copy's append is refused as stale; ``unexpected`` otherwise, and when create_session itself
 fails (1.24.0 on PostgreSQL: the aware datetime of adk-database-postgres-aware-datetime stops the
 case before any time is stored).
+
+What the harness found (bisect on each backend, each boundary confirmed by the diff of
+google/adk/sessions/database_session_service.py or sessions/schemas/v1.py):
+
+- SQLite: 1.2.0-1.5.0 reproduced (every read is ``update_time.timestamp()``, the naive UTC value
+  of SQLite's ``CURRENT_TIMESTAMP`` read as local time: -330 min), 1.6.1 on fixed: 1.6.1 adds
+  ``update_timestamp_tz``, which attaches UTC to the naive value for the ``sqlite`` dialect only.
+- PostgreSQL: reproduced on every release from 1.2.0 to 2.2.0 (-330 min after create_session;
+  after append_event too until 1.15.1, where the database stamps it; from 1.20 append_event
+  stamps local wall time and reads it back as local, so that read is right), 1.24.0
+  ``unexpected`` (its create_session fails first), fixed from 2.3.0: ``get_update_timestamp``
+  reads any naive value as UTC ("SQLite and PostgreSQL do not support timezone").
+- So the backends differ on 1.6.1-2.2.0: the fix of 1.6.1 named SQLite's dialect, and PostgreSQL,
+  which also returns a naive value for a ``TIMESTAMP WITHOUT TIME ZONE``, waited for 2.3.0.
 """
 
 from __future__ import annotations
@@ -197,6 +211,12 @@ SCENARIO = Scenario(
         "session's last_update_time is off by the host's UTC offset."
     ),
     expected="last_update_time is the session's real update time on every backend and host zone.",
+    range_notes=(
+        "SQLite: reproduced 1.2.0-1.5.0, fixed from 1.6.1 (update_timestamp_tz attaches UTC for the sqlite "
+        "dialect only); PostgreSQL: reproduced 1.2.0-2.2.0, fixed from 2.3.0 (get_update_timestamp reads every "
+        "naive value as UTC); 1.24.0 on PostgreSQL is unexpected: its create_session fails first "
+        "(adk-database-postgres-aware-datetime).",
+    ),
     requires=("google-adk[db]", "aiosqlite", "sqlalchemy[asyncio]", "asyncpg", "psycopg2-binary"),
     backends=("sqlite", "postgresql"),
     cases=(
