@@ -49,7 +49,7 @@ import tempfile
 import time
 
 from harness.runtime.outcomes import fixed, reproduced, unexpected
-from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, Observation, Scenario
+from harness.runtime.scenario import AsInstalled, Case, Edge, Observation, Release, Scenario
 from harness.runtime.timeline import quote
 
 APP = "zone_app"
@@ -162,31 +162,9 @@ def judge(obs: Observation):
 # --- builds that prove the oracle (tests only) --------------------------------------------
 
 
-def _shift_reads():
-    """The bug on any backend: a session read back reports its update time as local wall time."""
-    from google.adk.sessions import DatabaseSessionService
-
-    original = DatabaseSessionService.get_session
-
-    async def get_session(self, *args, **kwargs):
-        session = await original(self, *args, **kwargs)
-        if session is not None:
-            session.last_update_time -= OFFSET_MIN * 60
-        return session
-
-    @contextlib.contextmanager
-    def patched():
-        DatabaseSessionService.get_session = get_session
-        try:
-            yield
-        finally:
-            DatabaseSessionService.get_session = original
-
-    return patched()
-
-
-SHIFTED = InProcess("get_session reads the naive UTC update time as local time", _shift_reads)
 PINNED = AsInstalled("the pinned release reads and writes UTC on PostgreSQL too")
+LAST_SQLITE = Release("google-adk==1.5.0", "the last release that reads SQLite's naive UTC update time as local time")
+LAST_POSTGRES = Release("google-adk==2.2.0", "the last release that reads a naive update time as UTC for SQLite only")
 
 
 def _half_offset(obs: Observation) -> None:
@@ -224,12 +202,13 @@ SCENARIO = Scenario(
             "created-then-appended",
             replay,
             judge,
-            {"reproduced": SHIFTED, "fixed": PINNED},
+            {"reproduced": LAST_SQLITE, "fixed": PINNED},
             "local zone UTC+05:30: create, read back, append, read back, append through the fresh copy",
             edges=(
                 Edge("unexpected", "an offset that is not the zone's", _half_offset, PINNED),
                 Edge("reproduced", "times right, but the fresh copy's append refused as stale", _refused, PINNED),
             ),
+            per_backend={"postgresql": {"proofs": {"reproduced": LAST_POSTGRES, "fixed": PINNED}}},
         ),
     ),
 )
