@@ -166,7 +166,7 @@ def _remove(server: Server) -> None:
     shutil.rmtree(server.root, ignore_errors=True)
 
 
-def _on_signal(signum, _frame) -> None:
+def _on_signal(signum: int, _frame: object) -> None:
     stop()
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
