@@ -56,6 +56,13 @@ script of the stale append run in each boundary release's environment):
   every append, so the check fires (the thread's "ADK <= 1.23 raises" holds from 1.20 only).
 - 1.24.0-1.27.5 reproduced: the reload-and-continue the thread reports.
 - 1.28.0 on fixed (every 1.x and 2.x release after it that the matrix runs).
+
+On PostgreSQL (the ``-postgresql`` cases: a fresh database on the run's server, asyncpg from
+1.19, psycopg2 before) every release gives the SQLite outcome, with two differences. The
+timestamps have microsecond resolution, so no case waits for the next second (the
+``_next_second_if_coarse`` line is absent on 1.0-1.19, and 1.1.1 refuses the race within one
+second that SQLite's whole seconds cannot see). And 1.24.0-1.24.1 are ``unexpected``: their
+create_session fails before any run (the aware datetime of adk-database-postgres-aware-datetime).
 """
 
 from __future__ import annotations
@@ -120,6 +127,41 @@ async def _servers(count: int):
             finally:
                 for service in services:
                     await _close(service)
+
+
+AWARE_MARKER = "offset-naive and offset-aware"
+
+
+class _CreateFailed(Exception):
+    """create_session itself failed: 1.24.0-1.24.1 on PostgreSQL (adk-database-postgres-aware-datetime)."""
+
+
+async def _create(service):
+    try:
+        return await service.create_session(app_name=APP, user_id=USER)
+    except Exception as exc:
+        if AWARE_MARKER in str(exc):
+            raise _CreateFailed(f"{type(exc).__name__} (the driver refused an aware datetime)") from exc
+        raise
+
+
+def _stops_at_create(replay):
+    """The replay, or an observation saying create_session failed first (its message carries the
+    session id and the clock, so it is not the error's text that is recorded)."""
+
+    async def run() -> Observation:
+        try:
+            return await replay()
+        except _CreateFailed as exc:
+            return Observation(timeline=[f"create_session failed: {exc}"], facts={"blocked": str(exc)})
+
+    run.__name__, run.__doc__ = replay.__name__, replay.__doc__
+    return run
+
+
+def _blocked(obs: Observation):
+    blocked = obs.facts.get("blocked")
+    return unexpected(f"create_session failed before any run: {blocked}") if blocked else None
 
 
 def _annotate(tool) -> None:
@@ -213,6 +255,7 @@ def _run_line(server: str, ended: str, exc: BaseException | None) -> str:
     return f"server {server}: run_async {ended} {_describe_exc(exc)}"
 
 
+@_stops_at_create
 async def replay_concurrent_runs() -> Observation:
     """Server A's turn is paused in its tool while server B runs a turn on the same session."""
     from google.adk.runners import Runner
@@ -233,7 +276,7 @@ async def replay_concurrent_runs() -> Observation:
         agent_b, _ = _agent("B", [text(ANSWER["B"])])
         runner_a = Runner(app_name=APP, agent=agent_a, session_service=service_a)
         runner_b = Runner(app_name=APP, agent=agent_b, session_service=service_b)
-        session = await service_a.create_session(app_name=APP, user_id=USER)
+        session = await _create(service_a)
 
         task_a = asyncio.create_task(_drain(runner_a, session.id, "A"))
         waiter = asyncio.create_task(a_in_tool.wait())
@@ -267,6 +310,7 @@ async def replay_concurrent_runs() -> Observation:
     )
 
 
+@_stops_at_create
 async def replay_stale_append_event() -> Observation:
     """B loads the session, A appends an event, B appends through its stale session object."""
     from google.adk.events import Event
@@ -280,7 +324,7 @@ async def replay_stale_append_event() -> Observation:
         )
 
     async with _servers(2) as ((service_a, service_b), reader):
-        created = await service_a.create_session(app_name=APP, user_id=USER)
+        created = await _create(service_a)
         session_b = await service_b.get_session(app_name=APP, user_id=USER, session_id=created.id)
         session_a = await service_a.get_session(app_name=APP, user_id=USER, session_id=created.id)
         waited = await _next_second_if_coarse(reader, created.id)
@@ -313,6 +357,7 @@ async def replay_stale_append_event() -> Observation:
     )
 
 
+@_stops_at_create
 async def replay_sequential() -> Observation:
     """Control: one server, A's turn to its end, then B's turn."""
     from google.adk.runners import Runner
@@ -327,7 +372,7 @@ async def replay_sequential() -> Observation:
     async with _servers(1) as ((service,), reader):
         agent_a, _ = _agent("A", [calls((TOOL, {"query": "x"})), text(ANSWER["A"])], tools=[lookup])
         agent_b, _ = _agent("B", [text(ANSWER["B"])])
-        session = await service.create_session(app_name=APP, user_id=USER)
+        session = await _create(service)
         result_a = await _drain(Runner(app_name=APP, agent=agent_a, session_service=service), session.id, "A")
         result_b = await _drain(Runner(app_name=APP, agent=agent_b, session_service=service), session.id, "B")
         stored = await reader.get_session(app_name=APP, user_id=USER, session_id=session.id)
@@ -356,6 +401,8 @@ def _refusal(result) -> str:
 
 def judge_concurrent_runs(obs: Observation):
     """A's stale write must be refused (fixed: AABB), not let through (reproduced: AABBAA)."""
+    if (verdict := _blocked(obs)) is not None:
+        return verdict
     a, b = (_refusal(obs.facts["runs"][s]) for s in ("A", "B"))
     order = obs.facts["order"]
     figures = f"stored order {order or '(none)'}"
@@ -379,6 +426,8 @@ def judge_concurrent_runs(obs: Observation):
 
 def judge_stale_append(obs: Observation):
     """B's append through its stale object must be refused (fixed: A), not written (reproduced: AB)."""
+    if (verdict := _blocked(obs)) is not None:
+        return verdict
     result = obs.facts["runs"]["B"]
     b = _refusal(result)
     order, holds = obs.facts["order"], obs.facts["b_holds"]
@@ -398,6 +447,8 @@ def judge_stale_append(obs: Observation):
 
 def judge_sequential(obs: Observation):
     """Control: both turns recorded whole, in order, with no refusal."""
+    if (verdict := _blocked(obs)) is not None:
+        return verdict
     order = obs.facts["order"]
     want = "AAAABB"  # A: user, call, response, answer; then B: user, answer
     failed = {s: x for s, (e, x) in obs.facts["runs"].items() if e != "completed"}
