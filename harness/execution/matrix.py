@@ -238,11 +238,13 @@ def run(options: Options) -> int:
             log(f"[{done}/{len(plan)}] {build.source} done; {len(plan) - done} left")
         return out
 
+    ours = postgres.running() is None  # a server this run starts (not one a caller, a test, started)
     try:
         with ThreadPoolExecutor(max_workers=options.jobs) as executor:
             outcomes = list(executor.map(one, plan))
     finally:
-        postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
+        if ours:
+            postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
     ran = time.monotonic()
     environments_records = sorted((rec for rec, _ in outcomes), key=lambda e: (e["framework"], e["source"]))
     results = [r for _, rs in outcomes for r in rs]

@@ -213,6 +213,11 @@ def stop() -> None:
             _server = None
 
 
+def running() -> Server | None:
+    """The server of this process, if one is running (a command stops only a server it started)."""
+    return _server
+
+
 def failure() -> str | None:
     """Why the server could not start in this run, if it was tried and failed."""
     return _failure
