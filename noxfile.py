@@ -75,15 +75,18 @@ def pytest_arguments(posargs: list[str]) -> list[str]:
     return ["-n", "auto", *posargs]
 
 
-ORCHESTRATOR_PACKAGES = ("uv", "packaging")
+# pgserver: PostgreSQL's binaries in a wheel, for the database scenarios' -postgresql cases
+# (harness/execution/postgres.py starts one server per run; pyproject's `postgres` extra).
+ORCHESTRATOR_PACKAGES = ("uv", "packaging", "pgserver==0.1.4")
 
 
 def install_orchestrator(session: nox.Session) -> None:
-    """uv and packaging, for the sessions that orchestrate builds; in their reused environment
-    only when missing (an install that finds them costs a tenth of a second per run)."""
+    """uv, packaging and pgserver, for the sessions that orchestrate builds; in their reused
+    environment only when missing (an install that finds them costs a tenth of a second per run)."""
     location = getattr(session.virtualenv, "location", None)
     site = list(Path(location).glob("lib/python*/site-packages")) if location else []
-    if not site or not all(list(site[0].glob(f"{name}-*.dist-info")) for name in ORCHESTRATOR_PACKAGES):
+    names = [name.partition("==")[0] for name in ORCHESTRATOR_PACKAGES]
+    if not site or not all(list(site[0].glob(f"{name}-*.dist-info")) for name in names):
         session.install(*ORCHESTRATOR_PACKAGES)
 
 
@@ -135,7 +138,7 @@ def mutants(session: nox.Session) -> None:
     """Mutate every scenario's oracle functions and run the proofs against each mutant: nox -s mutants [-- ID ...]."""
     # The in-process proofs run on the pinned releases, as in `nox -s tests`; Release proofs
     # run in their matrix environments under .nox/builds (made with uv when missing).
-    session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *pins_with_requirements(), "uv", "packaging")
+    session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *pins_with_requirements(), *ORCHESTRATOR_PACKAGES)
     session.run("python", "-m", "harness", "mutants", *session.posargs)
 
 

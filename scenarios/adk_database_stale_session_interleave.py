@@ -56,6 +56,13 @@ script of the stale append run in each boundary release's environment):
   every append, so the check fires (the thread's "ADK <= 1.23 raises" holds from 1.20 only).
 - 1.24.0-1.27.5 reproduced: the reload-and-continue the thread reports.
 - 1.28.0 on fixed (every 1.x and 2.x release after it that the matrix runs).
+
+On PostgreSQL (the ``-postgresql`` cases: a fresh database on the run's server, asyncpg from
+1.19, psycopg2 before) every release gives the SQLite outcome, with two differences. The
+timestamps have microsecond resolution, so no case waits for the next second (the
+``_next_second_if_coarse`` line is absent on 1.0-1.19, and 1.1.1 refuses the race within one
+second that SQLite's whole seconds cannot see). And 1.24.0-1.24.1 are ``unexpected``: their
+create_session fails before any run (the aware datetime of adk-database-postgres-aware-datetime).
 """
 
 from __future__ import annotations
@@ -66,7 +73,6 @@ import inspect
 import re
 import tempfile
 import time
-from pathlib import Path
 
 from harness.runtime.outcomes import fixed, reproduced, unexpected
 from harness.runtime.scenario import AsInstalled, Case, Edge, InProcess, Observation, Release, Scenario
@@ -95,17 +101,6 @@ def _describe_exc(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {quote(message, 140)}"
 
 
-def _db_url(path: Path) -> str:
-    """The async driver where the release's DatabaseSessionService is async (1.19 on)."""
-    from google.adk.sessions import database_session_service
-
-    # The source, not a module attribute: 2.x imports SQLAlchemy's asyncio names inside
-    # ``try: ... except ImportError: pass``, so a missing name says nothing about the design.
-    if "create_async_engine" in inspect.getsource(database_session_service):
-        return f"sqlite+aiosqlite:///{path}"
-    return f"sqlite:///{path}"
-
-
 async def _close(service) -> None:
     close = getattr(service, "close", None)
     if close is not None:
@@ -118,17 +113,55 @@ async def _close(service) -> None:
 
 @contextlib.asynccontextmanager
 async def _servers(count: int):
-    """``count`` DatabaseSessionService instances (servers) on one SQLite file, and a reader."""
+    """``count`` DatabaseSessionService instances (servers) on one database, and a reader: a SQLite
+    file, or a fresh database on the run's PostgreSQL server for the ``-postgresql`` cases."""
     from google.adk.sessions import DatabaseSessionService
 
+    from harness.runtime.fakes.adk import database
+
     with tempfile.TemporaryDirectory(prefix="adk-stale-") as tmp:
-        url = _db_url(Path(tmp) / "sessions.db")
-        services = [DatabaseSessionService(db_url=url) for _ in range(count + 1)]
+        async with database(tmp) as url:
+            services = [DatabaseSessionService(db_url=url) for _ in range(count + 1)]
+            try:
+                yield services[:count], services[count]
+            finally:
+                for service in services:
+                    await _close(service)
+
+
+AWARE_MARKER = "offset-naive and offset-aware"
+
+
+class _CreateFailed(Exception):
+    """create_session itself failed: 1.24.0-1.24.1 on PostgreSQL (adk-database-postgres-aware-datetime)."""
+
+
+async def _create(service):
+    try:
+        return await service.create_session(app_name=APP, user_id=USER)
+    except Exception as exc:
+        if AWARE_MARKER in str(exc):
+            raise _CreateFailed(f"{type(exc).__name__} (the driver refused an aware datetime)") from exc
+        raise
+
+
+def _stops_at_create(replay):
+    """The replay, or an observation saying create_session failed first (its message carries the
+    session id and the clock, so it is not the error's text that is recorded)."""
+
+    async def run() -> Observation:
         try:
-            yield services[:count], services[count]
-        finally:
-            for service in services:
-                await _close(service)
+            return await replay()
+        except _CreateFailed as exc:
+            return Observation(timeline=[f"create_session failed: {exc}"], facts={"blocked": str(exc)})
+
+    run.__name__, run.__doc__ = replay.__name__, replay.__doc__
+    return run
+
+
+def _blocked(obs: Observation):
+    blocked = obs.facts.get("blocked")
+    return unexpected(f"create_session failed before any run: {blocked}") if blocked else None
 
 
 def _annotate(tool) -> None:
@@ -222,6 +255,7 @@ def _run_line(server: str, ended: str, exc: BaseException | None) -> str:
     return f"server {server}: run_async {ended} {_describe_exc(exc)}"
 
 
+@_stops_at_create
 async def replay_concurrent_runs() -> Observation:
     """Server A's turn is paused in its tool while server B runs a turn on the same session."""
     from google.adk.runners import Runner
@@ -242,7 +276,7 @@ async def replay_concurrent_runs() -> Observation:
         agent_b, _ = _agent("B", [text(ANSWER["B"])])
         runner_a = Runner(app_name=APP, agent=agent_a, session_service=service_a)
         runner_b = Runner(app_name=APP, agent=agent_b, session_service=service_b)
-        session = await service_a.create_session(app_name=APP, user_id=USER)
+        session = await _create(service_a)
 
         task_a = asyncio.create_task(_drain(runner_a, session.id, "A"))
         waiter = asyncio.create_task(a_in_tool.wait())
@@ -276,6 +310,7 @@ async def replay_concurrent_runs() -> Observation:
     )
 
 
+@_stops_at_create
 async def replay_stale_append_event() -> Observation:
     """B loads the session, A appends an event, B appends through its stale session object."""
     from google.adk.events import Event
@@ -289,7 +324,7 @@ async def replay_stale_append_event() -> Observation:
         )
 
     async with _servers(2) as ((service_a, service_b), reader):
-        created = await service_a.create_session(app_name=APP, user_id=USER)
+        created = await _create(service_a)
         session_b = await service_b.get_session(app_name=APP, user_id=USER, session_id=created.id)
         session_a = await service_a.get_session(app_name=APP, user_id=USER, session_id=created.id)
         waited = await _next_second_if_coarse(reader, created.id)
@@ -322,6 +357,7 @@ async def replay_stale_append_event() -> Observation:
     )
 
 
+@_stops_at_create
 async def replay_sequential() -> Observation:
     """Control: one server, A's turn to its end, then B's turn."""
     from google.adk.runners import Runner
@@ -336,7 +372,7 @@ async def replay_sequential() -> Observation:
     async with _servers(1) as ((service,), reader):
         agent_a, _ = _agent("A", [calls((TOOL, {"query": "x"})), text(ANSWER["A"])], tools=[lookup])
         agent_b, _ = _agent("B", [text(ANSWER["B"])])
-        session = await service.create_session(app_name=APP, user_id=USER)
+        session = await _create(service)
         result_a = await _drain(Runner(app_name=APP, agent=agent_a, session_service=service), session.id, "A")
         result_b = await _drain(Runner(app_name=APP, agent=agent_b, session_service=service), session.id, "B")
         stored = await reader.get_session(app_name=APP, user_id=USER, session_id=session.id)
@@ -365,6 +401,8 @@ def _refusal(result) -> str:
 
 def judge_concurrent_runs(obs: Observation):
     """A's stale write must be refused (fixed: AABB), not let through (reproduced: AABBAA)."""
+    if (verdict := _blocked(obs)) is not None:
+        return verdict
     a, b = (_refusal(obs.facts["runs"][s]) for s in ("A", "B"))
     order = obs.facts["order"]
     figures = f"stored order {order or '(none)'}"
@@ -388,6 +426,8 @@ def judge_concurrent_runs(obs: Observation):
 
 def judge_stale_append(obs: Observation):
     """B's append through its stale object must be refused (fixed: A), not written (reproduced: AB)."""
+    if (verdict := _blocked(obs)) is not None:
+        return verdict
     result = obs.facts["runs"]["B"]
     b = _refusal(result)
     order, holds = obs.facts["order"], obs.facts["b_holds"]
@@ -407,6 +447,8 @@ def judge_stale_append(obs: Observation):
 
 def judge_sequential(obs: Observation):
     """Control: both turns recorded whole, in order, with no refusal."""
+    if (verdict := _blocked(obs)) is not None:
+        return verdict
     order = obs.facts["order"]
     want = "AAAABB"  # A: user, call, response, answer; then B: user, answer
     failed = {s: x for s, (e, x) in obs.facts["runs"].items() if e != "completed"}
@@ -499,7 +541,9 @@ SCENARIO = Scenario(
     # SQLAlchemy comes with google-adk until 1.x and with the ``db`` extra in 2.x (an unknown
     # extra is ignored by older releases); its asyncio extra brings greenlet, which SQLAlchemy
     # 2.1 no longer installs by default and google-adk[db]==2.10.0 does not ask for.
-    requires=("google-adk[db]", "aiosqlite", "sqlalchemy[asyncio]"),
+    # The PostgreSQL drivers: asyncpg for the async service (1.19 on), psycopg2 before.
+    requires=("google-adk[db]", "aiosqlite", "sqlalchemy[asyncio]", "asyncpg", "psycopg2-binary"),
+    backends=("sqlite", "postgresql"),
     cases=(
         Case(
             "concurrent-runs",

@@ -45,3 +45,24 @@ def case_params():
             marks.append(pytest.mark.skip(reason=f"{scenario.framework} not installed"))
         params.append(pytest.param(scenario, case, id=f"{scenario.id}:{case.id}", marks=marks))
     return params
+
+
+@pytest.fixture(scope="session", autouse=True)
+def postgres_server():
+    """The PostgreSQL server of the ``-postgresql`` cases, started on first need (one per test
+    process, as the matrix starts one per run) and torn down at the end; its socket folder in
+    HARNESS_POSTGRES_SOCKET, where harness/runtime/fakes/adk.py ``database`` reads it."""
+    import contextlib
+    import os
+
+    from harness.execution import postgres
+
+    wanted = any(c.backend != "sqlite" for _, c in registry.select(registry.discover(), []))
+    if wanted and postgres.SOCKET_ENV not in os.environ:
+        # When it cannot start, the -postgresql cases fail, naming the unset variable.
+        with contextlib.suppress(postgres.Unavailable):
+            os.environ[postgres.SOCKET_ENV] = postgres.server().socket_dir
+    try:
+        yield
+    finally:
+        postgres.stop()

@@ -14,8 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import pool
-from harness.execution.run import RunSettings, run_cases
+from harness.execution import pool, postgres
+from harness.execution.run import NO_SERVER, RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import releases, versions
 from harness.project import PROJECT, Project
@@ -89,6 +89,7 @@ def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: st
         "version": version,
         "source": build.source,
         "release": build.release,
+        "backend": case.backend,
         "timeline": "",
         **fields,
     }
@@ -229,11 +230,19 @@ def run(options: Options) -> int:
             log(f"[{done}/{len(plan)}] {build.source} done; {len(plan) - done} left")
         return out
 
-    with ThreadPoolExecutor(max_workers=options.jobs) as executor:
-        outcomes = list(executor.map(one, plan))
+    ours = postgres.running() is None  # a server this run starts (not one a caller, a test, started)
+    try:
+        with ThreadPoolExecutor(max_workers=options.jobs) as executor:
+            outcomes = list(executor.map(one, plan))
+    finally:
+        if ours:
+            postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
     ran = time.monotonic()
     environments_records = sorted((rec for rec, _ in outcomes), key=lambda e: (e["framework"], e["source"]))
     results = [r for _, rs in outcomes for r in rs]
+    if postgres.failure():
+        unserved = sum(str(r["detail"]).startswith(NO_SERVER) for r in results)
+        log(f"postgresql: the server could not start; {unserved} cases on it are errors: {postgres.failure()}")
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=reports.sort_key(order))
     check_snapshots(results, store, options.update_snapshots, (existing or {}).get("results", []))

@@ -108,8 +108,9 @@ def _marker_id(env_path: Path | None) -> str:
 
 # Process environment variables a run sets for itself (harness/runtime/warm.py applies the request's
 # values) rather than being part of a worker's identity: nox puts its session's bin/ first on
-# PATH, and `nox -s matrix` and `python -m harness matrix` should share their workers.
-PER_RUN = ("PATH",)
+# PATH, and `nox -s matrix` and `python -m harness matrix` should share their workers; the
+# PostgreSQL server's socket folder is new in every run (harness/execution/postgres.py).
+PER_RUN = ("PATH", "HARNESS_POSTGRES_SOCKET")
 
 
 def member_key(python: Path, root: Path, env: dict[str, str]) -> str:

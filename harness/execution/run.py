@@ -13,16 +13,17 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import bytecode, environments, pool
+from harness.execution import bytecode, environments, pool, postgres
 from harness.execution.driver import run_worker
 from harness.planning.builds import Build
 from harness.project import Project
 from harness.runtime.outcomes import ERROR
 from harness.runtime.runner import DEFAULT_TIMEOUT, strip_paths
-from harness.runtime.scenario import Case, Scenario
+from harness.runtime.scenario import SQLITE, Case, Scenario
 from harness.store import result_cache
 
 NO_REPORT = "the worker reported nothing for this case"
+NO_SERVER = "the PostgreSQL server could not start: "
 
 
 @dataclass(frozen=True)
@@ -116,9 +117,19 @@ def run_cases(build: Build, cases: list[tuple[Scenario, Case]], settings: RunSet
     entries = cached.get("cases", {})
     keys = {f"{s.id}:{c.id}": result_cache.inputs_key(settings.root, env.path, s.module, s.id) for s, c in cases}
     to_run = [k for k in keys if settings.rerun or not result_cache.reusable(entries.get(k), keys[k])]
+    worker_env = environments.worker_environment(settings.root)
+    # A server per run, started when the first case on another backend than SQLite is to run;
+    # when it cannot start, those cases get ``error`` with its last lines and the others run.
+    backends = {f"{s.id}:{c.id}": c.backend for s, c in cases}
+    unserved: dict[str, str] = {}
+    if any(backends[k] != SQLITE for k in to_run):
+        try:
+            worker_env[postgres.SOCKET_ENV] = postgres.server().socket_dir
+        except postgres.Unavailable as exc:
+            unserved = {k: NO_SERVER + strip_paths(str(exc)) for k in to_run if backends[k] != SQLITE}
+            to_run = [k for k in to_run if k not in unserved]
     env_record, raw = cached.get("env"), list[dict]()
     if to_run:
-        worker_env = environments.worker_environment(settings.root)
         warm = (
             pool.for_run(
                 settings.pool,
@@ -157,6 +168,9 @@ def run_cases(build: Build, cases: list[tuple[Scenario, Case]], settings: RunSet
             notes.append(f"results not recorded in the environment: {exc}")
     results = []
     for (s, c), k in zip(cases, keys, strict=True):
+        if k in unserved:
+            results.append(CaseRun(s.id, c.id, ERROR, unserved[k]))
+            continue
         record = got.get(k) if k in to_run else entries[k]["result"]
         results.append(CaseRun.from_worker(record) if record else CaseRun(s.id, c.id, ERROR, failure))
     return BuildRun(

@@ -17,9 +17,10 @@ if TYPE_CHECKING:
     from harness.runtime.scenario import Scenario
 
 # 2: each result also holds ``repro``, the verdict of the case's short reproduction run in the
-# same build (fixed, reproduced, cannot-judge, error (...), or null where the case has none).
+# same build (fixed, reproduced, cannot-judge, error (...), or null where the case has none), and
+# ``backend``, the database the case ran on (sqlite, or postgresql for a ``<case>-postgresql`` case).
 SCHEMA_VERSION = 2
-READABLE_SCHEMAS = (1, 2)  # a version-1 record reads as one whose results have no repro verdict
+READABLE_SCHEMAS = (1, 2)  # a version-1 record reads as one whose results have no repro verdict nor backend
 
 
 class ReportsNotWritable(UsageError, OSError):

@@ -12,7 +12,7 @@ from types import ModuleType
 
 from harness.errors import UsageError
 from harness.project import PROJECT
-from harness.runtime.scenario import Case, Scenario, ScenarioError, validate
+from harness.runtime.scenario import Case, Scenario, ScenarioError, expand_backends, validate
 
 SCENARIOS_DIR = PROJECT.scenarios
 
@@ -48,7 +48,8 @@ def discover(directory: Path = SCENARIOS_DIR) -> dict[str, Scenario]:
         module = _load_module(path, package)
         if not hasattr(module, "SCENARIO"):
             raise ScenarioError(f"scenario module {path.stem}: it defines no SCENARIO")
-        scenario = validate(module.SCENARIO, path.stem)
+        # Validated as written, then with one case per backend (their ids must not collide).
+        scenario = validate(expand_backends(validate(module.SCENARIO, path.stem)), path.stem)
         if scenario.id in found:
             raise ScenarioError(
                 f"scenario module {path.stem}: id {scenario.id!r} is already used by module {found[scenario.id].module}"

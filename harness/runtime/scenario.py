@@ -7,10 +7,12 @@ case functions, so the harness can list and validate every scenario in any envir
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from harness.errors import UsageError
@@ -22,6 +24,19 @@ ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 REQUIREMENT_RE = re.compile(
     r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?\s*([<>=!~]=?\s*[0-9][0-9A-Za-z.*+!-]*\s*,?\s*)*$"
 )
+
+
+# The databases a scenario's cases can run on (Scenario.backends). Every case runs on SQLite
+# unless its scenario declares more; a case on another backend is the same case with the id
+# ``<case>-<backend>`` (``expand_backends``), and finds its backend through ``current_backend``.
+SQLITE, POSTGRESQL = "sqlite", "postgresql"
+BACKENDS = (SQLITE, POSTGRESQL)
+_BACKEND: contextvars.ContextVar[str] = contextvars.ContextVar("harness_backend", default=SQLITE)
+
+
+def current_backend() -> str:
+    """The backend of the case being run (``sqlite`` outside a case and for single-backend scenarios)."""
+    return _BACKEND.get()
 
 
 class ScenarioError(UsageError, ValueError):
@@ -137,6 +152,12 @@ class Case:
     non_regression: bool = False
     # Observations at the oracle's lines, each altered from a real one (see Edge).
     edges: tuple[Edge, ...] = ()
+    # Fields that differ on one backend, by backend: ``{"sqlite": {"control": True, "proofs": {...}}}``
+    # for a bug that lives in PostgreSQL only (on SQLite the same steps hold on every release).
+    # Applied by ``expand_backends``; any field but id, run and backend.
+    per_backend: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # The database this case runs on: set by ``expand_backends``, never by a scenario module.
+    backend: str = SQLITE
 
 
 @dataclass(frozen=True)
@@ -157,6 +178,10 @@ class Scenario:
     # framework gets the union of its scenarios' requirements, resolved as of the release's
     # date like the framework itself (harness/execution/environments.py).
     requires: tuple[str, ...] = ()
+    # The databases its cases run on, SQLite first: ("sqlite", "postgresql") runs each case
+    # twice, the second time as ``<case>-postgresql`` on the run's PostgreSQL server
+    # (harness/execution/postgres.py; the case asks harness/runtime/fakes/adk.py ``database_url``).
+    backends: tuple[str, ...] = (SQLITE,)
 
     def case(self, case_id: str) -> Case:
         for c in self.cases:
@@ -189,11 +214,23 @@ def validate(scenario: object, module: str) -> Scenario:
         problems.append("expected behaviour is empty")
     if not scenario.cases:
         problems.append("it has no cases")
+    backends: object = scenario.backends
+    if (
+        not isinstance(backends, tuple)
+        or not backends
+        or backends[0] != SQLITE
+        or len(set(backends)) != len(backends)
+        or not set(backends) <= set(BACKENDS)
+    ):
+        problems.append(f"backends {backends!r} must be a tuple of {', '.join(BACKENDS)}, sqlite first, each once")
     for req in scenario.requires:
         if not isinstance(req, str) or not REQUIREMENT_RE.match(req):
             problems.append(f"requires entry {req!r} is not a requirement (NAME, NAME[extra] or NAME>=1.0)")
     seen: set[str] = set()
     for case in scenario.cases:
+        unknown = set(case.per_backend) - set(scenario.backends if isinstance(scenario.backends, tuple) else ())
+        if unknown:
+            problems.append(f"case {case.id!r}: per_backend names {', '.join(sorted(unknown))}, not in backends")
         if not ID_RE.match(case.id):
             problems.append(f"case id {case.id!r} is not lower-case and hyphenated")
         if case.id in seen:
@@ -212,6 +249,32 @@ def validate(scenario: object, module: str) -> Scenario:
     if problems:
         raise ScenarioError(f"{where}: " + "; ".join(problems))
     return scenario
+
+
+async def _on_backend(run: Callable[[], Awaitable[Observation]], backend: str) -> Observation:
+    token = _BACKEND.set(backend)
+    try:
+        return await run()
+    finally:
+        _BACKEND.reset(token)
+
+
+def on_backend(case: Case, backend: str) -> Case:
+    """``case`` on ``backend``: the id ``<case>-<backend>`` (the SQLite case keeps its own), its
+    run seeing ``backend`` through ``current_backend``; proofs, oracle and edges unchanged."""
+    changes = {k: v for k, v in case.per_backend.get(backend, {}).items() if k not in ("id", "run", "backend")}
+    if backend == SQLITE:
+        return replace(case, **changes) if changes else case
+    run = functools.partial(_on_backend, case.run, backend)
+    return replace(case, **changes, id=f"{case.id}-{backend}", run=run, backend=backend)
+
+
+def expand_backends(scenario: Scenario) -> Scenario:
+    """The scenario with one case per declared backend, each backend's case beside the SQLite one."""
+    if tuple(scenario.backends) == (SQLITE,):
+        return scenario
+    cases = tuple(on_backend(c, b) for c in scenario.cases for b in scenario.backends)
+    return replace(scenario, cases=cases)
 
 
 def _proof_problems(scenario: Scenario, case: Case) -> list[str]:

@@ -5,9 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-# The contract's keys (../shared/CONTRACT.md; schema_version 2 adds ``repro``), then the keys
-# the reports read; a result is written with exactly these, in this order.
-RESULT_KEYS = ("scenario", "case", "framework", "version", "source", "outcome", "detail", "snapshot", "repro")
+# The contract's keys (../shared/CONTRACT.md; schema_version 2 adds ``repro`` and ``backend``),
+# then the keys the reports read; a result is written with exactly these, in this order.
+RESULT_KEYS = (
+    "scenario",
+    "case",
+    "framework",
+    "version",
+    "source",
+    "outcome",
+    "detail",
+    "snapshot",
+    "repro",
+    "backend",
+)
 EXTRA_KEYS = ("snapshot_base", "timeline")
 
 

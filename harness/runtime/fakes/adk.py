@@ -18,8 +18,11 @@ scenarios use (1.x and 2.x).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import os
+import uuid
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -283,3 +286,85 @@ class FailingScriptedLlm(ScriptedLlm):
             raise self.script[turn - 1]
         async for response in super().generate_content_async(llm_request, stream):
             yield response
+
+
+# --- the database behind DatabaseSessionService: SQLite, or the run's PostgreSQL server ----
+
+# Where the run's PostgreSQL server listens (a Unix socket folder): set by the orchestrator
+# (harness/execution/postgres.py SOCKET_ENV), passed to workers through the HARNESS_ allowlist.
+POSTGRES_SOCKET_ENV = "HARNESS_POSTGRES_SOCKET"
+POSTGRES_USER = "postgres"
+
+
+class NoPostgresServer(RuntimeError):
+    """A case on postgresql ran where no server was started (the matrix, bisect and tests start one)."""
+
+
+def session_service_is_async() -> bool:
+    """Whether the release's DatabaseSessionService runs on SQLAlchemy's asyncio engine (1.19 on).
+
+    Read from the source, not a module attribute: 2.x imports SQLAlchemy's asyncio names inside
+    ``try: ... except ImportError: pass``, so a missing name says nothing about the design.
+    """
+    import inspect
+
+    from google.adk.sessions import database_session_service
+
+    return "create_async_engine" in inspect.getsource(database_session_service)
+
+
+def postgres_socket() -> str:
+    socket_dir = os.environ.get(POSTGRES_SOCKET_ENV)
+    if not socket_dir:
+        raise NoPostgresServer(f"no PostgreSQL server for this case: {POSTGRES_SOCKET_ENV} is unset")
+    return socket_dir
+
+
+async def _postgres_admin(sql: str) -> None:
+    """Run one statement on the server's maintenance database, through the release's own driver."""
+    socket_dir = postgres_socket()
+    if session_service_is_async():
+        import asyncpg
+
+        conn = await asyncpg.connect(host=socket_dir, user=POSTGRES_USER, database="postgres")
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+        return
+    import psycopg2
+
+    conn = psycopg2.connect(host=socket_dir, user=POSTGRES_USER, dbname="postgres")
+    try:
+        conn.autocommit = True
+        with conn.cursor() as cursor:
+            cursor.execute(sql)
+    finally:
+        conn.close()
+
+
+@contextlib.asynccontextmanager
+async def database(folder: Any, backend: str | None = None) -> AsyncIterator[str]:
+    """A fresh, empty database for DatabaseSessionService; yields its SQLAlchemy URL.
+
+    ``backend`` defaults to the case's (harness.runtime.scenario ``current_backend``). SQLite: a
+    file ``sessions.db`` in ``folder``, through ``sqlite+aiosqlite`` where the release's service is
+    async and ``sqlite`` before. PostgreSQL: a new database on the run's server, created (and
+    dropped at the end) through the release's driver: ``postgresql+asyncpg`` where the service is
+    async, ``postgresql+psycopg2`` before, connected over the server's Unix socket.
+    """
+    from harness.runtime.scenario import POSTGRESQL, current_backend
+
+    backend = backend or current_backend()
+    is_async = session_service_is_async()
+    if backend != POSTGRESQL:
+        yield f"sqlite+aiosqlite:///{folder}/sessions.db" if is_async else f"sqlite:///{folder}/sessions.db"
+        return
+    socket_dir = postgres_socket()
+    name = f"harness_{uuid.uuid4().hex[:16]}"
+    await _postgres_admin(f"CREATE DATABASE {name}")
+    try:
+        driver = "asyncpg" if is_async else "psycopg2"
+        yield f"postgresql+{driver}://{POSTGRES_USER}@/{name}?host={socket_dir}"
+    finally:
+        await _postgres_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
