@@ -4,6 +4,8 @@
 #   "google-adk==1.27.5",
 #   "aiosqlite",
 #   "sqlalchemy[asyncio]",
+#   "asyncpg",
+#   "psycopg2-binary",
 # ]
 # [tool.uv]
 # exclude-newer = "2026-03-26T02:54:07Z"

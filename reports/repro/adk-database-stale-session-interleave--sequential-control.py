@@ -4,6 +4,8 @@
 #   "google-adk[db]==2.13.0",
 #   "aiosqlite",
 #   "sqlalchemy[asyncio]",
+#   "asyncpg",
+#   "psycopg2-binary",
 # ]
 # [tool.uv]
 # exclude-newer = "2026-10-23T18:26:35Z"

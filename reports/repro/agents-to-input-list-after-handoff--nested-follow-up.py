@@ -21,14 +21,13 @@
 """to_input_list() after a nested handoff repeats the items its history summary records.
 
 Upstream: https://github.com/openai/openai-agents-python/issues/2258, addressed by PR #2667
-(to_input_list(mode="normalized"), 0.12.2); PR #2272 (0.7.0) made nesting opt-in.
-
-Agent One calls starter_tool then hands off to Agent Two, which calls finisher_tool and
-answers (scripted models). Runner.run with RunConfig(nest_handoff_history=True); the history
-for a follow-up run is to_input_list(mode="normalized") where the release has it, else
-to_input_list(). Each of the run's 8 items is counted in the summary records and the items.
-reproduced: every item is there and some twice; fixed: each exactly once.
-Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (no nest_handoff_history, a lost item, ...).
+(to_input_list(mode="normalized"), 0.12.2); PR #2272 (0.7.0) made nesting opt-in. Agent One calls
+starter_tool then hands off to Agent Two, which calls finisher_tool and answers (scripted models).
+Runner.run with RunConfig(nest_handoff_history=True); the history for a follow-up run is
+to_input_list(mode="normalized") where the release has it, else to_input_list(). Each of the run's
+8 items is counted in the summary records and the items. reproduced: every item is there and some
+twice; fixed: each exactly once. Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (no
+nest_handoff_history, a lost item, ...).
 """
 
 import asyncio
@@ -47,23 +46,15 @@ from openai.types import responses as rt
 NESTED = True
 USER_TEXT, ANSWER = "Kick off the two-agent workflow.", "All done."
 CALL_IDS = ("call-starter", "call-handoff", "call-finisher")
+starter_tool = function_tool(lambda: "starter response", name_override="starter_tool")
+finisher_tool = function_tool(lambda: "finished", name_override="finisher_tool")
 
 
-@function_tool
-def starter_tool() -> str:
-    return "starter response"
+def call(name, cid):
+    return rt.ResponseFunctionToolCall(id=f"fc-{cid}", call_id=cid, type="function_call", name=name, arguments="{}")
 
 
-@function_tool
-def finisher_tool() -> str:
-    return "finished"
-
-
-def call(name, call_id):
-    return rt.ResponseFunctionToolCall(id=f"fc-{call_id}", call_id=call_id, type="function_call", name=name, arguments="{}")  # fmt: skip
-
-
-class Scripted(Model):
+class Scripted(Model):  # one scripted turn (its output items) per call
     def __init__(self, *turns):
         self.turns = list(turns)
 
@@ -74,21 +65,18 @@ class Scripted(Model):
         raise NotImplementedError
 
 
-def key(text):
-    """Which of the run's 8 items a summary record or an input item (as text) is."""
+def key(text):  # which of the run's 8 items a summary record or an input item (as text) is
     ids = [i for i in CALL_IDS if i in text]
-    if "function_call_output" in text and ids:
-        return f"output {ids[0]}"
-    if "function_call" in text and ids:
-        return f"call {ids[0]}"
+    if ids and "function_call" in text:
+        return f"{'output' if 'function_call_output' in text else 'call'} {ids[0]}"
     return "user message" if USER_TEXT in text else "answer" if ANSWER in text else f"other {text[:50]}"
 
 
-async def main():
+async def main():  # returns the exit code and the verdict
     part = rt.ResponseOutputText(type="output_text", text=ANSWER, annotations=[])
-    answer = rt.ResponseOutputMessage(id="msg-final", type="message", role="assistant", status="completed", content=[part])  # fmt: skip
-    two = Agent(name="Agent Two", model=Scripted([call("finisher_tool", "call-finisher")], [answer]), tools=[finisher_tool])  # fmt: skip
-    to_two = handoff(two)
+    msg = rt.ResponseOutputMessage(id="msg-final", type="message", role="assistant", status="completed", content=[part])
+    two_model = Scripted([call("finisher_tool", "call-finisher")], [msg])
+    to_two = handoff(Agent(name="Agent Two", model=two_model, tools=[finisher_tool]))
     one_model = Scripted([call("starter_tool", "call-starter")], [call(to_two.tool_name, "call-handoff")])
     one = Agent(name="Agent One", model=one_model, tools=[starter_tool], handoffs=[to_two])
     config = RunConfig(nest_handoff_history=True) if NESTED else RunConfig()
@@ -101,30 +89,27 @@ async def main():
         content = item.get("content") if isinstance(item, dict) else None
         if isinstance(content, str) and "<CONVERSATION HISTORY>" in content:
             body = content.split("<CONVERSATION HISTORY>")[1].split("</CONVERSATION HISTORY>")[0]
-            records = re.split(r"\n(?=\d+\. )", body.strip())
+            records, prefix = re.split(r"\n(?=\d+\. )", body.strip()), "    "
             print(f"  summary with {len(records)} records:")
-            for record in records:
-                print(f"    {record[:110]}")
-                seen[key(record)] += 1
         else:
-            print(f"  item: {json.dumps(item, default=str)[:110]}")
-            seen[key(json.dumps(item, default=str))] += 1
+            records, prefix = [json.dumps(item, default=str)], "  item: "
+        for record in records:
+            print(f"{prefix}{record[:110]}")
+            seen[key(record)] += 1
     expected = ["user message", "answer"] + [f"{k} {i}" for i in CALL_IDS for k in ("call", "output")]
     figures = ", ".join(f"{k} x{seen[k]}" for k in expected if seen[k] != 1) or "each item once"
     if set(seen) != set(expected):
-        print(f"verdict: cannot judge (items missing or extra: {sorted(set(seen) ^ set(expected))})")
-        return 125
+        return 125, f"cannot judge (items missing or extra: {sorted(set(seen) ^ set(expected))})"
     if all(n == 1 for n in seen.values()):
-        print("verdict: fixed (the follow-up history holds each of the run's 8 items once)")
-        return 0
-    print(f"verdict: reproduced (the follow-up history repeats the run's items: {figures})")
-    return 3
+        return 0, "fixed (the follow-up history holds each of the run's 8 items once)"
+    return 3, f"reproduced (the follow-up history repeats the run's items: {figures})"
 
 
 if __name__ == "__main__":
     set_tracing_disabled(True)
     try:
-        sys.exit(asyncio.run(main()))
+        code, verdict = asyncio.run(main())
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
-        sys.exit(125)
+        code, verdict = 125, f"cannot judge ({type(exc).__name__}: {exc})"
+    print(f"verdict: {verdict}")
+    sys.exit(code)
