@@ -206,7 +206,9 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
         heading = f"## {case['id']}" + (" (control)" if case.get("control") else "")
         out += [heading, "", case.get("summary", ""), "", _summary_line(rows, bool(case.get("control"))), ""]
         out += _script_link(scenario, case)
-        known = boundaries.known(bisects, document["results"], scenario["id"], case["id"], scenario["framework"])
+        known = boundaries.known(
+            bisects, document["results"], scenario["id"], case["id"], scenario["framework"], scenario.get("inputs")
+        )
         bisect_lines = _bisect_lines(known)
         if bisect_lines:
             out += bisect_lines + [""]
