@@ -58,6 +58,7 @@ CASE_MODULES = (
     "runtime/frameworks.py",
     "runtime/fakes/__init__.py",
     "runtime/fakes/adk.py",
+    "runtime/fakes/coroutines.py",
     "runtime/fakes/openai_agents.py",
     "runtime/fakes/openai_http.py",
     "execution/isolation.py",
