@@ -297,7 +297,7 @@ def run(options: Options) -> int:
     log(
         f"time: {started - begun:.1f}s to plan, {ran - started:.1f}s to run the builds, "
         f"{time.monotonic() - ran:.1f}s to check snapshots and write reports"
-        + (f"; {pool.summary()}" if options.pool != "cold" and pool.members() else "")
+        + (f"; {pool.summary(options.root)}" if options.pool != "cold" and pool.members(options.root) else "")
     )
     return summarise(results, time.monotonic() - started, scenarios)
 
