@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import keyword_cases
 from harness.execution import environments, pool
 from harness.execution.driver import run_worker
 from harness.runtime import registry
@@ -58,9 +59,13 @@ def start(root: Path, framework: str = "openai-agents") -> tuple[pool.Member, di
     return member, env
 
 
+@pytest.mark.every_case
 @pytest.mark.parametrize("framework", ["google-adk", "openai-agents"])
-def test_a_warm_run_gives_the_cold_runs_results_byte_for_byte_for_every_case(framework, pool_dir):
-    selectors = [f"{s.id}:{c.id}" for s, c in registry.select(registry.discover(), []) if s.framework == framework]
+def test_a_warm_run_gives_the_cold_runs_results_byte_for_byte_for_every_case(framework, pool_dir, request):
+    pairs = keyword_cases(request.config, registry.select(registry.discover(), []))
+    selectors = [f"{s.id}:{c.id}" for s, c in pairs if s.framework == framework]
+    if not selectors:
+        pytest.skip(f"no case of {framework} selected")
     env = environments.worker_environment(ROOT)
     cold_env, cold = run_worker(PYTHON, framework, selectors, env, ROOT, timeout=60)
     from harness.runtime import frameworks
