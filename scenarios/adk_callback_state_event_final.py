@@ -89,13 +89,10 @@ async def replay(
     *, before: bool = False, after: bool = False, plugin: bool = False, answer: bool = False
 ) -> Observation:
     """Ask once; record every event run_async yields and what a break-at-final loop reads."""
-    import inspect
-
     from google.adk.agents import LlmAgent
-    from google.adk.runners import Runner
-    from google.adk.sessions import InMemorySessionService
 
     from harness.runtime.fakes import adk
+    from harness.runtime.fakes.coroutines import unawaited_coroutines
 
     if answer:  # the callback answers: the model must not be called
         llm = adk.UncalledLlm(model="must-not-be-called")
@@ -107,25 +104,21 @@ async def replay(
     if after:
         callbacks["after_agent_callback"] = _callback()
     agent = LlmAgent(name=AGENT, model=llm, instruction="Answer the user.", **callbacks)
-    if plugin:
-        # adk.start builds a Runner without plugins; this one needs Runner(plugins=[...]).
-        if "plugins" not in inspect.signature(Runner.__init__).parameters:
-            raise NotApplicable("Runner() takes no plugins in this release")
-        sessions = InMemorySessionService()
-        runner = Runner(app_name=APP, agent=agent, session_service=sessions, plugins=[_state_plugin()])
-        session = await sessions.create_session(app_name=APP, user_id=USER)
-        conversation = adk.Conversation(runner, sessions, APP, USER, session.id)
-    else:
-        conversation = await adk.start(agent, app_name=APP, user_id=USER)
+    if plugin:  # Runner(plugins=[...]); not applicable on a release whose Runner takes none
+        adk.require_plugins()
+    conversation = await adk.start(agent, app_name=APP, user_id=USER, plugins=[_state_plugin()] if plugin else None)
 
     ids = Placeholders()
     lines, yielded = [], []
-    async for event in conversation.stream(QUESTION):
-        final = event.is_final_response()
-        text = "".join(p.text or "" for p in event.content.parts) if event.content and event.content.parts else None
-        delta = dict(event.actions.state_delta or {}) if event.actions else {}
-        yielded.append({"final": final, "text": text, "delta": delta})
-        lines.append(("[final] " if final else "") + adk.event_line(event, ids))
+    # A callback the runner called and never awaited would leave the state unwritten silently.
+    with unawaited_coroutines() as unawaited:
+        async for event in conversation.stream(QUESTION):
+            final = event.is_final_response()
+            parts = event.content.parts if event.content else None
+            text = "".join(p.text or "" for p in parts) if parts else None
+            delta = dict(event.actions.state_delta or {}) if event.actions else {}
+            yielded.append({"final": final, "text": text, "delta": delta})
+            lines.append(("[final] " if final else "") + adk.event_line(event, ids))
     # The loop of #2992 and of ADK's quickstarts: the first final response ends the turn.
     first_final = next((e for e in yielded if e["final"]), None)
     loop_text = first_final["text"] if first_final else None
@@ -137,7 +130,7 @@ async def replay(
     ]
     return Observation(
         timeline=lines,
-        facts={"yielded": yielded, "loop_text": loop_text, "state": dict(session.state)},
+        facts={"yielded": yielded, "loop_text": loop_text, "state": dict(session.state), "unawaited": unawaited},
     )
 
 
@@ -164,6 +157,8 @@ def _figures(obs: Observation):
                 figures + f"; the answer was yielded {len(answered)} times, state {json.dumps(obs.facts['state'])}"
             ),
         )
+    if obs.facts["unawaited"]:
+        return finals, empty, figures, unexpected(figures + "; " + "; ".join(obs.facts["unawaited"]))
     return finals, empty, figures, None
 
 

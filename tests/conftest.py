@@ -66,3 +66,47 @@ def postgres_server():
         yield
     finally:
         postgres.stop()
+
+
+# --- checks over every case, selected by a scenario id too ------------------------------------
+# A check that runs every case at once (determinism across cases and processes, warm workers
+# against cold ones) is marked ``every_case``: ``-k ID`` (a scenario id, or ID:CASE) selects it as
+# it selects the checks parametrized per case, and it then runs only the cases the expression
+# names, so ``nox -s tests -- -k ID`` runs every check that covers the scenario.
+EVERY_CASE = "every_case"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", f"{EVERY_CASE}: a check over every case; -k SCENARIO-ID selects it for that scenario's cases"
+    )
+
+
+def keyword_cases(config, pairs):
+    """The (scenario, case) pairs ``-k`` names (by scenario id or ID:CASE); all of them when it names none."""
+    from _pytest.mark.expression import Expression
+
+    pairs = list(pairs)
+    expression = config.getoption("keyword")
+    if not expression:
+        return pairs
+    compiled = Expression.compile(expression)
+
+    def named(scenario, case) -> bool:
+        names = (scenario.id.lower(), f"{scenario.id}:{case.id}".lower())
+        return compiled.evaluate(lambda sub, **_: any(sub.lower() in n for n in names))
+
+    chosen = [(s, c) for s, c in pairs if named(s, c)]
+    return chosen or pairs
+
+
+@pytest.hookimpl(tryfirst=True)  # before -k deselects
+def pytest_collection_modifyitems(config, items):
+    pairs = registry.select(registry.discover(), [])
+    chosen = keyword_cases(config, pairs)
+    if len(chosen) == len(pairs):
+        return
+    names = {s.id for s, _ in chosen} | {f"{s.id}:{c.id}" for s, c in chosen}
+    for item in items:
+        if item.get_closest_marker(EVERY_CASE):
+            item.extra_keyword_matches.update(names)

@@ -78,3 +78,34 @@ def test_event_lines_show_the_role_and_every_non_empty_action():
         '[inv-1] agent <no content> artifact_delta={"f.txt": 1} transfer_to_agent="other" escalate=true '
         'rewind_before_invocation_id="inv-2"'
     )
+
+
+async def test_start_takes_plugins_for_an_agent():
+    from google.adk.plugins import BasePlugin
+
+    from harness.runtime.fakes import adk
+
+    seen = []
+
+    class Seen(BasePlugin):
+        async def before_agent_callback(self, *, agent, callback_context):
+            seen.append(agent.name)
+            callback_context.state["plugged"] = True
+
+    llm = adk.ScriptedLlm(model="scripted", script=[adk.text("hi")])
+    session = await adk.run_agent(_agent(llm), "hello", plugins=[Seen(name="seen")])
+    assert seen == ["helper_agent"] and session.state["plugged"] is True
+
+
+def test_unawaited_coroutines_are_caught_as_a_fact():
+    from harness.runtime.fakes.coroutines import unawaited_coroutines
+
+    async def dropped_callback():
+        return None
+
+    with unawaited_coroutines() as unawaited:
+        dropped_callback()  # called, never awaited: the warning comes when it is collected
+    assert unawaited == [f"coroutine '{dropped_callback.__qualname__}' was never awaited"]
+    with unawaited_coroutines() as none:
+        pass
+    assert none == []

@@ -20,7 +20,7 @@ from harness.planning import index
 from harness.rendering import reports
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
-from harness.store import boundaries
+from harness.store import boundaries, result_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 RETRY = "adk-retry-same-invocation-id"
@@ -413,3 +413,58 @@ def test_bisect_finds_where_google_adk_fixed_the_duplicate_user_event_on_resume(
     assert "0 environments built, 5 reused" in again.stdout
     assert "1 cases run" in again.stderr  # --rerun runs the case again, in the kept environment
     assert (tmp_path / "reports" / "bisect.json").read_text() == json.dumps(doc, indent=2, sort_keys=True) + "\n"
+
+
+def test_a_widened_case_is_bisected_and_reported_from_its_new_code_only(fake_index, tmp_path, capsys):
+    """Issue 30: a probe or result answered by an older version of the case is not knowledge about
+    the new one. The old code said not-applicable on 2.7.0-2.8.0; the edited one applies there."""
+    scenario = registry.discover()[RETRY]
+    (tmp_path / "scenarios").mkdir()
+    module = tmp_path / "scenarios" / f"{scenario.module}.py"
+    shutil.copy(ROOT / "scenarios" / f"{scenario.module}.py", module)
+    (tmp_path / "reports").mkdir()
+    sel, case = f"{RETRY}:resumable-resume", "resumable-resume"
+    old_inputs = result_cache.scenario_inputs(tmp_path, scenario.module, RETRY)
+    row = {
+        "scenario": RETRY,
+        "case": case,
+        "framework": "google-adk",
+        "version": "2.7.1",
+        "source": "google-adk==2.7.1",
+        "outcome": NOT_APPLICABLE,
+        "detail": "d",
+        "snapshot": "match",
+        "snapshot_base": "2.7.1",
+        "timeline": "",
+        "inputs": old_inputs,
+    }
+    (tmp_path / "reports" / "matrix.json").write_text(json.dumps(reports.matrix_document([row], [], {})))
+    old = {"2.7.0": NOT_APPLICABLE, "2.7.1": NOT_APPLICABLE, "2.8.0": NOT_APPLICABLE, "2.9.0": FIXED, "2.10.0": FIXED}
+    first = io.StringIO()
+    bisect.run(
+        bisect.Options(selector=sel, root=tmp_path), evaluate=Fake({v: {case: o} for v, o in old.items()}), out=first
+    )
+    assert "first applicable in 2.9.0, already fixed" in first.getvalue()
+    assert {p["inputs"] for p in json.loads((tmp_path / "reports" / "bisect.json").read_text())["probes"]} == {
+        old_inputs
+    }
+
+    module.write_text(module.read_text() + "\n# widened: the case now applies to every release\n")
+    new_inputs = result_cache.scenario_inputs(tmp_path, scenario.module, RETRY)
+    assert new_inputs != old_inputs
+    new = {"2.7.0": REPRODUCED, "2.7.1": REPRODUCED, "2.8.0": REPRODUCED, "2.9.0": FIXED, "2.10.0": FIXED}
+    fake = Fake({v: {case: o} for v, o in new.items()})
+    capsys.readouterr()
+    out = io.StringIO()
+    bisect.run(bisect.Options(selector=sel, root=tmp_path), evaluate=fake, out=out)
+    text, err = out.getvalue(), capsys.readouterr().err
+    # Every release the old code answered is asked again; nothing old is reused or contradicts.
+    assert {"2.7.0", "2.8.0", "2.9.0", "2.10.0"} <= set(fake.calls)
+    assert "already known" not in err and "ignoring 5 probes and results answered by an older version" in err
+    assert f"{sel}: from every bisect and the record: first fixed in 2.9.0\n" in text
+    assert "applicable" not in text
+    doc = json.loads((tmp_path / "reports" / "bisect.json").read_text())
+    assert boundaries.known(doc, [row], RETRY, case, "google-adk", new_inputs).points == {v: new[v] for v in fake.calls}
+    # The reports quote the same boundaries: the scenario's report is re-rendered from the record.
+    report = (tmp_path / "reports" / f"{RETRY}.md").read_text()
+    assert "first fixed in 2.9.0" in report and "applicable in" not in report

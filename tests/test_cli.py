@@ -162,3 +162,40 @@ def test_bench_reps_are_range_checked():
         [sys.executable, "-m", "harness.commands.bench", "--reps", "0"], capture_output=True, text=True, cwd=ROOT
     )
     assert out.returncode == 2 and "argument --reps: 0 is out of range" in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_a_proof_runs_from_a_python_without_the_framework_in_the_pinned_environment(monkeypatch, capsys):
+    """Issue 30: `run ID:CASE --proof` from any Python: an AsInstalled proof whose framework is missing
+    here runs in the build environment of the release noxfile.py TEST_PINS pins."""
+    import argparse
+
+    from harness.commands import run as run_command
+    from harness.execution import environments, proofs
+
+    ensured = []
+
+    def ensure(build, root, cache_dir, today=False, requires=None):
+        ensured.append(build.source)
+        # This test environment has the pinned release: it stands for the build environment.
+        return environments.Environment(build, root / "x", Path(sys.executable), None, True)
+
+    monkeypatch.setattr(proofs, "installed_version", lambda framework: None)  # "not installed here"
+    monkeypatch.setattr(environments, "ensure", ensure)
+    sel = "adk-retry-same-invocation-id:retry-new-state-delta"  # its reproduced proof: AsInstalled
+    args = argparse.Namespace(ids=[sel], proof="reproduced", timeout=60.0, timeline=False)
+    assert run_command.run(args) == 0
+    assert proofs.pinned_spec("google-adk") in ensured and proofs.pinned_spec("google-adk").startswith("google-adk==")
+    assert "google-adk is not installed here: running in the environment of google-adk==" in capsys.readouterr().out
+
+
+def test_a_release_proof_without_packaging_says_so_in_one_line(monkeypatch, capsys):
+    import argparse
+
+    from harness.commands import run as run_command
+
+    monkeypatch.setattr(run_command, "_has_packaging", lambda: False)
+    sel = "adk-retry-same-invocation-id:resumable-resume"  # its reproduced proof: a Release
+    args = argparse.Namespace(ids=[sel], proof="reproduced", timeout=60.0, timeline=False)
+    assert run_command.run(args) == 1
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "needs the `packaging` module" in out and "Traceback" not in out

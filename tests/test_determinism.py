@@ -17,7 +17,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from conftest import case_params
+import pytest
+
+from conftest import case_params, keyword_cases
 from harness.runtime.runner import run_case
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,8 +45,9 @@ def runnable_pairs():
     return [p.values for p in case_params() if not p.marks]
 
 
-def test_every_case_is_deterministic_in_and_across_processes():
-    pairs = runnable_pairs()
+@pytest.mark.every_case
+def test_every_case_is_deterministic_in_and_across_processes(request):
+    pairs = keyword_cases(request.config, runnable_pairs())
     seen: dict[str, list] = defaultdict(list)
     order = pairs * IN_PROCESS_RUNS
     random.Random(2026).shuffle(order)
@@ -65,3 +68,47 @@ def test_every_case_is_deterministic_in_and_across_processes():
     flickering = {key: len(set(runs)) for key, runs in seen.items() if len(set(runs)) > 1}
     assert not flickering, f"cases with more than one variant across runs: {flickering}"
     assert all(len(runs) == IN_PROCESS_RUNS + PROCESSES * RUNS_PER_PROCESS for runs in seen.values())
+
+
+def test_a_scenario_id_selects_every_check_that_covers_it_and_only_its_cases():
+    """Issue 30: `nox -s tests -- -k ID` runs the checks over every case too, on ID's cases."""
+    sid = "adk-retry-same-invocation-id"
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:xdist",
+            "-k",
+            sid,
+            "tests/test_determinism.py",
+            "tests/test_pool.py",
+            "tests/test_scenarios.py",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    collected = [line for line in out.stdout.splitlines() if "::" in line]
+    assert "tests/test_determinism.py::test_every_case_is_deterministic_in_and_across_processes" in collected
+    assert any(
+        "test_a_warm_run_gives_the_cold_runs_results_byte_for_byte_for_every_case[google-adk]" in line
+        for line in collected
+    )
+    assert any(f"test_case_is_deterministic[{sid}:" in line for line in collected)
+    assert not any("agents-" in line for line in collected), collected
+
+    class Config:
+        def __init__(self, keyword):
+            self.keyword = keyword
+
+        def getoption(self, name):
+            return self.keyword
+
+    pairs = [p.values for p in case_params()]
+    assert {s.id for s, _ in keyword_cases(Config(sid), pairs)} == {sid}
+    assert keyword_cases(Config("test_every_case_is_deterministic"), pairs) == pairs  # names no scenario
+    assert keyword_cases(Config(""), pairs) == pairs

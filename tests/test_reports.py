@@ -185,3 +185,26 @@ def test_a_control_case_is_reported_as_held_or_broken_never_as_first_fixed():
     assert "first release where it is fixed" not in held
     broke = evidence.render(control, document([result("2.8.0", "fixed", "a\n"), result("2.9.0", "reproduced", "b\n")]))
     assert "control: **broke** on 2.9.0 (reproduced); held on 1 of 2 releases run." in broke
+
+
+def test_a_control_reads_held_or_broke_only_where_it_ran():
+    """Issue 30: not-applicable is neither held nor broke."""
+    control = {**SCENARIO, "cases": [{"id": "one", "summary": "the control", "control": True}]}
+    rows = [result("2.7.0", "not-applicable", "n\n"), result("2.8.0", "fixed", "a\n"), result("2.9.0", "fixed", "a\n")]
+    text = evidence.render(control, document(rows))
+    assert "control: held on every release run (2); not applicable on 1." in text and "broke" not in text
+    rows[2] = result("2.9.0", "reproduced", "b\n")
+    text = evidence.render(control, document(rows))
+    assert "control: **broke** on 2.9.0 (reproduced); held on 1 of 2 releases run; not applicable on 1." in text
+    only_na = evidence.render(control, document([result("2.7.0", "not-applicable", "n\n")]))
+    assert "control: not applicable on every release run (1)." in only_na
+
+
+def test_the_reproduced_fixed_diff_stays_within_a_release_line():
+    """Issue 30: 2.x reproduces, only 1.x is fixed: no diff of 2.7.1 against 1.9.0."""
+    across = [result("1.9.0", "fixed", "fixed\n"), result("2.7.1", "reproduced", "broken\n")]
+    assert "<summary>diff:" not in evidence.render(SCENARIO, document(across))
+    within = [*across, result("1.8.0", "reproduced", "old broken\n"), result("2.8.0", "fixed", "new fixed\n")]
+    text = evidence.render(SCENARIO, document(within))
+    assert "<summary>diff: reproduced (google-adk 2.7.1) → fixed (google-adk 2.8.0)</summary>" in text
+    assert text.count("<summary>diff:") == 1

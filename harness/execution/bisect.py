@@ -33,6 +33,12 @@ framework, release), with the ranges bisected and the releases known to exist; n
 wall-clock times, so a re-run writes the same bytes. Boundaries are derived from all probes
 and the matrix record's results together, so two bisects over different ranges both stand,
 and a bisect starts from what is already known (``--rerun`` evaluates everything again).
+Knowledge follows the code: every probe carries ``inputs``, the digest of the scenario's module
+and short scripts that answered it (harness/store/result_cache.py ``scenario_inputs``; the
+record's results carry it too), and a probe or result whose digest differs from the scenario's
+current one is ignored, when bisecting and when deriving boundaries for the reports. One with no
+digest (recorded before they carried one) still counts; the committed record was stamped with
+the code it was made with.
 The releases on either side of a boundary join the scenario's matrix (harness/store/record.py).
 """
 
@@ -56,7 +62,7 @@ from harness.runtime import frameworks, registry
 from harness.runtime.outcomes import ERROR
 from harness.runtime.runner import DEFAULT_TIMEOUT
 from harness.runtime.scenario import Scenario
-from harness.store import boundaries
+from harness.store import boundaries, result_cache
 from harness.store.boundaries import Boundary
 
 PROJECT_ROOT = PROJECT.root
@@ -289,8 +295,11 @@ def reproduce_command(scenario_id: str, case_id: str, framework: str, version: s
     )
 
 
-def probes_of(scenario_id: str, framework: str, search: Search, result: CaseBisection) -> list[dict]:
-    """The probes this bisect made for one case (outcomes it already knew are not probes)."""
+def probes_of(
+    scenario_id: str, framework: str, search: Search, result: CaseBisection, inputs: str | None = None
+) -> list[dict]:
+    """The probes this bisect made for one case (outcomes it already knew are not probes), each with
+    the digest of the scenario code that answered it (``inputs``)."""
     out = []
     for version, outcome in result.probed.items():
         if version in result.reused:
@@ -304,6 +313,7 @@ def probes_of(scenario_id: str, framework: str, search: Search, result: CaseBise
                 "version": version,
                 "outcome": outcome,
                 "detail": detail,
+                **({"inputs": inputs} if inputs else {}),
             }
         )
     return out
@@ -336,12 +346,13 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
     bisect_record = boundaries.load_record(record_path)  # refused before any work if unreadable
     record_results = _record_results(reports_dir)
     cases = [c.id for _, c in selected]
+    # The scenario's code as it is now: a probe or result answered by another version of it is
+    # not knowledge about these cases.
+    inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
     # Start from what is known: earlier bisects' probes and the record's results (not with --rerun).
-    known = (
-        {}
-        if options.rerun
-        else {c: boundaries.known(bisect_record, record_results, scenario.id, c, framework).points for c in cases}
-    )
+    knowledge = {c: boundaries.known(bisect_record, record_results, scenario.id, c, framework, inputs) for c in cases}
+    known = {} if options.rerun else {c: k.points for c, k in knowledge.items()}
+    n_stale = sum(k.stale for k in knowledge.values())
     n_known = len({v for points in known.values() for v, o in points.items() if o != ERROR and v in releases})
 
     older = [
@@ -360,6 +371,11 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
         )
     if left_out:
         log(f"  not tested (pre-releases and yanked): {', '.join(left_out)}")
+    if n_stale:
+        log(
+            f"  ignoring {n_stale} probes and results answered by an older version of {scenario.id}'s code "
+            "(its module or short scripts changed since)"
+        )
     if n_known:
         log(
             f"  starting from {n_known} releases whose outcome is already known (reports/bisect.json, "
@@ -414,14 +430,14 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
     for r in results:
         updated = boundaries.add(
             updated,
-            probes_of(scenario.id, framework, search, r),
+            probes_of(scenario.id, framework, search, r, inputs),
             {"scenario": scenario.id, "case": r.case, "framework": framework, "from": releases[0], "to": releases[-1]},
             releases,
             framework,
         )
     reports.write_atomic(record_path, boundaries.dumps(updated))
     log(f"wrote reports/{REPORT_NAME}")
-    _say_what_is_known(updated, record_results, scenario.id, cases, framework, out)
+    _say_what_is_known(updated, record_results, scenario.id, cases, framework, out, inputs)
     from harness.store import record
 
     if record.load(reports_dir) is not None:
@@ -431,7 +447,13 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
 
 
 def _say_what_is_known(
-    bisect_record: dict, record_results: list[dict], scenario_id: str, cases: list[str], framework: str, out: TextIO
+    bisect_record: dict,
+    record_results: list[dict],
+    scenario_id: str,
+    cases: list[str],
+    framework: str,
+    out: TextIO,
+    inputs: str | None = None,
 ) -> None:
     """Boundaries from every bisect and the record together, and the releases that join the matrix."""
     in_record = {
@@ -440,11 +462,11 @@ def _say_what_is_known(
         if r["scenario"] == scenario_id and r["source"] == f"{framework}=={r['version']}"
     }
     for case in cases:
-        k = boundaries.known(bisect_record, record_results, scenario_id, case, framework)
+        k = boundaries.known(bisect_record, record_results, scenario_id, case, framework, inputs)
         words = "; ".join(b.summary for b in k.boundaries) or "no outcome change"
         print(f"{scenario_id}:{case}: from every bisect and the record: {words}", file=out)
     joining = sorted(
-        boundaries.boundary_releases(bisect_record, record_results, scenario_id, framework) - in_record,
+        boundaries.boundary_releases(bisect_record, record_results, scenario_id, framework, inputs) - in_record,
         key=versions.key,
     )
     if joining:

@@ -25,6 +25,17 @@ from harness.planning import index
 from harness.planning.builds import Build
 
 MARKER = "harness-build.json"
+# Beside a release's environment folder: its inputs (the marker it would have) and why it cannot
+# be used, when the install cannot succeed with them (no resolution) or installs no framework
+# package (google-adk 0.0.1 is a placeholder: no ``google.adk``). Checked before building, so a
+# bisect or matrix run does not try again until an input changes (dependency date, requirements,
+# Python, format); delete the file to try anyway. Network failures are never remembered.
+UNUSABLE_SUFFIX = ".unusable.json"
+PACKAGE_CHECKED = "harness-package-checked"  # in an environment whose framework package was found
+# The package a framework's release must install (what its environment is for).
+PACKAGE = {"google-adk": "google.adk", "openai-agents": "agents"}
+# Words of uv's answer when no set of packages satisfies the requirements (not a network failure).
+UNRESOLVABLE = ("No solution found", "unsatisfiable")
 
 
 class BuildFailed(RuntimeError):
@@ -147,12 +158,31 @@ def _ensure(
     if extras or packages:  # absent otherwise, so existing environments stay valid
         wanted["requires"] = {"extras": list(extras), "packages": list(packages)}
     marker = path / MARKER
+    unusable = path.parent / (path.name + UNUSABLE_SUFFIX)
+    remember = build.release and date is not None  # today's dependencies may resolve tomorrow
+    if remember and unusable.exists():
+        try:
+            known = json.loads(unusable.read_text())
+            if known.get("wanted") == wanted:
+                raise BuildFailed(known["error"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
     if build.release and marker.exists() and python.exists():
         try:
-            if json.loads(marker.read_text()) == wanted:
-                return Environment(build, path, python, date, reused=True)
+            same = json.loads(marker.read_text()) == wanted
         except ValueError:
-            pass
+            same = False
+        if same:
+            # An environment made before its package was checked: checked once (the stamp).
+            stamp = path / PACKAGE_CHECKED
+            if not stamp.exists():
+                missing = missing_package(python, build.framework)
+                if missing:
+                    if remember:
+                        unusable.write_text(json.dumps({"wanted": wanted, "error": missing}, sort_keys=True))
+                    raise BuildFailed(missing)
+                stamp.touch()
+            return Environment(build, path, python, date, reused=True)
     if path.exists():
         shutil.rmtree(path)
     uv = uv_command()
@@ -167,11 +197,36 @@ def _ensure(
     cmd += [requirement_with_extras(build, extras), *packages]
     try:
         _run(cmd)
-    except BuildFailed:
+        missing = missing_package(python, build.framework)
+        if missing:
+            raise BuildFailed(missing)
+    except BuildFailed as exc:
         shutil.rmtree(path, ignore_errors=True)
+        if remember and (str(exc).startswith("installs no ") or any(w in str(exc) for w in UNRESOLVABLE)):
+            unusable.write_text(json.dumps({"wanted": wanted, "error": str(exc)}, sort_keys=True))
         raise
+    unusable.unlink(missing_ok=True)
+    (path / PACKAGE_CHECKED).touch()
     marker.write_text(json.dumps(wanted, sort_keys=True))
     return Environment(build, path, python, date, reused=False)
+
+
+def missing_package(python: Path, framework: str) -> str | None:
+    """Why a new environment has no ``framework`` package to run cases on (None when it has one):
+    looked up, not imported (a fraction of a second)."""
+    package = PACKAGE.get(framework)
+    if package is None:
+        return None
+    probe = (
+        "import importlib.util, sys\n"
+        "try:\n    found = importlib.util.find_spec(sys.argv[1]) is not None\n"
+        "except ImportError:\n    found = False\n"
+        "sys.exit(0 if found else 3)\n"
+    )
+    proc = subprocess.run([str(python), "-c", probe, package], capture_output=True, text=True)
+    if proc.returncode == 3:
+        return f"installs no {package} package (a release with nothing to run)"
+    return None
 
 
 # What a worker's environment is built from: what Python and the frameworks need to run, and

@@ -23,7 +23,7 @@ from harness.rendering import reports
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, OUTCOMES
 from harness.runtime.scenario import Case, Scenario
-from harness.store import record
+from harness.store import record, result_cache
 from harness.store.rows import disagreements, is_release
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
@@ -106,6 +106,11 @@ def run_build(
     """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included."""
     settings = RunSettings.of(options, repeat=MATRIX_REPEAT)
     run = run_cases(build, cases, settings)
+
+    def inputs(s: Scenario) -> str:
+        """The scenario code that answered (bisect and the reports ignore a result of older code)."""
+        return result_cache.scenario_inputs(options.root, s.module, s.id)
+
     if run.install_error:
         log(f"  {build.source}: {run.install_error}")
         return (
@@ -115,13 +120,26 @@ def run_build(
                 "version": build.version,
                 "error": run.install_error,
             },
-            [_result(s, c, build, build.version, outcome=ERROR, detail=run.install_error) for s, c in cases],
+            [
+                _result(s, c, build, build.version, outcome=ERROR, detail=run.install_error, inputs=inputs(s))
+                for s, c in cases
+            ],
         )
     assert run.env is not None
     env_record = run.env_record or {}
     version = env_record.get("version") or build.version
     results = [
-        _result(s, c, build, version, outcome=r.outcome, detail=r.detail, timeline=r.timeline, repro=r.repro)
+        _result(
+            s,
+            c,
+            build,
+            version,
+            outcome=r.outcome,
+            detail=r.detail,
+            timeline=r.timeline,
+            repro=r.repro,
+            inputs=inputs(s),
+        )
         for (s, c), r in zip(cases, run.results, strict=True)
     ]
     for note in run.notes:
@@ -280,7 +298,7 @@ def run(options: Options) -> int:
     log(
         f"time: {started - begun:.1f}s to plan, {ran - started:.1f}s to run the builds, "
         f"{time.monotonic() - ran:.1f}s to check snapshots and write reports"
-        + (f"; {pool.summary()}" if options.pool != "cold" and pool.members() else "")
+        + (f"; {pool.summary(options.root)}" if options.pool != "cold" and pool.members(options.root) else "")
     )
     return summarise(results, time.monotonic() - started, scenarios)
 

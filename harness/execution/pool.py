@@ -17,7 +17,9 @@ their files before every run and drops the changed ones (harness/runtime/warm.py
 
 Memory is bounded: starting a worker first stops the least recently used ones until the
 pool's resident memory, plus what the new one will take, fits the budget (default: half the
-machine's memory). ``python -m harness pool`` lists the workers with their memory, and stops them.
+machine's memory; every checkout's workers count). Workers belong to their checkout (the project
+root they run): ``python -m harness pool status|stop`` lists or stops this checkout's workers,
+with ``--all`` every checkout's, and a run's summary counts this checkout's.
 """
 
 from __future__ import annotations
@@ -200,20 +202,24 @@ def _write(member: Member) -> None:
     tmp.replace(member.file)
 
 
-def members() -> list[Member]:
-    """Every live worker of the pool (none where the folder is unsafe); files of dead ones are removed."""
+def members(root: Path | None = None) -> list[Member]:
+    """Every live worker of the pool (none where the folder is unsafe); files of dead ones are removed.
+
+    ``root``: only the workers of that checkout (a worker belongs to the project root it runs).
+    """
     if not usable():
         return []
+    mine = str(root.resolve()) if root is not None else None
     found = []
     for path in sorted(pool_dir().glob("*.json")):
         try:
             member = Member(**json.loads(path.read_text()))
         except (OSError, ValueError, TypeError):
             continue
-        if _alive(member.pid):
-            found.append(member)
-        else:
+        if not _alive(member.pid):
             _remove_files(member)
+        elif mine is None or member.root == mine:
+            found.append(member)
     return found
 
 
@@ -375,23 +381,26 @@ def connect(member: Member, argv: list[str], stderr_path: Path, env: dict[str, s
     return conn
 
 
-def stop_all() -> int:
-    """Stop every worker of the pool; the number stopped."""
-    live = members()
+def stop_all(root: Path | None = None) -> int:
+    """Stop every worker of the checkout ``root`` (None: of every checkout); the number stopped."""
+    live = members(root)
     for member in live:
         stop(member)
     return len(live)
 
 
-def summary() -> str:
-    """One line: how many warm workers, their memory in all."""
-    live = members()
+def summary(root: Path | None = None) -> str:
+    """One line: how many warm workers (of the checkout ``root``; None: of every one), their memory in all."""
+    live = members(root)
     return f"warm pool: {len(live)} workers, {sum(m.rss_mb() for m in live):.0f} MB resident"
 
 
-def describe() -> list[str]:
-    """One line per worker (framework, environment, memory, idle time), then the total."""
-    live = members()
+def describe(root: Path | None = None) -> list[str]:
+    """One line per worker (framework, environment, memory, idle time), then the total.
+
+    ``root``: only that checkout's workers, and a line counting the other checkouts' (None: every worker).
+    """
+    live = members(root)
     now = time.time()
     lines = []
     for m in sorted(live, key=lambda m: (m.framework, m.env_path or m.python)):
@@ -402,4 +411,12 @@ def describe() -> list[str]:
         )
     total = sum(m.rss_mb() for m in live)
     lines.append(f"{len(live)} warm workers, {total:.0f} MB resident in all (budget {default_budget_mb():.0f} MB)")
+    if root is not None:
+        others = [m for m in members() if m.root != str(root.resolve())]
+        lines[-1] = f"{len(live)} warm workers of this checkout ({root.resolve()}), " + lines[-1].split(", ", 1)[1]
+        if others:
+            lines.append(
+                f"{len(others)} more of other checkouts, {sum(m.rss_mb() for m in others):.0f} MB "
+                "(the budget counts them too; `pool status --all` lists them)"
+            )
     return lines

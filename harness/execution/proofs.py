@@ -28,6 +28,25 @@ from harness.runtime.scenario import Build, Case, Edge, Release, Scenario
 PROJECT_ROOT = PROJECT.root
 
 
+def pinned_spec(framework: str, root: Path = PROJECT_ROOT) -> str | None:
+    """The release of ``framework`` the tests pin (``noxfile.py`` ``TEST_PINS``), as ``NAME==VERSION``;
+    read from the file, not imported (it needs nox)."""
+    import ast
+
+    try:
+        tree = ast.parse((root / "noxfile.py").read_text())
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "TEST_PINS" for t in node.targets):
+            try:
+                pins = ast.literal_eval(node.value)
+            except ValueError:
+                return None
+            return next((p for p in pins if p.partition("==")[0].partition("[")[0] == framework), None)
+    return None
+
+
 def run_proof(
     scenario: Scenario, case: Case, outcome: str, *, root: Path = PROJECT_ROOT, timeout: float = DEFAULT_TIMEOUT
 ) -> ProofRun:

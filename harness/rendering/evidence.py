@@ -10,7 +10,7 @@ import difflib
 import itertools
 
 from harness.planning import versions
-from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
+from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store import boundaries
 from harness.store.rows import is_release
 
@@ -86,14 +86,20 @@ def _line_summary(releases: list[dict]) -> str:
 
 
 def _control_summary(releases: list[dict]) -> str:
-    """A control must hold (``fixed``) everywhere: say so, or say where it broke."""
-    broke = [r for r in releases if r["outcome"] != FIXED]
+    """A control must hold (``fixed``) everywhere it runs: say so, or say where it broke. A release
+    where it is not applicable is neither (it did not run there): counted apart."""
+    ran = [r for r in releases if r["outcome"] != NOT_APPLICABLE]
+    na = len(releases) - len(ran)
+    apart = f"; not applicable on {na}" if na else ""
+    broke = [r for r in ran if r["outcome"] != FIXED]
     if not broke:
-        return f"control: held on every release run ({len(releases)})"
+        if not ran:
+            return f"control: not applicable on every release run ({len(releases)})"
+        return f"control: held on every release run ({len(ran)}){apart}"
     return (
         "control: **broke** on "
         + ", ".join(f"{r['version']} ({r['outcome']})" for r in broke)
-        + f"; held on {len(releases) - len(broke)} of {len(releases)} releases run"
+        + f"; held on {len(ran) - len(broke)} of {len(ran)} releases run{apart}"
     )
 
 
@@ -107,6 +113,21 @@ def _summary_line(rows: list[dict], control: bool = False) -> str:
         return summarise(lines[0][1]) + "."
     framework = lines[0][1][0]["framework"]
     return " ".join(f"**{framework} {line}**: {summarise(group)}." for line, group in lines)
+
+
+def _diff_pair(rows: list[dict]) -> tuple[dict, dict] | None:
+    """The reproduced and the fixed result whose timelines the report diffs: the last reproduced and
+    the first fixed of one release line (the newest line with both), never across lines (google-adk
+    2.7.1 against 1.9.0 compares two code bases, not a fix)."""
+    lines: dict[str, list[dict]] = {}
+    for r in sorted((r for r in rows if r["timeline"]), key=_release_order):
+        lines.setdefault(versions.line(r["version"] or "0"), []).append(r)
+    for line in sorted(lines, key=lambda name: versions.key(name.partition(".")[0]), reverse=True):
+        repro = [r for r in lines[line] if r["outcome"] == REPRODUCED]
+        fixed_ = [r for r in lines[line] if r["outcome"] == FIXED]
+        if repro and fixed_ and repro[-1]["timeline"] != fixed_[0]["timeline"]:
+            return repro[-1], fixed_[0]
+    return None
 
 
 def _before_after(rows: list[dict]) -> list[str]:
@@ -206,7 +227,9 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
         heading = f"## {case['id']}" + (" (control)" if case.get("control") else "")
         out += [heading, "", case.get("summary", ""), "", _summary_line(rows, bool(case.get("control"))), ""]
         out += _script_link(scenario, case)
-        known = boundaries.known(bisects, document["results"], scenario["id"], case["id"], scenario["framework"])
+        known = boundaries.known(
+            bisects, document["results"], scenario["id"], case["id"], scenario["framework"], scenario.get("inputs")
+        )
         bisect_lines = _bisect_lines(known)
         if bisect_lines:
             out += bisect_lines + [""]
@@ -245,10 +268,9 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
                 "",
             ]
             out += _fence(_cut(tl, TIMELINE_LINES, "timeline")) + ["", "</details>", ""]
-        repro = [r for r in rows if r["outcome"] == REPRODUCED and r["timeline"]]
-        fixed_ = [r for r in rows if r["outcome"] == FIXED and r["timeline"]]
-        if repro and fixed_ and repro[-1]["timeline"] != fixed_[0]["timeline"]:
-            a, b = repro[-1], fixed_[0]
+        pair = _diff_pair(rows)
+        if pair is not None:
+            a, b = pair
             diff = "".join(
                 difflib.unified_diff(
                     a["timeline"].splitlines(keepends=True),

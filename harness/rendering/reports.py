@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from harness.errors import UsageError
 from harness.planning import versions
+from harness.project import PROJECT
+from harness.store import result_cache
 from harness.store.rows import written
 
 if TYPE_CHECKING:
@@ -156,7 +158,7 @@ def harness_info(root: Path) -> dict:
     return info
 
 
-def scenario_metadata(scenario: Scenario) -> dict:
+def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
     return {
         "id": scenario.id,
         "framework": scenario.framework,
@@ -164,6 +166,8 @@ def scenario_metadata(scenario: Scenario) -> dict:
         "description": scenario.description,
         "expected": scenario.expected,
         "boundary_notes": list(getattr(scenario, "range_notes", ())),
+        # Its code's digest: the boundaries quoted ignore probes and results of older code.
+        "inputs": result_cache.scenario_inputs(root or PROJECT.root, scenario.module, scenario.id),
         "cases": [
             {
                 "id": c.id,
@@ -176,7 +180,9 @@ def scenario_metadata(scenario: Scenario) -> dict:
     }
 
 
-def write_all(document: dict, scenarios: dict, reports_dir: Path, bisects: dict | None = None) -> list[Path]:
+def write_all(
+    document: dict, scenarios: dict, reports_dir: Path, bisects: dict | None = None, root: Path | None = None
+) -> list[Path]:
     """matrix.json, matrix.md and one report per scenario in the results, each atomically.
 
     ``bisects``: the bisect record (harness/store/boundaries.py), whose boundaries the scenario reports quote.
@@ -189,7 +195,7 @@ def write_all(document: dict, scenarios: dict, reports_dir: Path, bisects: dict 
     written = [reports_dir / "matrix.json", reports_dir / "matrix.md"]
     for s in present:
         path = reports_dir / f"{s.id}.md"
-        write_atomic(path, evidence.render(scenario_metadata(s), document, bisects))
+        write_atomic(path, evidence.render(scenario_metadata(s, root), document, bisects))
         written.append(path)
     written += write_grids_and_scripts(document, present, reports_dir)
     return written

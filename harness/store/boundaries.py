@@ -172,6 +172,7 @@ class Known:
     probes: int  # how many of them come from bisect probes
     ranges: list[tuple[str, str]]  # the ranges bisected
     releases: list[str]  # every release known to exist
+    stale: int = 0  # probes and results answered by an older version of the scenario's code, ignored
 
     @property
     def boundaries(self) -> list[Boundary]:
@@ -182,12 +183,31 @@ class Known:
         return sorted((v for v, o in self.points.items() if o == ERROR), key=versions.key)
 
 
-def known(record: dict, results: Iterable[dict], scenario: str, case: str, framework: str) -> Known:
-    """Probes of every bisect of this case, then the record's results of releases over them."""
+def is_current(entry: Mapping, inputs: str | None) -> bool:
+    """Whether a probe or a record result was answered by the scenario's current code.
+
+    ``inputs``: the scenario's current digest (harness/store/result_cache.py ``scenario_inputs``),
+    None when unknown (everything counts). An entry with no digest was recorded before probes and
+    results carried one: it counts (the committed record was stamped with the code it was made
+    with; ``bisect --rerun`` or a matrix run replaces it).
+    """
+    return inputs is None or not entry.get("inputs") or entry["inputs"] == inputs
+
+
+def known(
+    record: dict, results: Iterable[dict], scenario: str, case: str, framework: str, inputs: str | None = None
+) -> Known:
+    """Probes of every bisect of this case, then the record's results of releases over them.
+
+    ``inputs``: the scenario's current digest; a probe or result answered by other code is ignored.
+    """
     points: dict[str, str] = {}
-    probes = 0
+    probes = stale = 0
     for p in record["probes"]:
         if (p["scenario"], p["case"], p["framework"]) == (scenario, case, framework):
+            if not is_current(p, inputs):
+                stale += 1
+                continue
             points[p["version"]] = p["outcome"]
             probes += 1
     for r in results:
@@ -196,6 +216,9 @@ def known(record: dict, results: Iterable[dict], scenario: str, case: str, frame
             and r["source"] == f"{framework}=={r['version']}"
             and r["outcome"] != ERROR
         ):
+            if not is_current(r, inputs):
+                stale += 1
+                continue
             points[r["version"]] = r["outcome"]
     ranges = [
         (b["from"], b["to"])
@@ -203,15 +226,17 @@ def known(record: dict, results: Iterable[dict], scenario: str, case: str, frame
         if (b["scenario"], b["case"], b["framework"]) == (scenario, case, framework)
     ]
     points = dict(sorted(points.items(), key=lambda kv: versions.key(kv[0])))
-    return Known(points, probes, ranges, list(record["releases"].get(framework, [])))
+    return Known(points, probes, ranges, list(record["releases"].get(framework, [])), stale)
 
 
-def boundary_releases(record: dict, results: Iterable[dict], scenario: str, framework: str) -> set[str]:
+def boundary_releases(
+    record: dict, results: Iterable[dict], scenario: str, framework: str, inputs: str | None = None
+) -> set[str]:
     """The releases on either side of any boundary of any case of ``scenario``: they join its matrix."""
     results = list(results)
     cases = {p["case"] for p in record["probes"] if p["scenario"] == scenario and p["framework"] == framework}
     found: set[str] = set()
     for case in cases:
-        for b in known(record, results, scenario, case, framework).boundaries:
+        for b in known(record, results, scenario, case, framework, inputs).boundaries:
             found |= {b.before.version, b.after.version}
     return found

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING
 
 from harness.errors import UsageError
 from harness.planning import index, versions
+from harness.project import PROJECT
 from harness.rendering import reports
-from harness.store import boundaries, rows
+from harness.store import boundaries, result_cache, rows
 from harness.store.snapshots import SnapshotStore
 
 if TYPE_CHECKING:
@@ -113,7 +114,8 @@ def scenario_releases(
     is left out (it cannot be installed).
     """
     own = {v for case in scenario.cases for v in store.stored_versions(scenario.id, case.id)}
-    bounds = boundaries.boundary_releases(bisects, results, scenario.id, scenario.framework)
+    inputs = result_cache.scenario_inputs(PROJECT.root, scenario.module, scenario.id)
+    bounds = boundaries.boundary_releases(bisects, results, scenario.id, scenario.framework, inputs)
     extra = own | bounds | proof_releases(scenario)
     if on_index is not None:
         extra &= on_index
@@ -182,4 +184,4 @@ def render(root: Path, scenarios: dict, reports_dir: Path | None = None, documen
     document = document if document is not None else load(record_dir)
     if document is None:
         return []
-    return reports.write_all(document, scenarios, reports_dir, bisect_record(record_dir))
+    return reports.write_all(document, scenarios, reports_dir, bisect_record(record_dir), root)

@@ -59,6 +59,7 @@ CASE_MODULES = (
     "runtime/proof_runs.py",
     "runtime/fakes/__init__.py",
     "runtime/fakes/adk.py",
+    "runtime/fakes/coroutines.py",
     "runtime/fakes/openai_agents.py",
     "runtime/fakes/openai_http.py",
     "execution/isolation.py",
@@ -66,13 +67,29 @@ CASE_MODULES = (
 )
 
 
-def inputs_key(root: Path, env_path: Path, scenario_module: str, scenario_id: str) -> str:
-    harness_code = [root / "harness" / m for m in CASE_MODULES if (root / "harness" / m).exists()]
+def _scenario_files(root: Path, scenario_module: str, scenario_id: str) -> list[Path]:
     scenario = [root / "scenarios" / f"{scenario_module}.py"]
     # The short reproductions run beside its cases (harness/runtime/short_repro.py).
-    scenario += sorted((root / "scenarios" / "repro").glob(f"{scenario_id}--*.py"))
+    return scenario + sorted((root / "scenarios" / "repro").glob(f"{scenario_id}--*.py"))
+
+
+def scenario_inputs(root: Path, scenario_module: str, scenario_id: str) -> str:
+    """The digest of a scenario's own code: its module and its short scripts.
+
+    What a bisect probe (reports/bisect.json) and a record result (reports/matrix.json) carry
+    as ``inputs``: a probe or result whose digest differs from the scenario's current one was
+    answered by an older version of its cases and is not knowledge about the current ones
+    (harness/store/boundaries.py ``current``). The harness code and the environment are left
+    out on purpose: they are this module's concern (a case whose harness or environment changed
+    is re-run in that environment), while editing them must not erase every bisect's knowledge.
+    """
+    return _digest(_scenario_files(root, scenario_module, scenario_id))
+
+
+def inputs_key(root: Path, env_path: Path, scenario_module: str, scenario_id: str) -> str:
+    harness_code = [root / "harness" / m for m in CASE_MODULES if (root / "harness" / m).exists()]
     marker = [env_path / "harness-build.json"]
-    return _digest(harness_code) + _digest(scenario) + _digest(marker)
+    return _digest(harness_code) + scenario_inputs(root, scenario_module, scenario_id) + _digest(marker)
 
 
 def load(env_path: Path) -> dict:

@@ -28,9 +28,17 @@ def is_release(result: Mapping) -> bool:
     return result["source"] == f"{result['framework']}=={result['version']}"
 
 
+# The digest of the scenario code that answered it (harness/store/result_cache.py
+# ``scenario_inputs``): written only when known, so results recorded before it keep their bytes.
+INPUTS_KEY = "inputs"
+
+
 def written(result: Mapping) -> dict:
     """The result as the record holds it: the keys above, in order, missing ones as null."""
-    return {k: result.get(k) for k in RESULT_KEYS + EXTRA_KEYS}
+    out = {k: result.get(k) for k in RESULT_KEYS + EXTRA_KEYS}
+    if result.get(INPUTS_KEY):
+        out[INPUTS_KEY] = result[INPUTS_KEY]
+    return out
 
 
 def disagreements(results: list[dict]) -> list[dict]:

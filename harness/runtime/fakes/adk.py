@@ -144,6 +144,18 @@ class Conversation:
         return await self.sessions.get_session(app_name=self.app_name, user_id=self.user_id, session_id=self.session_id)
 
 
+def require_plugins() -> None:
+    """Not applicable on a release whose ``Runner`` takes no ``plugins`` (before 1.7.0)."""
+    import inspect
+
+    from google.adk.runners import Runner
+
+    from harness.runtime.scenario import NotApplicable
+
+    if "plugins" not in inspect.signature(Runner.__init__).parameters:
+        raise NotApplicable("Runner() takes no plugins in this release")
+
+
 async def start(
     agent_or_app: Any,
     *,
@@ -151,8 +163,14 @@ async def start(
     user_id: str = USER_ID,
     state: dict[str, Any] | None = None,
     session_service: Any = None,
+    plugins: list[Any] | None = None,
 ) -> Conversation:
-    """A Runner for ``agent_or_app`` (an agent, or an ``App``) and a new session."""
+    """A Runner for ``agent_or_app`` (an agent, or an ``App``) and a new session.
+
+    ``plugins``: ``Runner(plugins=[...])`` for an agent (an App carries its own:
+    ``App(plugins=[...])``); on a release whose Runner takes none the case is not applicable
+    (:func:`require_plugins`: call it first when making the plugins needs a newer release).
+    """
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
 
@@ -160,12 +178,18 @@ async def start(
         from google.adk.apps import App
     except ImportError:  # releases before App: every root is an agent
         App = ()
+    extra: dict[str, Any] = {}
+    if plugins is not None:
+        require_plugins()
+        if isinstance(agent_or_app, App):
+            raise TypeError("adk.start(plugins=...) is for an agent; give an App its plugins: App(plugins=[...])")
+        extra["plugins"] = list(plugins)
     sessions = session_service if session_service is not None else InMemorySessionService()
     if isinstance(agent_or_app, App):  # an App names itself (agents have a root_agent too)
         runner = Runner(app=agent_or_app, session_service=sessions)
         app_name = agent_or_app.name
     else:
-        runner = Runner(app_name=app_name, agent=agent_or_app, session_service=sessions)
+        runner = Runner(app_name=app_name, agent=agent_or_app, session_service=sessions, **extra)
     create: dict[str, Any] = {"app_name": app_name, "user_id": user_id}
     if state is not None:
         create["state"] = state
@@ -177,7 +201,8 @@ async def run_agent(agent_or_app: Any, *messages: Any, run_config: Any = None, *
     """Run each message in turn in one new session; the session read back from the service.
 
     Usage: ``session = await adk.run_agent(agent, "What is the weather?", run_config=config)``;
-    ``session.events`` and ``session.state`` are what the service stored.
+    ``session.events`` and ``session.state`` are what the service stored. ``start_options``:
+    :func:`start`'s (``app_name``, ``user_id``, ``state``, ``session_service``, ``plugins``).
     """
     conversation = await start(agent_or_app, **start_options)
     for message in messages:
