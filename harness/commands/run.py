@@ -68,8 +68,8 @@ def run_proofs(args: argparse.Namespace) -> int:
     builds environments needs ``packaging``; without it, one line says so.
     """
     from harness.execution.proofs import run_proof
-    from harness.runtime.proof_runs import installed_version
     from harness.runtime import registry
+    from harness.runtime.proof_runs import installed_version
     from harness.runtime.scenario import Release
 
     status = 0
