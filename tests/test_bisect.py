@@ -375,7 +375,7 @@ def test_bisect_finds_where_google_adk_fixed_the_duplicate_user_event_on_resume(
     command = [
         sys.executable,
         "-c",
-        "import sys; from harness.commands import bisect; sys.exit(bisect.main(sys.argv[1:]))",
+        "import sys; from harness.commands import cli; sys.exit(cli.main(['bisect', *sys.argv[1:]]))",
         *argv,
     ]
     first = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)

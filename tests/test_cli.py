@@ -171,6 +171,7 @@ def test_a_proof_runs_from_a_python_without_the_framework_in_the_pinned_environm
 
     from harness.commands import run as run_command
     from harness.execution import environments, proofs
+    from harness.runtime import proof_runs
 
     ensured = []
 
@@ -179,7 +180,7 @@ def test_a_proof_runs_from_a_python_without_the_framework_in_the_pinned_environm
         # This test environment has the pinned release: it stands for the build environment.
         return environments.Environment(build, root / "x", Path(sys.executable), None, True)
 
-    monkeypatch.setattr(proofs, "installed_version", lambda framework: None)  # "not installed here"
+    monkeypatch.setattr(proof_runs, "installed_version", lambda framework: None)  # "not installed here"
     monkeypatch.setattr(environments, "ensure", ensure)
     sel = "adk-retry-same-invocation-id:retry-new-state-delta"  # its reproduced proof: AsInstalled
     args = argparse.Namespace(ids=[sel], proof="reproduced", timeout=60.0, timeline=False)

@@ -205,10 +205,15 @@ def test_the_cli_writes_one_case_or_every_case_and_refuses_bad_input(tmp_path, c
     from harness.commands import cli
 
     scenario, case = next((s, c) for s, c in CASES if export.record_pin(RECORD, s, c))
-    assert cli.main(["export", f"{scenario.id}:{case.id}", "-o", str(tmp_path / "one.py")]) == 0
+    assert cli.main(["export", f"{scenario.id}:{case.id}", "--bundle", "-o", str(tmp_path / "one.py")]) == 0
     assert (tmp_path / "one.py").read_text() == export.script(
         scenario, case, pin_for(scenario, case), "one.py", export.case_results(RECORD, scenario.id, case.id)
     )
+    # Without --bundle: the case's short reproduction as published, its header stamped from the record.
+    assert cli.main(["export", f"{scenario.id}:{case.id}", "-o", str(tmp_path / "short.py")]) == 0
+    assert (tmp_path / "short.py").read_text() == (
+        ROOT / "reports" / "repro" / export.script_name(scenario.id, case.id)
+    ).read_text()
     assert cli.main(["export", scenario.id, "-o", str(tmp_path / "all")]) == 0
     assert sorted(p.name for p in (tmp_path / "all").iterdir()) == sorted(
         export.script_name(scenario.id, c.id) for c in scenario.cases

@@ -42,7 +42,7 @@ def validate_matrix_json(path: Path) -> dict:
     """The contract's shape of reports/matrix.json (CONTRACT.md)."""
     text = path.read_text()
     doc = json.loads(text)
-    assert doc["schema_version"] == 1
+    assert doc["schema_version"] == 2
     assert isinstance(doc["results"], list) and doc["results"]
     for r in doc["results"]:
         for key in ("scenario", "case", "framework", "version", "source", "outcome", "detail", "snapshot"):
