@@ -60,7 +60,9 @@ def project_copy(tmp_path: Path) -> Path:
         shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__", "runs"))
     shutil.copy(ROOT / "pyproject.toml", project)
     (project / ".nox").mkdir()
-    (project / ".nox" / "builds").symlink_to((ROOT / ".nox" / "builds").resolve())
+    builds = ROOT / ".nox" / "builds"  # shared with the checkout's own runs (environments are locked per build)
+    builds.mkdir(parents=True, exist_ok=True)
+    (project / ".nox" / "builds").symlink_to(builds.resolve())
     return project
 
 

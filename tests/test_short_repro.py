@@ -165,10 +165,12 @@ def test_git_bisect_run_with_a_short_reproduction_finds_the_commit(tmp_path):
     reproduced on 2.9.0 (the guard that drops a retry with new text). A repository with the 2.8.0
     sources, then the 2.9.0 ones; `git bisect run python SCRIPT` names the second commit."""
     case = "retry-different-message"
-    env = ROOT / ".nox" / "builds" / "google-adk-2.8.0"
-    if not (env / "bin" / "python").exists():
-        pytest.skip("needs the google-adk 2.8.0 build: nox -s matrix -- google-adk==2.8.0 --only " + RETRY)
+    from harness.execution import environments
+    from harness.planning import builds
+
     cache = ROOT / ".nox" / ".harness-cache"
+    # An environment with google-adk 2.8.0's dependencies (the matrix's, made when missing).
+    env = environments.ensure(builds.parse("google-adk==2.8.0", cache), ROOT / ".nox" / "builds", cache).path
     repo = tmp_path / "adk-python"
     repo.mkdir()
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
