@@ -208,3 +208,16 @@ def test_the_reproduced_fixed_diff_stays_within_a_release_line():
     text = evidence.render(SCENARIO, document(within))
     assert "<summary>diff: reproduced (google-adk 2.7.1) → fixed (google-adk 2.8.0)</summary>" in text
     assert text.count("<summary>diff:") == 1
+
+
+def test_bisected_ranges_from_one_release_are_listed_in_one_order_whatever_the_hash_seed():
+    """Two ranges starting at one release came out in the set's order, which follows the hash seed
+    (seen in a fresh clone's report of adk-database-postgres-aware-datetime)."""
+    from harness.rendering import evidence
+    from harness.store import boundaries
+
+    ranges = [("1.21.0", "1.25.1"), ("1.24.0", "1.25.1"), ("1.21.0", "1.24.0")]
+    for order in (ranges, ranges[::-1]):
+        k = boundaries.Known({"1.21.0": "fixed", "1.24.0": "reproduced"}, 2, order, ["1.21.0", "1.24.0"])
+        [line] = [x for x in evidence._bisect_lines(k) if x.startswith("Bisect")]
+        assert "over 1.21.0 – 1.24.0; 1.21.0 – 1.25.1; 1.24.0 – 1.25.1," in line

@@ -160,7 +160,10 @@ def _bisect_lines(k: boundaries.Known) -> list[str]:
     """What every bisect and the record say about one case: its boundaries, and how it is known."""
     if not k.ranges:
         return []
-    ranges = "; ".join(f"{a} – {b}" for a, b in sorted(set(k.ranges), key=lambda ab: versions.key(ab[0])))
+    # Both ends in the key: two ranges from one release otherwise come out in the set's order,
+    # which changes with the process's hash seed.
+    spans = sorted(set(k.ranges), key=lambda ab: (versions.key(ab[0]), versions.key(ab[1])))
+    ranges = "; ".join(f"{a} – {b}" for a, b in spans)
     found = "; ".join(b.summary for b in k.boundaries) or "no outcome change"
     answered = sum(o != ERROR for o in k.points.values())
     probes = f"{k.probes} probe" + ("" if k.probes == 1 else "s")
