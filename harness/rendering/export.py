@@ -46,9 +46,6 @@ PROJECT_ROOT = PROJECT.root
 PACKAGES = ("harness", "scenarios")  # the project's import roots: what gets bundled
 # What the script calls: the runner, which judges a case as the matrix's workers do.
 ENTRY_MODULES = ("harness.runtime.runner",)
-# The name bundled modules are compiled under: a name, not a directory (tracebacks show
-# /bundle/harness/runtime/fakes/adk.py; the harness strips directories from error details either way).
-BUNDLE_ROOT = "/bundle"
 REPRO_DIR = "repro"
 
 
