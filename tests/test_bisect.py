@@ -347,7 +347,7 @@ def test_an_unmergeable_record_is_refused_before_any_work(fake_index, tmp_path):
 
 
 def test_an_install_failure_is_an_error_for_every_case_of_that_release(monkeypatch, tmp_path):
-    def fail(build, root, cache_dir, today=False):
+    def fail(build, root, cache_dir, today=False, recorded=None):
         raise environments.BuildFailed(f"No solution found: {tmp_path}/x/y.whl needs pydantic<1")
 
     monkeypatch.setattr(

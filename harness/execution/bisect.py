@@ -233,7 +233,7 @@ class EnvironmentEvaluator:
             for note in run.notes:
                 log(f"  {build.source}: {note}")
             log(
-                f"  {build.source}: env {'reused' if run.env.reused else 'built'} in {run.build_seconds:.1f}s, "
+                f"  {build.source}: env {run.env.made} in {run.build_seconds:.1f}s, "
                 f"{run.ran} cases run in {run.run_seconds:.1f}s, "
                 f"{len(self.case_ids) - run.ran} unchanged and taken from the environment's record"
             )
@@ -384,7 +384,10 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
 
     evaluator = None
     if evaluate is None:
-        evaluator = EnvironmentEvaluator(framework, scenario, list(cases), RunSettings.of(options))
+        from harness.store import record
+
+        locks = record.recorded_packages(record.load(reports_dir))
+        evaluator = EnvironmentEvaluator(framework, scenario, list(cases), RunSettings.of(options, recorded=locks))
         evaluate = evaluator
     search, results = bisect(releases, cases, evaluate, label=lambda v: f"{framework}=={v}", known=known)
 

@@ -49,6 +49,14 @@ class Environment:
     python: Path
     exclude_newer: str | None  # dependency date, or None for today's dependencies
     reused: bool
+    from_record: bool = False  # new, resolved from uv's cache to the record's packages (``install``)
+
+    @property
+    def made(self) -> str:
+        """How it came to be, for progress lines: reused, built, or built from the record's packages."""
+        if self.reused:
+            return "reused"
+        return "built from the record's packages" if self.from_record else "built"
 
 
 def uv_command() -> list[str]:
@@ -132,20 +140,67 @@ def ensure(
     cache_dir: Path,
     today: bool = False,
     requires: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    recorded: tuple[str, ...] | None = None,
 ) -> Environment:
     """Create (or reuse) the environment for ``build``; raise BuildFailed on install errors.
 
     ``requires``: (framework extras, other packages); by default what the framework's
-    scenarios declare (``Scenario.requires``).
+    scenarios declare (``Scenario.requires``). ``recorded``: the ``name==version`` list the
+    record's environment of this release holds (reports/matrix.json), which lets a new
+    environment be resolved from uv's cache alone (``install``).
     """
     path = root / env_name(build, today)
     extras, packages = requires if requires is not None else scenario_requirements(build.framework)
     with _locked(path):
-        return _ensure(build, path, cache_dir, today, extras, packages)
+        return _ensure(build, path, cache_dir, today, extras, packages, recorded)
+
+
+def installed(path: Path) -> list[str]:
+    """``name==version`` of every distribution in the environment at ``path``, sorted as the
+    worker reports them (harness/runtime/worker.py ``resolved_packages``), read from its files."""
+    from harness.runtime.worker import resolved_packages
+
+    return resolved_packages([str(site) for site in sorted(path.glob("lib/python3*/site-packages"))])
+
+
+def new_venv(path: Path) -> None:
+    """An empty environment at ``path`` on the Python running the harness."""
+    _run([*uv_command(), "venv", "--quiet", "--python", sys.executable, str(path)])
+
+
+def install(
+    python: Path, path: Path, date: str | None, requirements: list[str], recorded: tuple[str, ...] | None
+) -> bool:
+    """Install ``requirements`` into the new environment; True when resolved from uv's cache alone.
+
+    Resolving against the index costs most of a new environment (uv revalidates every
+    package's page: about 2 s of 2.5 for google-adk 1.20.0; 0.5 s in all with ``--offline``).
+    An offline resolution can only differ from an online one where the cache's page of a
+    package is older than the dependency date, so it is kept only when it installs exactly the
+    environment the record holds for this release (``recorded``); otherwise the environment is
+    made again, resolved online.
+    """
+    cmd = [*uv_command(), "pip", "install", "--quiet", "--python", str(python)]
+    if date:
+        cmd += ["--exclude-newer", date]
+    if date and recorded:
+        offline = subprocess.run([*cmd, "--offline", *requirements], capture_output=True, text=True)
+        if offline.returncode == 0 and installed(path) == list(recorded):
+            return True
+        shutil.rmtree(path)
+        new_venv(path)
+    _run([*cmd, *requirements])
+    return False
 
 
 def _ensure(
-    build: Build, path: Path, cache_dir: Path, today: bool, extras: tuple[str, ...], packages: tuple[str, ...]
+    build: Build,
+    path: Path,
+    cache_dir: Path,
+    today: bool,
+    extras: tuple[str, ...],
+    packages: tuple[str, ...],
+    recorded: tuple[str, ...] | None = None,
 ) -> Environment:
     python = path / "bin" / "python"
     date = None if today else dependency_date(build, cache_dir)
@@ -185,18 +240,15 @@ def _ensure(
             return Environment(build, path, python, date, reused=True)
     if path.exists():
         shutil.rmtree(path)
-    uv = uv_command()
-    _run([*uv, "venv", "--quiet", "--python", sys.executable, str(path)])
+    new_venv(path)
     # No --compile-bytecode: compiling every module costs more than the first worker's
-    # import, which writes the bytecode of just the modules the scenarios use.
-    cmd = [*uv, "pip", "install", "--quiet", "--python", str(python)]
-    if date:
-        cmd += ["--exclude-newer", date]
+    # import, which writes the bytecode of just the modules the scenarios use (and
+    # harness/execution/bytecode.py shares what earlier environments compiled).
     # The scenarios' extra packages are resolved with the framework in one install, under
     # the same dependency date, so they are as of the release too.
-    cmd += [requirement_with_extras(build, extras), *packages]
+    requirements = [requirement_with_extras(build, extras), *packages]
     try:
-        _run(cmd)
+        from_record = install(python, path, date, requirements, recorded if build.release else None)
         missing = missing_package(python, build.framework)
         if missing:
             raise BuildFailed(missing)
@@ -208,7 +260,7 @@ def _ensure(
     unusable.unlink(missing_ok=True)
     (path / PACKAGE_CHECKED).touch()
     marker.write_text(json.dumps(wanted, sort_keys=True))
-    return Environment(build, path, python, date, reused=False)
+    return Environment(build, path, python, date, reused=False, from_record=from_record)
 
 
 def missing_package(python: Path, framework: str) -> str | None:

@@ -101,10 +101,15 @@ MATRIX_REPEAT = 2
 
 
 def run_build(
-    build: builds_mod.Build, cases: list[tuple[Scenario, Case]], options: Options, cache_dir: Path
+    build: builds_mod.Build,
+    cases: list[tuple[Scenario, Case]],
+    options: Options,
+    cache_dir: Path,
+    recorded: dict[str, tuple[str, ...]] | None = None,
 ) -> tuple[dict, list[dict]]:
-    """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included."""
-    settings = RunSettings.of(options, repeat=MATRIX_REPEAT)
+    """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included.
+    ``recorded``: the record's packages per release (``record.recorded_packages``)."""
+    settings = RunSettings.of(options, repeat=MATRIX_REPEAT, recorded=recorded or {})
     run = run_cases(build, cases, settings)
 
     def inputs(s: Scenario) -> str:
@@ -157,7 +162,7 @@ def run_build(
     counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
     log(
         f"  {build.source}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
-        f" (env {'reused' if run.env.reused else 'built'} in {run.build_seconds:.1f}s, {run.ran} cases run"
+        f" (env {run.env.made} in {run.build_seconds:.1f}s, {run.ran} cases run"
         f" in {run.run_seconds:.1f}s, {len(cases) - run.ran} unchanged and skipped)"
     )
     return record, results
@@ -233,6 +238,7 @@ def run(options: Options) -> int:
         log(f"shard {k}/{n}: {', '.join(b.source for b, _ in plan) or 'no builds'}")
     if not plan and not options.shard:
         raise builds_mod.SpecError("nothing to run: no selected scenario uses the given builds' frameworks")
+    locks = record.recorded_packages(existing)
     total_cases = sum(len(c) for _, c in plan)
     log(f"matrix: {len(plan)} builds, {total_cases} case runs, {options.jobs} in parallel")
     started = time.monotonic()
@@ -242,7 +248,7 @@ def run(options: Options) -> int:
     def one(item):
         nonlocal done
         build, cases = item
-        out = run_build(build, cases, options, cache_dir)
+        out = run_build(build, cases, options, cache_dir, recorded=locks)
         with progress:
             done += 1
             log(f"[{done}/{len(plan)}] {build.source} done; {len(plan) - done} left")

@@ -10,6 +10,7 @@ it ran, and gives one typed result per case, an install failure or a silent work
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,6 +76,9 @@ class RunSettings:
     # Runs of each case in its worker that must agree (harness/runtime/worker.py ``repeated``):
     # the matrix runs each twice, so a case that flickers is an error on the release it flickers on.
     repeat: int = 1
+    # source -> the packages the record's environment of that release holds (reports/matrix.json):
+    # a new environment resolved from uv's cache to exactly those is made without the index.
+    recorded: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def cache_dir(self) -> Path:
@@ -105,7 +109,13 @@ def run_cases(build: Build, cases: list[tuple[Scenario, Case]], settings: RunSet
     """Every case of ``cases`` in ``build``: one result each, in order."""
     started = time.monotonic()
     try:
-        env = environments.ensure(build, Project(settings.root).builds, settings.cache_dir, today=settings.today_deps)
+        env = environments.ensure(
+            build,
+            Project(settings.root).builds,
+            settings.cache_dir,
+            today=settings.today_deps,
+            recorded=settings.recorded.get(build.source),
+        )
     except (environments.BuildFailed, OSError) as exc:
         detail = f"install failed: {strip_paths(str(exc))}"
         return BuildRun([CaseRun(s.id, c.id, ERROR, detail) for s, c in cases], install_error=detail)

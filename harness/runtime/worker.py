@@ -48,10 +48,12 @@ def _name_and_version(dist: importlib.metadata.Distribution) -> tuple[str | None
     return headers["Name"], headers["Version"]
 
 
-def resolved_packages() -> list[str]:
-    """``name==version`` of every distribution in this environment, sorted."""
+def resolved_packages(paths: list[str] | None = None) -> list[str]:
+    """``name==version`` of every distribution in this environment (or in the folders ``paths``:
+    how the orchestrator reads a new environment's, harness/execution/environments.py), sorted."""
     names = {}
-    for dist in importlib.metadata.distributions():
+    found = importlib.metadata.distributions() if paths is None else importlib.metadata.distributions(path=paths)
+    for dist in found:
         name, version = _name_and_version(dist)
         if name:
             names[name.lower()] = f"{name}=={version}"

@@ -59,6 +59,16 @@ def load(reports_dir: Path) -> dict | None:
     return document
 
 
+def recorded_packages(document: dict | None) -> dict[str, tuple[str, ...]]:
+    """source -> the ``name==version`` packages of the record's environment of that release:
+    the lock a new environment of it is checked against (harness/execution/environments.py)."""
+    return {
+        e["source"]: tuple(e["packages"])
+        for e in (document or {}).get("environments", [])
+        if e.get("packages") and e.get("exclude_newer") and not e.get("error")
+    }
+
+
 def _key(r: dict) -> tuple[str, str, str]:
     return (r["scenario"], r["case"], r["source"])
 
