@@ -158,5 +158,5 @@ def bisect(session: nox.Session) -> None:
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Time the matrix against a hand-rolled baseline and the import floor."""
-    session.install("uv", "packaging")
+    session.install(*ORCHESTRATOR_PACKAGES)  # pgserver too: the matrix runs the PostgreSQL cases
     session.run("python", "-m", "harness.commands.bench", *session.posargs)

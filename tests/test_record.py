@@ -47,7 +47,7 @@ class Table:
         self.local = local  # what every local build (a candidate fix) says
         self.ran: list[tuple[str, str]] = []
 
-    def __call__(self, build, cases, options, cache_dir, recorded=None):
+    def __call__(self, build, cases, options, cache_dir, recorded=None, store=None):
         results = []
         for s, c in cases:
             self.ran.append((f"{s.id}:{c.id}", build.source))

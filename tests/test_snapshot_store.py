@@ -101,3 +101,21 @@ def test_the_committed_store_is_valid_and_has_no_orphans():
 
 def test_render_is_outcome_detail_then_timeline():
     assert render(result("1.0.0")) == "outcome: reproduced\ndetail: d\n\na\n"
+
+
+def test_a_case_runs_twice_where_no_stored_timeline_is_its_second_run(tmp_path):
+    """Issue 27: a result compared with a stored snapshot is checked against another run; one
+    with nothing to meet (or about to be stored) runs twice in its worker instead."""
+    from harness.execution.matrix import needs_repeat
+    from harness.planning import builds
+
+    scenario = registry.discover()["adk-retry-same-invocation-id"]
+    first, second = scenario.cases[0], scenario.cases[1]
+    pairs = [(scenario, first), (scenario, second)]
+    store = SnapshotStore(tmp_path)
+    assert store.accept({**result("1.2.0"), "scenario": scenario.id, "case": first.id})  # stored from 1.2.0 on
+    later, earlier = builds.parse("google-adk==1.5.0", tmp_path), builds.parse("google-adk==1.0.0", tmp_path)
+    key = f"{scenario.id}:{{}}".format
+    assert needs_repeat(pairs, later, store, update=False) == {key(second.id)}
+    assert needs_repeat(pairs, earlier, store, update=False) == {key(first.id), key(second.id)}
+    assert needs_repeat(pairs, later, store, update=True) == {key(first.id), key(second.id)}

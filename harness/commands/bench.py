@@ -3,11 +3,16 @@
 Measured in one run, on the same release set, in a scratch copy of the project (so the
 real environments and reports are untouched), with whatever package cache uv has:
 
-- harness, from scratch: ``python -m harness matrix --rerun`` with no environments;
+- harness, from scratch: ``python -m harness matrix --rerun`` with no environments and no
+  bytecode store (without specs: the matrix as ``nox -s matrix`` runs it, each scenario on the
+  releases of its matrix; with specs, every case on each named build);
 - harness, environments kept: the same again (every case re-run, nothing rebuilt);
 - harness, nothing changed: a plain re-run (unchanged cases are skipped);
-- baseline: per release, ``uv venv`` + ``uv pip install`` + one ``python -m harness run``;
-- floor: per release, one Python process that only imports the framework;
+- baseline: per release, ``uv venv`` + ``uv pip install`` + one ``python -m harness run``
+  (every case of the framework, once, no short reproductions), in turn;
+- floor: per release, one Python process that only imports the framework (its bytecode
+  compiled by the baseline's run), in turn;
+- with ``--with-tests``: ``nox -s tests`` in a fresh clone of HEAD, as CI runs it;
 - per case: median run time of each case in one process, imports excluded;
 - warm workers (harness/execution/pool.py): the same builds re-run on a warm pool, and the authoring
   loop, one scenario per framework edited and re-run on every release of its matrix
@@ -54,9 +59,13 @@ print(json.dumps(out))
 """
 
 
-def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> float:
+def timed(cmd: list[str], cwd: Path, env: dict | None = None, codes: dict | None = None, name: str = "") -> float:
+    """Seconds ``cmd`` took; its exit status goes to ``codes[name]`` (a run that failed is not
+    a figure to compare: the figures name it)."""
     started = time.monotonic()
-    subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    if codes is not None:
+        codes[name] = proc.returncode
     return time.monotonic() - started
 
 
@@ -127,7 +136,6 @@ def main(argv: list[str] | None = None) -> int:
     cache_dir = Project(ROOT).cache
     fw_names = sorted({s.framework for s in registry.discover().values()})
     build_list = [builds.parse(s, cache_dir) for s in args.specs] if args.specs else record_builds(cache_dir, fw_names)
-    specs = [b.source for b in build_list]
     figures: dict = {
         "builds": len(build_list),
         "python": platform.python_version(),
@@ -135,17 +143,23 @@ def main(argv: list[str] | None = None) -> int:
     }
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as tmp:
         work = scratch_copy(Path(tmp) / "project")
-        matrix = [sys.executable, "-m", "harness", "matrix", *specs]
+        # Without specs, the matrix as `nox -s matrix` runs it: each scenario on the releases of its
+        # matrix (the record's builds); with specs, every case on each of them.
+        matrix = [sys.executable, "-m", "harness", "matrix", *args.specs]
+        codes: dict[str, int] = {}
+        figures["exit_codes"] = codes
         print(f"bench: {len(build_list)} builds", file=sys.stderr)
-        figures["harness_from_scratch_s"] = round(timed([*matrix, "--rerun"], work), 1)
+        figures["harness_from_scratch_s"] = round(
+            timed([*matrix, "--rerun"], work, codes=codes, name="from_scratch"), 1
+        )
         print(f"  harness, from scratch: {figures['harness_from_scratch_s']}s", file=sys.stderr)
-        figures["harness_envs_kept_s"] = round(timed([*matrix, "--rerun"], work), 1)
+        figures["harness_envs_kept_s"] = round(timed([*matrix, "--rerun"], work, codes=codes, name="envs_kept"), 1)
         print(f"  harness, environments kept: {figures['harness_envs_kept_s']}s", file=sys.stderr)
-        figures["harness_nothing_changed_s"] = round(timed(matrix, work), 1)
+        figures["harness_nothing_changed_s"] = round(timed(matrix, work, codes=codes, name="nothing_changed"), 1)
         print(f"  harness, nothing changed: {figures['harness_nothing_changed_s']}s", file=sys.stderr)
         try:
             subprocess.run([*matrix, "--rerun", "--warm"], cwd=work, capture_output=True)
-            figures["harness_warm_s"] = round(timed([*matrix, "--rerun"], work), 1)
+            figures["harness_warm_s"] = round(timed([*matrix, "--rerun"], work, codes=codes, name="warm"), 1)
             print(f"  harness, warm workers: {figures['harness_warm_s']}s", file=sys.stderr)
             loops = {}
             for fw in fw_names:
@@ -235,10 +249,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  harness/baseline {baseline}x, harness/floor {floor}x", file=sys.stderr)
     for case, ms in per_case.items():
         print(f"  {case}: {ms} ms", file=sys.stderr)
-    if args.with_tests:  # the suite from a fresh environment of its own, as CI runs it
-        with tempfile.TemporaryDirectory(prefix="harness-bench-tests-") as envdir:
-            figures["tests_s"] = round(timed(["nox", "-s", "tests", "--envdir", envdir], ROOT), 1)
-        print(f"  nox -s tests: {figures['tests_s']}s", file=sys.stderr)
+    if args.with_tests:  # the suite as CI runs it: a fresh clone of the commit, nothing built yet
+        with tempfile.TemporaryDirectory(prefix="harness-bench-tests-") as tmp:
+            clone = Path(tmp) / "clone"
+            subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+            figures["tests_s"] = round(timed(["nox", "-s", "tests"], clone, codes=codes, name="tests"), 1)
+        print(f"  nox -s tests (fresh clone of HEAD): {figures['tests_s']}s", file=sys.stderr)
     history = ROOT / "bench" / "history.jsonl"
     history.parent.mkdir(exist_ok=True)
     with history.open("a") as f:

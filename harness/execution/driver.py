@@ -112,6 +112,7 @@ def run_worker(
     case_slack: float = CASE_SLACK,
     warm: pool.Member | None = None,
     repeat: int = 1,
+    repeat_only: list[str] | None = None,
 ) -> tuple[dict | None, list[dict]]:
     """Run the selected cases; return (environment record, one result dict per case).
 
@@ -124,6 +125,8 @@ def run_worker(
         skip = [f"{r['scenario']}:{r['case']}" for r in done]
         argv = ["--framework", framework, "--timeout", str(timeout), "--repeat", str(repeat)]
         argv += ["--only", *selectors, "--skip", *skip]
+        if repeat_only is not None:  # the cases that run ``repeat`` times; the others once
+            argv += ["--repeat-only", *repeat_only]
         with tempfile.TemporaryDirectory() as tmp:
             stderr_path = Path(tmp) / "stderr"
             with open(stderr_path, "w") as stderr:

@@ -95,9 +95,21 @@ def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: st
     }
 
 
-# Each case runs twice in its worker and the two must agree: determinism is checked on every
-# release of the matrix, not only on the test pins (tests/test_determinism.py checks the harness).
+# A result compared with a stored timeline is a second run of the case (the one that stored it,
+# on another day or machine): two runs that must agree. A case whose result has no stored
+# timeline to meet (a new case, a release before its first snapshot), or one whose result may
+# be stored (--update-snapshots), runs twice in its worker instead and the two must agree; so
+# every result is checked against another run (tests/test_determinism.py checks the harness).
+# Repeating every case cost 17% of a matrix run (256 s against 213 s, 89 builds, kept).
 MATRIX_REPEAT = 2
+
+
+def needs_repeat(
+    cases: list[tuple[Scenario, Case]], build: builds_mod.Build, store: SnapshotStore, update: bool
+) -> set[str]:
+    """The ``scenario:case`` keys of ``cases`` that run twice in ``build`` (``MATRIX_REPEAT``)."""
+    version = build.version or "0"
+    return {f"{s.id}:{c.id}" for s, c in cases if update or store.nearest(s.id, c.id, version) is None}
 
 
 def run_build(
@@ -106,11 +118,14 @@ def run_build(
     options: Options,
     cache_dir: Path,
     recorded: dict[str, tuple[str, ...]] | None = None,
+    store: SnapshotStore | None = None,
 ) -> tuple[dict, list[dict]]:
     """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included.
-    ``recorded``: the record's packages per release (``record.recorded_packages``)."""
+    ``recorded``: the record's packages per release (``record.recorded_packages``); ``store``:
+    the snapshots the results will be compared with (without one, every case runs twice)."""
     settings = RunSettings.of(options, repeat=MATRIX_REPEAT, recorded=recorded or {})
-    run = run_cases(build, cases, settings)
+    twice = None if store is None else needs_repeat(cases, build, store, options.update_snapshots)
+    run = run_cases(build, cases, settings, repeat_only=twice)
 
     def inputs(s: Scenario) -> str:
         """The scenario code that answered (bisect and the reports ignore a result of older code)."""
@@ -248,7 +263,7 @@ def run(options: Options) -> int:
     def one(item):
         nonlocal done
         build, cases = item
-        out = run_build(build, cases, options, cache_dir, recorded=locks)
+        out = run_build(build, cases, options, cache_dir, recorded=locks, store=store)
         with progress:
             done += 1
             log(f"[{done}/{len(plan)}] {build.source} done; {len(plan) - done} left")

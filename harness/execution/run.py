@@ -105,8 +105,11 @@ class BuildRun:
     notes: list[str] = field(default_factory=list)
 
 
-def run_cases(build: Build, cases: list[tuple[Scenario, Case]], settings: RunSettings) -> BuildRun:
-    """Every case of ``cases`` in ``build``: one result each, in order."""
+def run_cases(
+    build: Build, cases: list[tuple[Scenario, Case]], settings: RunSettings, repeat_only: set[str] | None = None
+) -> BuildRun:
+    """Every case of ``cases`` in ``build``: one result each, in order. ``repeat_only``: the
+    ``scenario:case`` keys that run ``settings.repeat`` times (default: every case)."""
     started = time.monotonic()
     try:
         env = environments.ensure(
@@ -162,6 +165,7 @@ def run_cases(build: Build, cases: list[tuple[Scenario, Case]], settings: RunSet
             settings.timeout,
             warm=warm,
             repeat=settings.repeat,
+            repeat_only=None if repeat_only is None else sorted(k for k in to_run if k in repeat_only),
         )
     if not env.reused and to_run:  # what its first run compiled, for the next new environment
         bytecode.harvest(env.path, Project(settings.root).cache / "bytecode")

@@ -91,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip", nargs="*", default=[], help="scenario:case pairs already done")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT)
     parser.add_argument("--repeat", type=int, default=1, help="runs of each case that must agree")
+    parser.add_argument(
+        "--repeat-only", nargs="*", default=None, help="scenario:case pairs --repeat applies to (default: every case)"
+    )
     args = parser.parse_args(argv)
 
     out = sys.stdout
@@ -123,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         if f"{scenario.id}:{case.id}" in skip:
             continue
         emit({"kind": "start", "scenario": scenario.id, "case": case.id})
-        result = repeated(scenario, case, args.timeout, args.repeat)
+        runs = args.repeat if args.repeat_only is None or f"{scenario.id}:{case.id}" in args.repeat_only else 1
+        result = repeated(scenario, case, args.timeout, runs)
         emit({"kind": "result", **result.to_dict()})
         script = short_repro.script_for(str(registry.SCENARIOS_DIR / f"{scenario.module}.py"), scenario.id, case.id)
         if script is not None:

@@ -47,7 +47,8 @@ class SnapshotStore:
         d = self._dir(scenario, case)
         return sorted((p.stem for p in d.glob("*.txt")), key=versions.key) if d.exists() else []
 
-    def _nearest(self, scenario: str, case: str, version: str) -> str | None:
+    def nearest(self, scenario: str, case: str, version: str) -> str | None:
+        """The release whose snapshot a result of ``version`` is compared with (None: no snapshot)."""
         earlier = [v for v in self.stored_versions(scenario, case) if versions.key(v) <= versions.key(version)]
         return earlier[-1] if earlier else None
 
@@ -56,7 +57,7 @@ class SnapshotStore:
 
     def check(self, result: dict) -> Check:
         """Compare a result with its release's snapshot, or the nearest earlier release's."""
-        base = self._nearest(result["scenario"], result["case"], result["version"] or "0")
+        base = self.nearest(result["scenario"], result["case"], result["version"] or "0")
         if base is None:
             return Check(NEW, None, "")
         stored = self.read(result["scenario"], result["case"], base)
