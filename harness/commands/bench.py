@@ -61,12 +61,16 @@ print(json.dumps(out))
 
 def timed(cmd: list[str], cwd: Path, env: dict | None = None, codes: dict | None = None, name: str = "") -> float:
     """Seconds ``cmd`` took; its exit status goes to ``codes[name]`` (a run that failed is not
-    a figure to compare: the figures name it)."""
+    a figure to compare: the figures name it), and where it failed, its last lines are printed."""
     started = time.monotonic()
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    elapsed = time.monotonic() - started
     if codes is not None:
         codes[name] = proc.returncode
-    return time.monotonic() - started
+    if proc.returncode != 0:
+        tail = (proc.stdout + proc.stderr).strip().splitlines()[-12:]
+        print(f"  {name or cmd[0]} exited {proc.returncode}; its last lines:", *tail, sep="\n    ", file=sys.stderr)
+    return elapsed
 
 
 def scratch_copy(dest: Path) -> Path:
