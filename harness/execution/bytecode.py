@@ -14,9 +14,10 @@ The store is a folder of hard links named by the source's inode, mtime and size
 Both skip what they cannot link (another file system, a race with another build): the cost of
 a miss is a compile, as before.
 
-Other releases of a package are other files, though most of their modules are the same text
-(google-cloud-aiplatform, which old google-adk releases import, differs by a handful of files
-from one release to the next; a new google-adk 1.x environment spent about 7 s compiling them).
+Other releases of a package are other files, though many of their modules are the same text
+(google-adk 1.16.0's environment after 1.15.1's: 721 of the sources its cases import are the
+same files, 1,401 more the same text in other files, 857 really differ; its first run took
+18.3 s with the text shared instead of 22.7 s, a second run 12.3 s).
 So the store also keeps each bytecode file under its source's size and SHA-256
 (``content/``): a source of the new environment with no stored bytecode of its own gets a copy
 of the bytecode of the same text, its header's mtime set to its own (PEP 552: the header holds
