@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
+import shlex
+import shutil
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -90,6 +96,53 @@ def install_orchestrator(session: nox.Session) -> None:
         session.install(*ORCHESTRATOR_PACKAGES)
 
 
+# The signals nox passes on to the harness; it then waits for the harness to end.
+FORWARDED_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+def run_to_the_end(session: nox.Session, *args: str) -> None:
+    """Run a command in the session's environment (as session.run does) and end the session with
+    the command's own exit status. session.run turns every failure into nox's 1 (the harness's 2
+    for bad input would become 1) and leaves the command running when nox gets SIGTERM or SIGHUP
+    (a run then writes its record after nox has gone). Here the command runs in a process group
+    of its own, nox passes SIGTERM, SIGHUP and SIGINT (Ctrl-C reaches nox alone) on to it and waits
+    for it (a second signal goes on as SIGTERM: the harness's Ctrl-C waits for the builds under
+    way, its SIGTERM does not); a non-zero status ends nox through SystemExit, a death by a signal
+    by the same signal; if nox itself is killed, the command gets SIGTERM (a parent-death signal)."""
+    env = {k: v for k, v in {**os.environ, **session.virtualenv.env, **session.env}.items() if v is not None}
+    env["PATH"] = os.pathsep.join([*(session.bin_paths or []), env.get("PATH", "")])
+    program = shutil.which(args[0], path=env["PATH"]) or args[0]
+    session.log(shlex.join(args))
+    nox_pid = os.getpid()
+    libc = ctypes.CDLL(None) if sys.platform.startswith("linux") else None  # loaded before the fork
+
+    def own_group_dying_with_nox() -> None:
+        os.setpgid(0, 0)
+        if libc is not None:
+            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG; nox has one thread
+        if os.getppid() != nox_pid:  # nox died before the signal was set
+            os._exit(128 + signal.SIGTERM)
+
+    process = subprocess.Popen([program, *args[1:]], env=env, preexec_fn=own_group_dying_with_nox)
+    received: list[int] = []
+
+    def pass_on(signum: int, _frame: object) -> None:
+        process.send_signal(signal.SIGTERM if received else signum)
+        received.append(signum)
+
+    previous = {signum: signal.signal(signum, pass_on) for signum in FORWARDED_SIGNALS}
+    try:
+        status = process.wait()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if status < 0:  # the command ended by a signal: so does nox
+        signal.signal(-status, signal.SIG_DFL)
+        os.kill(os.getpid(), -status)
+    if status:
+        raise SystemExit(status)
+
+
 @nox.session
 def lint(session: nox.Session) -> None:
     """ruff (rules and formatting), mypy over harness/, zizmor over the GitHub workflows."""
@@ -123,14 +176,14 @@ def matrix(session: nox.Session) -> None:
     # The harness core is stdlib-only; each build gets its own environment, made by
     # the harness with uv (harness/execution/environments.py), so only uv is installed here.
     install_orchestrator(session)
-    session.run("python", "-m", "harness", "matrix", *session.posargs)
+    run_to_the_end(session, "python", "-m", "harness", "matrix", *session.posargs)
 
 
 @nox.session(default=False, reuse_venv=True)
 def candidate(session: nox.Session) -> None:
     """Evidence for a framework pull request: nox -s candidate -- PATH [--out DIR] (exit 1 on a regression)."""
     install_orchestrator(session)
-    session.run("python", "-m", "harness", "candidate", *session.posargs)
+    run_to_the_end(session, "python", "-m", "harness", "candidate", *session.posargs)
 
 
 @nox.session(default=False)
@@ -139,24 +192,24 @@ def mutants(session: nox.Session) -> None:
     # The in-process proofs run on the pinned releases, as in `nox -s tests`; Release proofs
     # run in their matrix environments under .nox/builds (made with uv when missing).
     session.install("--exclude-newer", TEST_DEPENDENCY_DATE, *pins_with_requirements(), *ORCHESTRATOR_PACKAGES)
-    session.run("python", "-m", "harness", "mutants", *session.posargs)
+    run_to_the_end(session, "python", "-m", "harness", "mutants", *session.posargs)
 
 
 @nox.session(default=False)
 def new(session: nox.Session) -> None:
     """Write a new scenario module from the template: nox -s new -- <id> --framework NAME."""
-    session.run("python", "-m", "harness", "new", *session.posargs)
+    run_to_the_end(session, "python", "-m", "harness", "new", *session.posargs)
 
 
 @nox.session(default=False, reuse_venv=True)
 def bisect(session: nox.Session) -> None:
     """Find the releases where a case's outcome changes: nox -s bisect -- <scenario>[:<case>]."""
     install_orchestrator(session)
-    session.run("python", "-m", "harness", "bisect", *session.posargs)
+    run_to_the_end(session, "python", "-m", "harness", "bisect", *session.posargs)
 
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Time the matrix against a hand-rolled baseline and the import floor."""
     session.install(*ORCHESTRATOR_PACKAGES)  # pgserver too: the matrix runs the PostgreSQL cases
-    session.run("python", "-m", "harness.commands.bench", *session.posargs)
+    run_to_the_end(session, "python", "-m", "harness.commands.bench", *session.posargs)

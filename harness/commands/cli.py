@@ -15,6 +15,7 @@ import sys
 
 from harness.commands import flags
 from harness.errors import UsageError
+from harness.execution import postgres
 
 # Command name -> module in harness/commands/, in the order `--help` lists them.
 COMMANDS = {
@@ -47,6 +48,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    # Before any thread may start the PostgreSQL server: SIGTERM, SIGHUP and Ctrl-C stop it first.
+    postgres.install_signal_handlers()
     try:
         args = parser().parse_args(argv)
         return args.func(args)

@@ -1,17 +1,20 @@
 """One real PostgreSQL server per run, for the cases whose backend is ``postgresql``.
 
 The binaries come from the ``pgserver`` wheel (PostgreSQL built for manylinux, installed in
-the orchestrator's environment by noxfile.py); this module runs them itself rather than
-through pgserver's own manager, so the server is a child of this process, in a temporary
-data directory, and goes away with it. PostgreSQL refuses to run as root: as root, the
-server runs as ``nobody`` (its data directory is handed to that user), so no system user is
-created. It listens on a Unix socket only (``listen_addresses=''``): workers run in a
-network namespace without interfaces, and a socket file is still reachable from there.
+the orchestrator's environment by noxfile.py); the harness runs them itself rather than through
+pgserver's own manager. It listens on a Unix socket only (``listen_addresses=''``): workers run
+in a network namespace without interfaces, and a socket file is still reachable from there.
 
-``server()`` starts it lazily, once, the first time a run needs it; ``stop()`` ends it and
-removes the data directory, and runs on every exit path: ``atexit``, a SIGTERM/SIGHUP
-handler (which then ends the process as the signal would), and the ``finally`` of the
-commands that use it. A server that cannot start is remembered as a failure with the
+``server()`` starts it lazily, once, the first time a run needs it, through a supervisor
+process of its own (harness/execution/postgres_supervisor.py: the server runs as ``nobody``
+when the run is root, from binaries and in a folder that user can reach, see
+harness/execution/postgres_files.py). The supervisor ends the server and removes its folder
+when this process closes its end of a pipe, which ``stop()`` does and which the kernel does
+when this process dies, however it dies (kill -9 included, from whichever thread the server was
+started). ``stop()`` runs at the end of the commands that use it and at exit;
+``install_signal_handlers()``, called when a command starts (on the main thread), makes SIGTERM,
+SIGHUP and SIGINT stop the server and wait for its folder to be gone before the process ends as
+the signal would have ended it. A server that cannot start is remembered as a failure with the
 server's own last log lines, so every case that needs it gets ``error`` with them and every
 other case runs.
 """
@@ -20,24 +23,26 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
 import importlib.util
+import json
 import os
-import shutil
 import signal
 import subprocess
-import tempfile
+import sys
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 # The variable a worker reads (harness/runtime/fakes/adk.py ``database_url``): the folder of
 # the server's socket. HARNESS_* variables pass the worker environment's allowlist.
 SOCKET_ENV = "HARNESS_POSTGRES_SOCKET"
-START_TIMEOUT = 60.0
-PORT = 5432  # only names the socket file (.s.PGSQL.5432); nothing listens on TCP
 USER = "postgres"
+SUPERVISOR = "harness.execution.postgres_supervisor"
+STOP_WAIT = 30.0  # seconds to wait for the supervisor to end the server and remove its folder
+ROOT = Path(__file__).resolve().parents[2]  # the project root, where the supervisor's module is found
+SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 
 class Unavailable(RuntimeError):
@@ -46,18 +51,40 @@ class Unavailable(RuntimeError):
 
 @dataclass
 class Server:
-    process: subprocess.Popen
-    root: Path  # the temporary folder: data directory, socket folder, log
+    process: subprocess.Popen  # the supervisor
+    root: Path  # the run's folder: data directory, socket folder, logs
+    server_pid: int  # the postmaster
+    lifeline: BinaryIO  # the write end of the supervisor's lifeline; closing it stops the server
 
     @property
     def socket_dir(self) -> str:
         return str(self.root / "socket")
 
+    def end(self, wait: float = STOP_WAIT) -> bool:
+        """Stop the server: see _end."""
+        return _end(self.process, self.lifeline, wait)
+
+
+def _end(supervisor: subprocess.Popen, lifeline: BinaryIO, wait: float = STOP_WAIT) -> bool:
+    """Close the lifeline and wait up to ``wait`` seconds for the supervisor to have ended the
+    server and removed the folder; whether it did. Takes no lock (a signal handler calls it)."""
+    with contextlib.suppress(OSError):
+        lifeline.close()
+    deadline = time.monotonic() + wait
+    while supervisor.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return supervisor.poll() is not None
+
 
 _lock = threading.Lock()
 _server: Server | None = None
 _failure: str | None = None
+_closing = False  # a signal arrived: no server starts any more in this process
+# The supervisor being started and its lifeline, until it reports (a signal may arrive meanwhile).
+_starting: tuple[subprocess.Popen, BinaryIO] | None = None
+_at_exit_registered = False
 _handlers_installed = False
+_previous_handlers: dict[int, object] = {}
 
 
 def binaries() -> Path:
@@ -72,127 +99,60 @@ def binaries() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
 
 
-def _tail(path: Path, lines: int = 6) -> str:
-    try:
-        text = path.read_text(errors="replace")
-    except OSError:
-        return "(no server log)"
-    kept = [line for line in text.splitlines() if line.strip()][-lines:]
-    return " | ".join(kept) or "(empty server log)"
-
-
-def _as_server_user() -> None:
-    """In the child: drop root (PostgreSQL refuses it) and die with the parent."""
-    with contextlib.suppress(Exception):  # Linux only: PR_SET_PDEATHSIG
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
-    if os.geteuid() == 0:
-        os.setgroups([])
-        os.setgid(65534)
-        os.setuid(65534)
-
-
 def _start() -> Server:
+    global _starting
     bin_dir = binaries()
     if not (bin_dir / "postgres").is_file():
         raise Unavailable(f"no postgres binary in {bin_dir}")
-    root = Path(tempfile.mkdtemp(prefix="harness-pg-"))
-    data, sock, log = root / "data", root / "socket", root / "server.log"
-    sock.mkdir()
-    if os.geteuid() == 0:
-        for p in (root, sock):
-            os.chown(p, 65534, 65534)
-    os.chmod(root, 0o755)
-    os.chmod(sock, 0o777)
-    init_log = root / "initdb.log"
-    with init_log.open("wb") as out:
-        done = subprocess.run(
-            [str(bin_dir / "initdb"), "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8", "--no-sync"],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            preexec_fn=_as_server_user,
-            env={"PATH": os.environ.get("PATH", ""), "LANG": "C", "LC_ALL": "C"},
-            timeout=START_TIMEOUT,
-        )
-    if done.returncode != 0:
-        message = f"initdb exited {done.returncode}: {_tail(init_log)}"
-        shutil.rmtree(root, ignore_errors=True)
-        raise Unavailable(message)
-    options = [
-        "-c", "listen_addresses=", "-c", f"unix_socket_directories={sock}", "-c", f"port={PORT}",
-        "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-        "-c", "max_connections=200", "-c", "TimeZone=UTC",
-    ]  # fmt: skip
-    with log.open("wb") as out:
+    read_end, write_end = os.pipe()  # both ends close-on-exec: no other child holds the write end
+    lifeline = os.fdopen(write_end, "wb", buffering=0)
+    python_path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    try:
         process = subprocess.Popen(
-            [str(bin_dir / "postgres"), "-D", str(data), *options],
-            stdout=out,
-            stderr=subprocess.STDOUT,
+            [sys.executable, "-m", SUPERVISOR, str(bin_dir), str(read_end)],
+            pass_fds=(read_end,),
             stdin=subprocess.DEVNULL,
-            preexec_fn=_as_server_user,
-            env={"PATH": os.environ.get("PATH", ""), "LANG": "C", "LC_ALL": "C"},
-            start_new_session=True,  # a Ctrl-C to the run reaches it only through stop()
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,  # it reports on stdout, in one line, whatever happens
+            env={**os.environ, "PYTHONPATH": python_path},
+            start_new_session=True,  # a Ctrl-C to the run's process group reaches it only through us
         )
-    server = Server(process, root)
-    deadline = time.monotonic() + START_TIMEOUT
-    socket_file = sock / f".s.PGSQL.{PORT}"
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            message = f"postgres exited {process.returncode}: {_tail(log)}"
-            _remove(server)
-            raise Unavailable(message)
-        if socket_file.exists() and "ready to accept connections" in log.read_text(errors="replace"):
-            return server
-        time.sleep(0.05)
-    message = f"postgres was not ready in {START_TIMEOUT:.0f} s: {_tail(log)}"
-    _terminate(server)
-    raise Unavailable(message)
-
-
-def _terminate(server: Server) -> None:
-    process = server.process
-    if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signal.SIGINT)  # PostgreSQL's fast shutdown
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
-    _remove(server)
-
-
-def _remove(server: Server) -> None:
-    shutil.rmtree(server.root, ignore_errors=True)
-
-
-def _on_signal(signum: int, _frame: object) -> None:
-    stop()
-    signal.signal(signum, signal.SIG_DFL)
-    os.kill(os.getpid(), signum)
-
-
-def _install_handlers() -> None:
-    global _handlers_installed
-    if _handlers_installed:
-        return
-    _handlers_installed = True
-    atexit.register(stop)
-    if threading.current_thread() is threading.main_thread():
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            if signal.getsignal(signum) in (signal.SIG_DFL, None):
-                signal.signal(signum, _on_signal)
+    except OSError:
+        lifeline.close()
+        raise
+    finally:
+        os.close(read_end)
+    _starting = (process, lifeline)
+    assert process.stdout is not None
+    try:
+        with process.stdout:
+            line = process.stdout.readline()
+    finally:
+        _starting = None
+    try:
+        report = json.loads(line)
+    except ValueError:
+        report = {"error": f"the server's supervisor ended without a report (exit {process.wait()})"}
+    if "error" in report:
+        lifeline.close()
+        process.wait()
+        raise Unavailable(report["error"])
+    return Server(process, Path(report["root"]), int(report["pid"]), lifeline)
 
 
 def server() -> Server:
     """The run's server, started on first use; Unavailable (every later call too) when it cannot start."""
-    global _server, _failure
+    global _server, _failure, _at_exit_registered
     with _lock:
         if _server is not None:
             return _server
         if _failure is not None:
             raise Unavailable(_failure)
-        _install_handlers()
+        if _closing:
+            raise Unavailable("the run is stopping")
+        if not _at_exit_registered:
+            _at_exit_registered = True
+            atexit.register(stop)
         try:
             _server = _start()
         except Unavailable as exc:
@@ -205,12 +165,44 @@ def server() -> Server:
 
 
 def stop() -> None:
-    """End the server and remove its data directory (nothing when none was started)."""
+    """End the server and remove its folder, waiting for both (nothing when none was started)."""
     global _server
     with _lock:
         if _server is not None:
-            _terminate(_server)
+            _server.end()
             _server = None
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    """Stop the server (without the lock: the interrupted code may hold it), then end as the
+    signal would have: the handler that was there before, or the default action."""
+    global _closing
+    _closing = True
+    running_server, starting = _server, _starting
+    if running_server is not None:
+        running_server.end()
+    elif starting is not None:  # another thread is starting it: the supervisor stops half-way
+        _end(*starting)
+    previous = _previous_handlers.get(signum, signal.SIG_DFL)
+    if callable(previous):
+        previous(signum, frame)  # SIGINT's default: KeyboardInterrupt, and the finally blocks run
+    else:
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+
+def install_signal_handlers() -> None:
+    """Make SIGTERM, SIGHUP and SIGINT stop this process's server first; once, on the main thread
+    (a command calls it as it starts, before any thread may start the server)."""
+    global _handlers_installed
+    if _handlers_installed or threading.current_thread() is not threading.main_thread():
+        return
+    _handlers_installed = True
+    for signum in SIGNALS:
+        previous = signal.getsignal(signum)
+        if previous != signal.SIG_IGN:  # an ignored signal (nohup) stays ignored
+            _previous_handlers[signum] = previous
+            signal.signal(signum, _on_signal)
 
 
 def running() -> Server | None:
