@@ -30,6 +30,7 @@ COMMANDS = {
     "mutants": "mutants",
     "export": "export",
     "comment": "comment",
+    "explain": "explain",
     "pool": "pool",
     "report": "report",
 }

@@ -1,0 +1,236 @@
+"""The change between two releases' sources that a case could have seen: the executed hunks.
+
+Given two source trees (the framework's files in each build's site-packages) and the lines a
+case executed in each, with the times each ran (harness/runtime/line_trace.py),
+``executed_changes`` keeps the unified-diff hunks of the files the case executed that change an
+executed line: a removed or replaced line the case executed on the old release, or an added or
+replacing line it executed on the new one. A file that exists on one side only and was executed
+there is kept too. No change kept: the boundary is unexplained by the framework's code (a
+dependency, the environment or the harness moved it).
+
+A release pair can change hundreds of executed lines (google-adk 2.8.0 -> 2.9.0: 34 hunks), most
+of them refactoring that behaves the same. ``excerpt`` shows about 60 lines a boundary, and
+first the hunks where the two runs went different ways: each hunk's *divergence* is the number of
+unchanged lines of its function (the definition around it) that ran a different number of times
+on the two releases. A guard that now returns early leaves the lines after it run fewer times; a
+rewrite that behaves the same leaves every count as it was. Hunks of equal divergence keep file
+order; the rest is counted ("and 3 more hunks, 41 more lines").
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+EXCERPT_LINES = 60
+ONE_SIDED_SHOWN = 6  # lines of the excerpt kept for files that exist in one release only
+CONTEXT = 3
+UNEXPLAINED = "unexplained (no executed framework line changed: a dependency, the environment or the harness)"
+_DEFINITION = re.compile(r"^\s*(?:async\s+def|def|class)\s+\w+")
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """One unified-diff hunk of ``file``; line numbers from 1, as in ``@@ -a,b +c,d @@``."""
+
+    file: str
+    old_start: int
+    old_count: int
+    new_start: int
+    new_count: int
+    body: tuple[str, ...]  # " context", "-removed", "+added"
+    executed_old: tuple[int, ...]  # the removed lines the case executed on the old release
+    executed_new: tuple[int, ...]  # the added lines the case executed on the new one
+    where: str = ""  # the enclosing definition, as git shows it after the @@
+    divergence: int = 0  # unchanged lines of its function that ran a different number of times
+
+    def header(self) -> str:
+        tail = f" {self.where}" if self.where else ""
+        return f"@@ -{self.old_start},{self.old_count} +{self.new_start},{self.new_count} @@{tail}"
+
+    def lines(self) -> list[str]:
+        return [self.header(), *self.body]
+
+    def to_dict(self) -> dict:
+        return {
+            "file": self.file,
+            "old_start": self.old_start,
+            "old_count": self.old_count,
+            "new_start": self.new_start,
+            "new_count": self.new_count,
+            "where": self.where,
+            "executed_old": list(self.executed_old),
+            "executed_new": list(self.executed_new),
+            "divergence": self.divergence,
+        }
+
+
+@dataclass(frozen=True)
+class OneSided:
+    """An executed file that exists in one release only."""
+
+    file: str
+    side: str  # "old" or "new"
+    executed: int  # lines of it the case executed
+
+    def line(self, old: str, new: str) -> str:
+        if self.side == "new":
+            return f"new file in {new}: {self.file} ({self.executed} lines executed; absent in {old})"
+        return f"file only in {old}: {self.file} ({self.executed} lines executed; removed in {new})"
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "only_in": self.side, "executed": self.executed}
+
+
+def _definition_above(lines: Sequence[str], index: int) -> int | None:
+    """Index of the nearest definition line at or above ``lines[index]``."""
+    for i in range(min(index, len(lines) - 1), -1, -1):
+        if _DEFINITION.match(lines[i]):
+            return i
+    return None
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _function_span(lines: Sequence[str], index: int) -> range:
+    """Line numbers (from 1) of the definition around ``lines[index]``: from its ``def`` to the
+    next definition at its indentation or less; the line alone outside any definition."""
+    top = _definition_above(lines, index)
+    if top is None:
+        return range(index + 1, index + 2)
+    depth = _indent(lines[top])
+    later = (i for i in range(top + 1, len(lines)) if _DEFINITION.match(lines[i]) and _indent(lines[i]) <= depth)
+    end = next(later, len(lines))
+    return range(top + 1, end + 1)
+
+
+def file_hunks(
+    file: str,
+    old: Sequence[str],
+    new: Sequence[str],
+    ran_old: Mapping[int, int],
+    ran_new: Mapping[int, int],
+) -> list[Hunk]:
+    """Every hunk between ``old`` and ``new`` (lines of one file): its executed changed lines and
+    its divergence (``ran_*``: line -> times run on that release)."""
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    # Unchanged lines (new numbering) that ran a different number of times on the two releases.
+    diverged = set()
+    for kind, i1, i2, j1, _ in matcher.get_opcodes():
+        if kind == "equal":
+            for old_line, new_line in zip(range(i1 + 1, i2 + 1), range(j1 + 1, j1 + 1 + i2 - i1), strict=True):
+                if ran_old.get(old_line, 0) != ran_new.get(new_line, 0):
+                    diverged.add(new_line)
+    hunks = []
+    for group in matcher.get_grouped_opcodes(CONTEXT):
+        body: list[str] = []
+        removed: list[int] = []
+        added: list[int] = []
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                body += [" " + line for line in old[i1:i2]]
+                continue
+            body += ["-" + line for line in old[i1:i2]]
+            body += ["+" + line for line in new[j1:j2]]
+            removed += [n for n in range(i1 + 1, i2 + 1) if n in ran_old]
+            added += [n for n in range(j1 + 1, j2 + 1) if n in ran_new]
+        first, last = group[0], group[-1]
+        old_count, new_count = last[2] - first[1], last[4] - first[3]
+        changed_at = min(first[3] + CONTEXT, max(len(new) - 1, 0))  # the hunk's first changed line
+        span = _function_span(new, changed_at) if new else range(0)
+        top = _definition_above(new, changed_at) if new else None
+        hunks.append(
+            Hunk(
+                file,
+                first[1] + (1 if old_count else 0),
+                old_count,
+                first[3] + (1 if new_count else 0),
+                new_count,
+                tuple(body),
+                tuple(removed),
+                tuple(added),
+                new[top].strip()[:80] if top is not None else "",
+                len(diverged.intersection(span)),
+            )
+        )
+    return hunks
+
+
+def _read(path: Path) -> list[str] | None:
+    if not path.is_file():
+        return None
+    return path.read_text(encoding="utf-8", errors="replace").splitlines()
+
+
+def executed_changes(
+    old_root: Path,
+    new_root: Path,
+    ran_old: Mapping[str, Mapping[int, int]],
+    ran_new: Mapping[str, Mapping[int, int]],
+) -> tuple[list[Hunk], list[OneSided]]:
+    """The hunks that change a line the case executed, in file order, and the executed files
+    that exist on one side only. ``ran_*``: path under the root -> {line: times run}."""
+    hunks: list[Hunk] = []
+    one_sided: list[OneSided] = []
+    for file in sorted(set(ran_old) | set(ran_new)):
+        old, new = _read(old_root / file), _read(new_root / file)
+        on_old, on_new = ran_old.get(file, {}), ran_new.get(file, {})
+        if old is None or new is None:
+            if old is not None and on_old:
+                one_sided.append(OneSided(file, "old", len(on_old)))
+            if new is not None and on_new:
+                one_sided.append(OneSided(file, "new", len(on_new)))
+            continue
+        if old == new:
+            continue
+        hunks += [h for h in file_hunks(file, old, new, on_old, on_new) if h.executed_old or h.executed_new]
+    return hunks, one_sided
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    lines: tuple[str, ...]
+    more_hunks: int  # relevant hunks not shown (a hunk cut short counts as shown)
+    more_lines: int  # diff lines not shown
+
+    def tail(self) -> str:
+        """The words for what is not shown ("and 3 more hunks, 41 more lines"); "" when nothing."""
+        if not self.more_lines:
+            return ""
+        hunks = f"{self.more_hunks} more hunk{'s' if self.more_hunks != 1 else ''}, " if self.more_hunks else ""
+        return f"and {hunks}{self.more_lines} more line{'s' if self.more_lines != 1 else ''}"
+
+
+def excerpt(
+    hunks: Sequence[Hunk], one_sided: Sequence[OneSided], old: str, new: str, limit: int = EXCERPT_LINES
+) -> Excerpt:
+    """At most about ``limit`` lines: whole hunks, most divergent first (file order among equals),
+    a file's ``--- +++`` pair before each run of its hunks, then one line per one-sided file (room
+    kept for a few); the first hunk is cut to fit when it alone does not, so something is always
+    shown; the rest counted."""
+    files = [f.line(old, new) for f in one_sided]
+    kept_files = files[:ONE_SIDED_SHOWN]
+    budget = max(limit - len(kept_files), 1)
+    shown: list[str] = []
+    more_hunks, more_lines = 0, len(files) - len(kept_files)
+    current = None
+    for hunk in sorted(hunks, key=lambda h: -h.divergence):
+        block = hunk.lines()
+        if hunk.file != current:
+            block = [f"--- {hunk.file} ({old})", f"+++ {hunk.file} ({new})", *block]
+        room = budget - len(shown)
+        if more_hunks or (len(block) > room and shown):
+            more_hunks += 1
+            more_lines += len(hunk.lines())
+            continue
+        if len(block) > room:  # the first hunk, longer than the whole budget: cut
+            more_lines += len(block) - room
+            block = block[:room]
+        shown += block
+        current = hunk.file
+    return Excerpt((*shown, *kept_files), more_hunks, more_lines)

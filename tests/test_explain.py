@@ -1,0 +1,288 @@
+"""Each boundary explained by the framework's own code (issue 36, first bullet).
+
+Fast: the line tracer, the restriction of the diff to executed lines, the bound of the excerpt
+and the unexplained boundary, on synthetic source trees. Slow: the two boundaries the issue
+names, traced in their real builds.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from harness.commands import cli
+from harness.execution import explain, trace_runs
+from harness.project import PROJECT
+from harness.runtime import line_trace, registry, trace_case
+from harness.store import boundaries, changed_lines
+
+# --- the tracer -------------------------------------------------------------------------------
+
+TRACED_MODULE = """\
+import threading
+
+
+def add(a, b):
+    total = a + b
+    return total
+
+
+def in_thread():
+    out = []
+    t = threading.Thread(target=lambda: out.append(add(1, 2)))
+    t.start()
+    t.join()
+    return out
+
+
+def define():
+    class Defined:
+        value = 1
+    return Defined
+"""
+
+
+def _load(tmp_path: Path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "mod.py").write_text(TRACED_MODULE)
+    spec = importlib.util.spec_from_file_location("_explain_traced_mod", package / "mod.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return package, module
+
+
+def test_the_tracer_counts_the_lines_of_the_package_only_in_every_thread(tmp_path):
+    """The tracer records the package's lines (function bodies, each function's first line),
+    in threads the block starts too, and no module or class body, nor any other file."""
+    package, module = _load(tmp_path)
+    with line_trace.executed([str(package)]) as lines:
+        module.add(1, 2)
+        module.add(3, 4)
+        module.in_thread()
+        module.define()
+    [(path, counts)] = lines.by_file.items()
+    assert path.endswith("pkg/mod.py")
+    assert counts[5] == 3 and counts[6] == 3  # add's body: twice here, once in the thread
+    assert counts[4] == 3  # add's def line: its calls
+    assert {10, 11, 12, 13, 14} <= set(counts)
+    assert 1 not in counts  # the module body (import threading) ran before, and is never counted
+    assert {18, 20} <= set(counts) and 19 not in counts  # a class body defines, at import: not counted
+    assert sys.gettrace() is None and threading.gettrace() is None
+
+
+def test_executed_lines_are_reported_relative_to_site_packages():
+    """The traced run names files as paths under site-packages, never absolute."""
+    got = trace_case.relative_lines({"/x/site-packages/agents/run.py": {3: 1, 2: 4}}, "/x/site-packages")
+    assert got == {"agents/run.py": [[2, 4], [3, 1]]}
+
+
+# --- the diff, restricted and bounded -----------------------------------------------------------
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, body in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(body)
+    return root
+
+
+def _lines(n: int, changed: dict[int, str] | None = None) -> str:
+    """n numbered lines of a function body, some replaced."""
+    changed = changed or {}
+    body = ["def f():"] + [changed.get(i, f"    x{i} = {i}") for i in range(2, n + 1)]
+    return "\n".join(body) + "\n"
+
+
+def _ran(lines: range | list[int], times: int = 1) -> dict[int, int]:
+    return dict.fromkeys(lines, times)
+
+
+def test_only_hunks_that_change_an_executed_line_are_kept(tmp_path):
+    """Old-side lines count against the old release's executed lines, new-side ones against the
+    new release's; a change elsewhere, or in a file the case never ran, is dropped; an executed
+    file of one release only is kept."""
+    old = _tree(tmp_path / "old", {"pkg/a.py": _lines(40), "pkg/c.py": _lines(5), "pkg/gone.py": _lines(3)})
+    new = _tree(
+        tmp_path / "new",
+        {
+            "pkg/a.py": _lines(40, {5: "    x5 = 'new'", 30: "    x30 = 'new'"}),
+            "pkg/c.py": _lines(5, {3: "    x3 = 'new'"}),
+            "pkg/b.py": _lines(3),
+        },
+    )
+    # Line 5 ran on the old release only, line 30 on neither: one hunk, from the old side.
+    ran_old = {"pkg/a.py": _ran(range(2, 10)), "pkg/gone.py": _ran([2])}
+    ran_new = {"pkg/a.py": _ran(range(2, 5)), "pkg/b.py": _ran([2, 3])}
+    hunks, one_sided = changed_lines.executed_changes(old, new, ran_old, ran_new)
+    assert [(h.file, h.executed_old, h.executed_new) for h in hunks] == [("pkg/a.py", (5,), ())]
+    assert "-    x5 = 5" in hunks[0].body and "+    x5 = 'new'" in hunks[0].body
+    assert [(f.file, f.side, f.executed) for f in one_sided] == [("pkg/b.py", "new", 2), ("pkg/gone.py", "old", 1)]
+    # The same change seen from the new side only.
+    hunks, _ = changed_lines.executed_changes(old, new, {}, {"pkg/a.py": _ran([30])})
+    assert [(h.executed_old, h.executed_new, h.new_start) for h in hunks] == [((), (30,), 27)]
+
+
+def test_a_boundary_where_no_executed_line_changed_is_unexplained(tmp_path):
+    """The changes lie outside what the case ran: the boundary is marked unexplained, saying why."""
+    old = _tree(tmp_path / "old", {"pkg/a.py": _lines(20)})
+    new = _tree(tmp_path / "new", {"pkg/a.py": _lines(20, {15: "    x15 = 'changed where nothing ran'"})})
+    ran = {"pkg/a.py": _ran(range(2, 8))}
+    sides = [
+        trace_runs.Traced("1.0.0", "reproduced", "", ran, old),
+        trace_runs.Traced("1.1.0", "fixed", "", ran, new),
+    ]
+    case = registry.discover()["adk-retry-same-invocation-id"].cases[0]
+    b = boundaries.Boundary(boundaries.Side("1.0.0", "reproduced"), boundaries.Side("1.1.0", "fixed"), "first fixed")
+    e = explain.entry(explain.Wanted(case, b), *sides)
+    assert (e["status"], e["reason"]) == ("unexplained", changed_lines.UNEXPLAINED)
+    assert e["excerpt"] == [] and e["hunks"] == []
+    assert "unexplained (no executed framework line changed" in "\n".join(explain.text(e))
+
+
+def test_the_excerpt_is_bounded_and_counts_the_rest(tmp_path):
+    """Ten executed hunks of 9 lines: about 60 lines are shown, whole hunks only, and the rest is
+    counted in hunks and lines."""
+    n = 400
+    changed = {i: f"    x{i} = 'new'" for i in range(20, n, 38)}  # 10 changes, far apart
+    old = _tree(tmp_path / "old", {"pkg/a.py": _lines(n)})
+    new = _tree(tmp_path / "new", {"pkg/a.py": _lines(n, changed)})
+    ran = {"pkg/a.py": _ran(range(2, n + 1))}
+    hunks, one_sided = changed_lines.executed_changes(old, new, ran, ran)
+    assert len(hunks) == 10 and all(len(h.lines()) == 9 for h in hunks)
+    shown = changed_lines.excerpt(hunks, one_sided, "1.0.0", "1.1.0")
+    assert len(shown.lines) <= changed_lines.EXCERPT_LINES
+    assert len(shown.lines) == 2 + 6 * 9  # the file's --- +++ pair, then six whole hunks
+    assert (shown.more_hunks, shown.more_lines) == (4, 36)
+    assert shown.tail() == "and 4 more hunks, 36 more lines"
+
+
+def test_a_single_hunk_longer_than_the_bound_is_cut_and_counted(tmp_path):
+    """Something is always shown: a first hunk over the bound is cut to it."""
+    old = _tree(tmp_path / "old", {"pkg/a.py": _lines(200)})
+    new = _tree(tmp_path / "new", {"pkg/a.py": _lines(200, {i: f"    y{i} = 0" for i in range(10, 150)})})
+    ran = {"pkg/a.py": _ran(range(2, 201))}
+    hunks, _ = changed_lines.executed_changes(old, new, ran, ran)
+    shown = changed_lines.excerpt(hunks, [], "1.0.0", "1.1.0")
+    assert len(shown.lines) == changed_lines.EXCERPT_LINES
+    assert shown.more_hunks == 0 and shown.more_lines == 2 + len(hunks[0].lines()) - changed_lines.EXCERPT_LINES
+
+
+def test_the_hunk_where_the_runs_went_different_ways_is_shown_first(tmp_path):
+    """Two executed changes: a rewrite that behaves the same, and a guard after which the
+    unchanged lines ran fewer times on the new release. The guard leads the excerpt."""
+    old_text = "def same():\n    a = 1\n    return a\n\n\n" + "\n" * 20 + "def guarded():\n    b = 2\n    c = 3\n"
+    new_text = old_text.replace("    a = 1\n", "    a = 0 + 1\n").replace(
+        "def guarded():\n", "def guarded():\n    if seen():\n        return\n"
+    )
+    old = _tree(tmp_path / "old", {"pkg/a.py": old_text})
+    new = _tree(tmp_path / "new", {"pkg/a.py": new_text})
+    ran_old = {"pkg/a.py": {1: 1, 2: 1, 3: 1, 26: 2, 27: 2, 28: 2}}
+    ran_new = {"pkg/a.py": {1: 1, 2: 1, 3: 1, 26: 2, 27: 2, 28: 1, 29: 1, 30: 1}}
+    hunks, _ = changed_lines.executed_changes(old, new, ran_old, ran_new)
+    assert [h.divergence for h in hunks] == [0, 2]
+    shown = changed_lines.excerpt(hunks, [], "1.0.0", "1.1.0")
+    assert shown.lines[2].endswith("def guarded():") and "+    if seen():" in shown.lines
+
+
+def _entry_for(case_id: str, old: str, new: str, tmp_path: Path, failed: bool = False) -> dict:
+    scenario = registry.discover()["adk-retry-same-invocation-id"]
+    root = _tree(tmp_path / f"src-{case_id}-{old}", {"pkg/a.py": _lines(5)})
+    sides = [
+        trace_runs.Traced(old, "reproduced", "", {"pkg/a.py": _ran([2])}, root),
+        trace_runs.Traced(new, "error", "install failed: no solution", {}, None)
+        if failed
+        else trace_runs.Traced(new, "fixed", "", {"pkg/a.py": _ran([2])}, root),
+    ]
+    b = boundaries.Boundary(boundaries.Side(old, "reproduced"), boundaries.Side(new, "fixed"), f"first fixed in {new}")
+    return explain.entry(explain.Wanted(scenario.case(case_id), b), *sides)
+
+
+def test_a_build_that_cannot_be_traced_is_an_error_naming_it(tmp_path):
+    """An install or a traced run that fails is no explanation and no 'unexplained': it says which release failed."""
+    e = _entry_for("resumable-resume", "2.8.0", "2.9.0", tmp_path, failed=True)
+    assert (e["status"], e["reason"]) == ("error", "2.9.0: install failed: no solution")
+    assert explain.text(e)[-1] == "  not explained: 2.9.0: install failed: no solution"
+
+
+def test_the_document_is_merged_sorted_and_holds_no_machine_path(tmp_path):
+    """Explaining one boundary again replaces its entry and keeps the others; entries are in the
+    scenario's case order, then by release; the same entries give the same bytes, no absolute path."""
+    scenario = registry.discover()["adk-retry-same-invocation-id"]
+    later = _entry_for("non-resumable-retry", "2.8.0", "2.9.0", tmp_path)
+    earlier = _entry_for("non-resumable-retry", "2.3.0", "2.4.0", tmp_path)
+    first_case = _entry_for("resumable-resume", "2.8.0", "2.9.0", tmp_path)
+    path = explain.save(tmp_path, scenario, [later, earlier], replace_all=True)
+    assert path == tmp_path / "reports" / "boundaries" / "adk-retry-same-invocation-id.json"
+    explain.save(tmp_path, scenario, [first_case, {**later, "summary": "again"}], replace_all=False)
+    document = json.loads(path.read_text())
+    assert [(e["case"], e["before"]["version"], e["summary"]) for e in document["boundaries"]] == [
+        ("resumable-resume", "2.8.0", "first fixed in 2.9.0"),
+        ("non-resumable-retry", "2.3.0", "first fixed in 2.4.0"),
+        ("non-resumable-retry", "2.8.0", "again"),
+    ]
+    assert str(tmp_path) not in path.read_text()
+    before = path.read_bytes()
+    explain.save(tmp_path, scenario, [first_case], replace_all=False)
+    assert path.read_bytes() == before
+
+
+# --- the command --------------------------------------------------------------------------------
+
+
+def test_explain_between_releases_that_are_no_boundary_is_a_usage_error(capsys):
+    """A pair of releases that is not a boundary of the record: one line naming the boundaries, exit 2."""
+    code = cli.main(["explain", "adk-retry-same-invocation-id:resumable-resume", "--between", "2.5.0", "2.6.3"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "no boundary between 2.5.0 and 2.6.3" in err and "2.8.0 2.9.0" in err
+
+
+def test_explain_of_an_unknown_scenario_is_a_usage_error(capsys):
+    assert cli.main(["explain", "no-such-scenario"]) == 2
+    assert capsys.readouterr().err.startswith("error: unknown scenario 'no-such-scenario'")
+
+
+# --- slow: the two boundaries the issue names, in their real builds ---------------------------------
+
+
+def _explained(selector: str, old: str, new: str) -> dict:
+    scenario_id, _, case_id = selector.partition(":")
+    scenario = registry.discover()[scenario_id]
+    chosen = explain.wanted(scenario, case_id, (old, new), PROJECT.root)
+    [entry] = explain.explain(scenario, chosen, PROJECT.root, timeout=120)
+    assert (entry["traced"]["before"], entry["traced"]["after"]) == (
+        entry["before"]["outcome"],
+        entry["after"]["outcome"],
+    )
+    assert entry["status"] == "explained"
+    assert len(entry["excerpt"]) <= changed_lines.EXCERPT_LINES
+    return entry
+
+
+@pytest.mark.slow
+def test_the_adk_fix_of_2_9_0_is_shown_as_the_user_message_guard_in_runners():
+    """adk-retry-same-invocation-id, 2.8.0 -> 2.9.0: the excerpt leads with the guard that skips a
+    user message already in the session for the invocation (google/adk/runners.py)."""
+    entry = _explained("adk-retry-same-invocation-id:resumable-resume", "2.8.0", "2.9.0")
+    first = entry["hunks"][0]
+    assert (first["file"], first["where"]) == ("google/adk/runners.py", "async def _handle_new_message(")
+    assert entry["excerpt"][:2] == ["--- google/adk/runners.py (2.8.0)", "+++ google/adk/runners.py (2.9.0)"]
+    shown = "\n".join(entry["excerpt"])
+    assert "+    if not is_function_response and self._find_user_message_for_invocation(" in shown
+    assert "+      return" in shown
+
+
+@pytest.mark.slow
+def test_the_agents_fix_of_0_19_0_is_shown_in_the_handoff_history_code():
+    """agents-nested-handoff-4hop, 0.18.3 -> 0.19.0: the excerpt leads with agents/handoffs/history.py."""
+    entry = _explained("agents-nested-handoff-4hop:nested-4hop", "0.18.3", "0.19.0")
+    assert entry["hunks"][0]["file"] == "agents/handoffs/history.py"
+    assert entry["excerpt"][0] == "--- agents/handoffs/history.py (0.18.3)"
+    assert any(h["where"] == "def nest_handoff_history(" for h in entry["hunks"])
