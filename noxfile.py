@@ -213,3 +213,11 @@ def bench(session: nox.Session) -> None:
     """Time the matrix against a hand-rolled baseline and the import floor."""
     session.install(*ORCHESTRATOR_PACKAGES)  # pgserver too: the matrix runs the PostgreSQL cases
     run_to_the_end(session, "python", "-m", "harness.commands.bench", *session.posargs)
+
+
+@nox.session(default=False, reuse_venv=True)
+def audit(session: nox.Session) -> None:
+    """Known bugs of a release: nox -s audit -- [TARGET] [--run] [--format json] (exit 1: one reproduces)."""
+    # The default TARGET is the `python` first on PATH outside this session's environment (the user's).
+    session.install("packaging")
+    run_to_the_end(session, "python", "-m", "harness", "audit", *session.posargs)

@@ -33,6 +33,8 @@ COMMANDS = {
     "explain": "explain",
     "pool": "pool",
     "report": "report",
+    "audit": "audit",
+    "osv": "osv",
 }
 
 

@@ -1,0 +1,101 @@
+"""``python -m harness audit``: the record's known bugs that affect an installed or pinned release.
+
+Exit status (as pip-audit's, and the contract's): 1 when a known bug reproduces there (by the
+record, or by ``--run`` in the audited environment), 0 when none does, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING
+
+from harness.commands import flags
+
+if TYPE_CHECKING:
+    from harness.execution import audit_run
+
+HELP = "which known bugs affect an installed or pinned google-adk / openai-agents release (exit 1 when one does)"
+TARGET = (
+    "a Python interpreter or environment folder (default: the `python` first on PATH, never the harness's own), "
+    "a requirements file, a uv.lock or pylock.toml, or a SPEC such as google-adk==2.8.0"
+)
+
+
+def setup(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", nargs="?", metavar="TARGET", help=TARGET)
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    parser.add_argument(
+        "--run",
+        action="store_true",
+        help="also run each applicable bug's short reproduction with the audited interpreter, in its environment "
+        "(no network, under --timeout), and show its verdict beside the record's",
+    )
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="ID[,ID...]", help="only these scenarios, or scenario:case"
+    )
+    parser.add_argument(
+        "--timeout", type=flags.timeout, default=120.0, help="per-script timeout of --run in seconds (default 120)"
+    )
+    parser.add_argument("--jobs", type=flags.jobs, default=None, help="scripts --run runs at once (default: CPUs)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from harness.execution import audit_run
+    from harness.planning import audit_targets
+    from harness.project import PROJECT
+    from harness.rendering import audit_report
+    from harness.runtime import registry
+    from harness.store import audit
+
+    target = audit_targets.resolve(args.target)
+    if args.run and target.python is None:
+        raise flags.FlagError(f"--run needs an interpreter or environment to run in; {target.label} is a {target.kind}")
+    scenarios = registry.discover()
+    selectors = [s for chunk in args.only for s in chunk.split(",") if s]
+    chosen = {f"{s.id}:{c.id}" for s, c in registry.select(scenarios, selectors)}
+    releases = [(pin, *_release_on_index(pin.framework, pin.version)) for pin in target.pins]
+    known = audit.knowledge(PROJECT.root, scenarios.values())
+    audited = []
+    for pin, version, note in releases:
+        bugs = [k for bug_id, k in known.items() if k.bug.framework == pin.framework and bug_id in chosen]
+        answers = {k.bug.id: k.answer(version) for k in bugs}
+        verdicts: dict[str, audit_run.ScriptRun] = {}
+        if args.run:
+            scripts = {
+                k.bug.id: PROJECT.root / k.bug.script
+                for k in bugs
+                if answers[k.bug.id].outcome != "not-applicable" and (PROJECT.root / k.bug.script).is_file()
+            }
+            assert target.python is not None
+            verdicts = audit_run.run_all(target.python, scripts, args.timeout, args.jobs or os.cpu_count() or 1)
+        findings = tuple(audit_report.Finding(k.bug, answers[k.bug.id], *_run_of(verdicts.get(k.bug.id))) for k in bugs)
+        audited.append(audit_report.Audited(pin.framework, version, findings, note))
+    render = audit_report.as_json if args.format == "json" else audit_report.text
+    print(render(target, audited), end="")
+    return 1 if any(f.reproduces for a in audited for f in a.findings) else 0
+
+
+def _run_of(script_run: audit_run.ScriptRun | None) -> tuple[str | None, str]:
+    """(verdict, verdict line) of a script's run, (None, "") when it was not run."""
+    return (script_run.verdict, script_run.line) if script_run is not None else (None, "")
+
+
+def _release_on_index(framework: str, version: str) -> tuple[str, str]:
+    """(the index's spelling of ``version``, a note when the index could not be read); a version the
+    index (or, offline, the record) does not have is refused in one line."""
+    from harness.planning import audit_targets, index, versions
+    from harness.project import PROJECT
+    from harness.store import audit
+
+    note = ""
+    try:
+        known = set(index.releases(framework, PROJECT.cache))
+    except index.IndexError_ as exc:
+        known = audit.known_releases(PROJECT.root, framework)
+        note = f"the package index could not be read ({str(exc)[:80]}); releases checked against the record's list"
+    by_key = {versions.key(v): v for v in known}
+    if versions.key(version) not in by_key:
+        where = "the record's list of releases" if note else "the package index"
+        raise audit_targets.TargetError(f"{framework} {version} is not a release on {where}; audit a published release")
+    return by_key[versions.key(version)], note

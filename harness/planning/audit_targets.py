@@ -1,0 +1,250 @@
+"""What ``audit`` audits: the release of each framework an interpreter has installed, or a file
+or SPEC pins.
+
+A target is one of: a Python interpreter or an environment folder (its ``bin/python``), whose
+installed distributions are read by running that interpreter (nothing is imported into this
+process, nothing is written there); a requirements file; a ``uv.lock``; a ``pylock.toml``
+(PEP 751); or a SPEC (``google-adk==2.8.0``). Only an exact pin names a release: a range that
+pins nothing is refused in one line, as is a file that is none of these, a target without either
+framework, and a release the package index does not have.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.errors import UsageError
+from harness.runtime.frameworks import FRAMEWORKS
+
+INTERPRETER, ENVIRONMENT, REQUIREMENTS, UV_LOCK, PYLOCK, SPEC = (
+    "interpreter",
+    "environment",
+    "requirements",
+    "uv.lock",
+    "pylock.toml",
+    "spec",
+)
+QUERY_TIMEOUT = 60.0
+# Run by the audited interpreter (isolated mode: its own site-packages only): each framework's
+# installed version, or null.
+_QUERY = (
+    "import importlib.metadata as m, json\n"
+    "def v(n):\n"
+    "    try:\n"
+    "        return m.version(n)\n"
+    "    except m.PackageNotFoundError:\n"
+    "        return None\n"
+    "print(json.dumps({n: v(n) for n in %r}))\n"
+)
+
+
+class TargetError(UsageError, ValueError):
+    """A target that names no framework release (one line: what, and what is valid)."""
+
+
+@dataclass(frozen=True)
+class Pin:
+    framework: str
+    version: str
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str  # one of the kinds above
+    label: str  # what the user named, for the report
+    pins: tuple[Pin, ...]
+    python: str | None = None  # the interpreter, for an interpreter or environment (what --run uses)
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def default_python() -> str:
+    """The ``python`` the user's shell finds first on PATH, skipping the harness's own environment
+    (``nox -s audit`` puts its environment first on PATH; that is never what the user runs)."""
+    own = Path(sys.prefix).resolve()
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        if not folder:
+            continue
+        try:
+            inside_own = Path(folder).resolve().is_relative_to(own)
+        except OSError:
+            continue
+        found = shutil.which("python", path=folder)
+        if found and not inside_own:
+            return found
+    raise TargetError("no `python` on PATH besides the harness's own; name the interpreter or environment to audit")
+
+
+def resolve(argument: str | None) -> Target:
+    """The target ``argument`` names (the default ``python`` on PATH when None)."""
+    if argument is None:
+        return from_interpreter(default_python(), INTERPRETER)
+    path = Path(argument)
+    if path.is_dir():
+        return from_interpreter(str(_environment_python(path)), ENVIRONMENT, label=argument)
+    if path.is_file():
+        name = path.name.lower()
+        if name == "uv.lock":
+            return _from_uv_lock(path, argument)
+        if re.fullmatch(r"pylock(\.[^.]+)?\.toml", name):
+            return _from_pylock(path, argument)
+        if os.access(path, os.X_OK) and not name.endswith((".txt", ".in", ".toml", ".lock", ".py")):
+            return from_interpreter(argument, INTERPRETER)
+        return _from_requirements(path, argument)
+    if (os.sep in argument and "@" not in argument) or argument.endswith((".txt", ".lock", ".toml", ".in")):
+        raise TargetError(f"{argument}: no such file or folder")
+    pins = _pins_of_requirement(argument, f"{argument!r}")
+    if not pins:
+        raise TargetError(
+            f"{argument!r} names neither framework; valid: google-adk==VERSION or openai-agents==VERSION, "
+            "an interpreter, an environment, a requirements file, uv.lock or pylock.toml"
+        )
+    return Target(SPEC, argument, tuple(pins))
+
+
+def _environment_python(folder: Path) -> Path:
+    # An environment, or a project folder with its environment in .venv (uv's and most tools' default).
+    for base in (folder, folder / ".venv"):
+        for candidate in (base / "bin" / "python", base / "Scripts" / "python.exe"):
+            if candidate.exists():
+                return candidate
+    raise TargetError(
+        f"{folder}: a folder with no bin/python (nor .venv/bin/python); name an environment or interpreter"
+    )
+
+
+def from_interpreter(python: str, kind: str, label: str | None = None) -> Target:
+    """The frameworks ``python`` has installed, read by running it (isolated, no network needed)."""
+    names = sorted(FRAMEWORKS)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+    try:
+        done = subprocess.run(
+            [python, "-I", "-c", _QUERY % (names,)],
+            capture_output=True,
+            text=True,
+            timeout=QUERY_TIMEOUT,
+            env={**env, "PYTHONDONTWRITEBYTECODE": "1"},
+        )
+        found = json.loads(done.stdout) if done.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+        raise TargetError(f"{python}: cannot run it as a Python interpreter ({type(exc).__name__})") from None
+    if not isinstance(found, dict):
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise TargetError(f"{python}: cannot run it as a Python interpreter ({last})")
+    pins = tuple(Pin(n, v) for n, v in sorted(found.items()) if v)
+    if not pins:
+        raise TargetError(f"{label or python}: neither {' nor '.join(names)} is installed there")
+    return Target(kind, label or python, pins, python)
+
+
+def _pins_of_requirement(text: str, where: str) -> list[Pin]:
+    """The framework pins of one requirement line ([] for another package); a framework with a
+    specifier that pins no single release is refused."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        req = Requirement(text)
+    except InvalidRequirement as exc:
+        raise TargetError(f"{where}: not a requirement ({str(exc).splitlines()[0]})") from None
+    name = _norm(req.name)
+    if name not in FRAMEWORKS:
+        return []
+    specs = list(req.specifier)
+    exact = [s.version for s in specs if s.operator in ("==", "===") and "*" not in s.version]
+    if req.url or not exact or len(set(exact)) > 1:
+        raise TargetError(
+            f"{where}: {text.strip()!r} pins no single release of {name}; give an exact pin "
+            f"({name}==VERSION), or the environment it is installed in"
+        )
+    return [Pin(name, exact[0])]
+
+
+def _requirement_lines(path: Path, seen: set[Path]) -> list[tuple[str, str]]:
+    """(line, where) of a requirements file, ``-r`` includes followed, options and comments dropped."""
+    seen.add(path.resolve())
+    try:
+        raw = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TargetError(f"{path}: cannot read it as a requirements file ({type(exc).__name__})") from None
+    out = []
+    text = re.sub(r"\\\n", " ", raw)
+    for number, line in enumerate(text.splitlines(), 1):
+        line = re.sub(r"(^|\s)#.*$", "", line).strip()
+        if not line:
+            continue
+        where = f"{path.name} line {number}"
+        include = re.match(r"^(-r|--requirement)(\s+|=)(\S+)$", line)
+        if include:
+            target = (path.parent / include.group(3)).resolve()
+            if target not in seen:
+                out += _requirement_lines(target, seen)
+            continue
+        if line.startswith("-"):  # -c, -e, --index-url, --hash on its own line...
+            continue
+        out.append((re.sub(r"\s--hash[=\s]\S+", "", line), where))
+    return out
+
+
+def _from_requirements(path: Path, label: str) -> Target:
+    pins: list[Pin] = []
+    lines = _requirement_lines(path, set())
+    for line, where in lines:
+        try:
+            pins += _pins_of_requirement(line, where)
+        except TargetError as exc:
+            if "not a requirement" not in str(exc):
+                raise
+            raise TargetError(
+                f"{label} is not a requirements file, uv.lock or pylock.toml "
+                f"({where}: {line[:60]!r} is not a requirement)"
+            ) from None
+    if not pins:
+        raise TargetError(f"{label}: pins neither {' nor '.join(sorted(FRAMEWORKS))}")
+    return Target(REQUIREMENTS, label, tuple(dict.fromkeys(pins)))
+
+
+def _read_toml(path: Path, label: str, what: str) -> dict:
+    try:
+        return tomllib.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise TargetError(f"{label} is not a {what} ({type(exc).__name__}: {str(exc).splitlines()[0]})") from None
+
+
+def _pins_of_packages(packages: object, label: str, what: str) -> tuple[Pin, ...]:
+    if not isinstance(packages, list):
+        raise TargetError(f"{label} is not a {what} (no package list)")
+    pins = []
+    for p in packages:
+        if not isinstance(p, dict) or _norm(str(p.get("name", ""))) not in FRAMEWORKS:
+            continue
+        name = _norm(str(p["name"]))
+        if not p.get("version"):
+            raise TargetError(
+                f"{label}: {name} is locked with no version (a local or VCS source); name its environment"
+            )
+        pins.append(Pin(name, str(p["version"])))
+    if not pins:
+        raise TargetError(f"{label}: locks neither {' nor '.join(sorted(FRAMEWORKS))}")
+    return tuple(dict.fromkeys(pins))
+
+
+def _from_uv_lock(path: Path, label: str) -> Target:
+    document = _read_toml(path, label, "uv.lock")
+    return Target(UV_LOCK, label, _pins_of_packages(document.get("package"), label, "uv.lock"))
+
+
+def _from_pylock(path: Path, label: str) -> Target:
+    document = _read_toml(path, label, "pylock.toml")
+    if "lock-version" not in document:
+        raise TargetError(f"{label} is not a pylock.toml (no lock-version)")
+    return Target(PYLOCK, label, _pins_of_packages(document.get("packages"), label, "pylock.toml"))

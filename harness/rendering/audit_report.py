@@ -1,0 +1,202 @@
+"""What ``audit`` prints: per audited release, the known bugs that affect it, in text or JSON.
+
+Text is for a framework user: the bugs that reproduce on their release first (how that is known,
+the first fixed release on their line, the upstream links, the command that checks it on their
+install), then the bugs whose answer is unknown, then a count of the rest. JSON (``--format
+json``) holds every bug's answer, for tools.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from harness.planning import versions
+from harness.planning.audit_targets import Target
+from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
+from harness.store.audit import INFERRED, MEASURED, UNKNOWN, Answer, Bug
+
+# How a script's verdict meets the record's answer (--run).
+AGREES, DIFFERS, NEW, NO_ANSWER = "agrees", "differs", "new answer", "no answer"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One bug's answer for one audited release, and its script's verdict when ``--run`` ran it."""
+
+    bug: Bug
+    answer: Answer
+    run: str | None = None  # the verdict word of the short reproduction run in the audited environment
+    run_line: str = ""  # the script's own verdict line there (why it could not judge, for one)
+
+    @property
+    def reproduces(self) -> bool:
+        """Whether the bug reproduces there: by the record's answer, or by the script run there."""
+        return self.answer.outcome == REPRODUCED or self.run == REPRODUCED
+
+    @property
+    def agreement(self) -> str | None:
+        """How the run's verdict meets the record's answer (None when not run)."""
+        if self.run is None:
+            return None
+        if self.run not in (REPRODUCED, FIXED):
+            return NO_ANSWER if self.answer.outcome != NOT_APPLICABLE else AGREES
+        if self.answer.basis == UNKNOWN:
+            return NEW
+        return AGREES if self.run == self.answer.outcome else DIFFERS
+
+
+@dataclass(frozen=True)
+class Audited:
+    """One framework release of the target, with every bug's finding."""
+
+    framework: str
+    version: str
+    findings: tuple[Finding, ...]
+    index_note: str = ""  # set when the package index could not be read and the record's list was used
+
+    def count(self, outcome: str) -> int:
+        return sum(f.answer.outcome == outcome for f in self.findings)
+
+
+def first_sentence(text: str) -> str:
+    match = re.match(r"^(.+?[.!?])(\s|$)", " ".join(text.split()))
+    return match.group(1) if match else text.strip()
+
+
+def check_command(target: Target, bug: Bug) -> str:
+    """The command that checks one bug on the user's own install."""
+    return f"{target.python or 'python'} {bug.script}"
+
+
+def _basis_words(answer: Answer) -> str:
+    if answer.basis == MEASURED:
+        return "measured: run by the record" if answer.measured_by == "matrix" else "measured: a bisect probe"
+    if answer.basis == INFERRED:
+        return f"inferred: {answer.neighbours[0]} and {answer.neighbours[1]} agree inside a bisected range"
+    return "unknown"
+
+
+def _run_words(finding: Finding) -> list[str]:
+    if finding.run is None:
+        return []
+    said = f"; the script said: {finding.run_line}" if finding.run_line and finding.agreement != AGREES else ""
+    if finding.agreement == DIFFERS:
+        return [f"    --run: {finding.run} here; DIFFERS from the record's {finding.answer.outcome}{said}"]
+    if finding.agreement == NEW:
+        return [f"    --run: {finding.run} here (the record has no answer for this release){said}"]
+    return [f"    --run: {finding.run} here ({finding.agreement}){said}"]
+
+
+def _bug_block(target: Target, audited: Audited, finding: Finding) -> list[str]:
+    bug, answer = finding.bug, finding.answer
+    head = "REPRODUCES" if answer.outcome == REPRODUCED else answer.outcome.upper()
+    if answer.outcome != REPRODUCED and finding.run == REPRODUCED:
+        head = "REPRODUCES (here, by --run)"
+    kind = " [non-regression: a fix that goes too far]" if bug.kind == "non-regression" else ""
+    out = [f"  {head}  {bug.id}{kind}  ({_basis_words(answer)})"]
+    about = first_sentence(bug.description)
+    out.append(
+        f"    the fix of this bug goes too far; the bug: {about}" if bug.kind == "non-regression" else f"    {about}"
+    )
+    if bug.case_summary:
+        out.append(f"    case: {bug.case_summary}")
+    line = versions.line(audited.version)
+    if answer.outcome == REPRODUCED and answer.first_fixed:
+        note = f" ({answer.first_fixed_note})" if answer.first_fixed_note else ""
+        out.append(f"    first fixed: {bug.framework} {answer.first_fixed}{note} on the {line} line")
+    elif answer.outcome == REPRODUCED:
+        out.append(f"    first fixed: none measured on the {line} line")
+    out.append(f"    upstream: {', '.join(bug.links)}")
+    out.append(f"    check: {check_command(target, bug)}   (exit 3: reproduced, 0: fixed)")
+    return out + _run_words(finding)
+
+
+def text(target: Target, audited: list[Audited]) -> str:
+    """The report for a person."""
+    out: list[str] = []
+    for a in audited:
+        where = f"{target.kind} {target.label}"
+        out.append(f"{a.framework} {a.version}  ({where})")
+        if a.index_note:
+            out.append(f"  note: {a.index_note}")
+        if not target.python:
+            out.append("  (run each check with the python of an environment that has this release installed)")
+        shown = [f for f in a.findings if f.reproduces or f.answer.outcome == UNEXPECTED]
+        unknown = [f for f in a.findings if f.answer.basis == UNKNOWN and f not in shown]
+        rest = len(a.findings) - len(shown) - len(unknown)
+        reproducing = sum(f.reproduces for f in a.findings)
+        out.append(
+            f"  {reproducing} known bug{'' if reproducing == 1 else 's'} reproduce{'s' if reproducing == 1 else ''}, "
+            f"{len(unknown)} unknown, {rest} fixed or not applicable (of the record's {len(a.findings)} "
+            f"{a.framework} bugs)"
+        )
+        for f in shown:
+            out += [""] + _bug_block(target, a, f)
+        if unknown:
+            out += ["", f"  UNKNOWN (never measured at or around {a.version}; not a clean bill):"]
+            for f in unknown:
+                out.append(f"    {f.bug.id}: {f.answer.reason}")
+                out += [w.replace("    --run", "      --run") for w in _run_words(f)]
+        ran = [f for f in a.findings if f.run is not None]
+        if ran:
+            differ = [f.bug.id for f in ran if f.agreement == DIFFERS]
+            silent = [f for f in ran if f.agreement == NO_ANSWER]
+            agree = sum(f.agreement == AGREES for f in ran)
+            out += [
+                "",
+                f"  --run: {len(ran)} scripts run here; {agree} agree with the record, {len(differ)} differ"
+                + (f" ({', '.join(differ)})" if differ else "")
+                + f", {len(silent)} gave no answer here",
+            ]
+            out += [f"    no answer: {f.bug.id}: {f.run_line or f.run}" for f in silent]
+        out.append("")
+    return "\n".join(out)
+
+
+def as_json(target: Target, audited: list[Audited]) -> str:
+    """The report for tools: every bug's answer for every audited release."""
+    document = {
+        "target": {"kind": target.kind, "label": target.label, "python": target.python},
+        "reproduces": any(f.reproduces for a in audited for f in a.findings),
+        "releases": [
+            {
+                "framework": a.framework,
+                "version": a.version,
+                "line": versions.line(a.version),
+                "index_note": a.index_note or None,
+                "counts": {
+                    "reproduces": sum(f.reproduces for f in a.findings),
+                    "unknown": sum(f.answer.basis == UNKNOWN for f in a.findings),
+                    "bugs": len(a.findings),
+                },
+                "bugs": [_bug_json(target, f) for f in a.findings],
+            }
+            for a in audited
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _bug_json(target: Target, f: Finding) -> dict:
+    a = f.answer
+    return {
+        "id": f.bug.id,
+        "scenario": f.bug.scenario,
+        "case": f.bug.case,
+        "kind": f.bug.kind,
+        "summary": first_sentence(f.bug.description),
+        "case_summary": f.bug.case_summary,
+        "outcome": a.outcome,
+        "basis": a.basis,
+        "measured_by": a.measured_by or None,
+        "inferred_from": list(a.neighbours) if a.basis == INFERRED else None,
+        "reason": a.reason,
+        "first_fixed": a.first_fixed or None,
+        "first_fixed_note": a.first_fixed_note or None,
+        "links": list(f.bug.links),
+        "check": check_command(target, f.bug),
+        "run": None if f.run is None else {"verdict": f.run, "agreement": f.agreement, "line": f.run_line},
+        "reproduces": f.reproduces,
+    }

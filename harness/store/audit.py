@@ -1,0 +1,295 @@
+"""What the record knows about one release, bug by bug: the answers ``audit`` and the OSV export give.
+
+A *bug* is a (scenario, case) that is not a control (``Case.control``: behaviour beside the bug
+that must hold everywhere). A non-regression case (``Case.non_regression``: a fix that went too
+far) is a bug of its own, with its own releases.
+
+For a release V of a framework, a bug's answer is one of:
+
+- **measured**: the record (``reports/matrix.json``) or a bisect probe (``reports/bisect.json``)
+  ran the case on V itself and got an answer;
+- **inferred**: V was not run, but its two nearest answered releases on V's release line give
+  the same outcome and a bisect searched a range holding both (so no boundary lies between:
+  bisect would have found it). Never outside such a range;
+- **unknown**: anything else (never run near V, neighbours that disagree, no bisect over them, or
+  an ``error`` on V). Unknown is never reported as clean.
+
+Everything the record and the bisect record say enters through :func:`_record_results` and
+:func:`_bisect_knowledge`, as :class:`AuditRow` values: the only two functions that read those
+files, so a change of the record's API touches them alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.errors import UsageError
+from harness.planning import versions
+from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED
+from harness.store import boundaries
+
+MEASURED, INFERRED, UNKNOWN = "measured", "inferred", "unknown"
+BY_MATRIX, BY_BISECT = "matrix", "bisect"
+
+
+class RecordError(UsageError, ValueError):
+    """reports/matrix.json is missing or cannot be read (one line: what, and what to do)."""
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """One answer about one (scenario, case, release): a record result or a bisect probe."""
+
+    scenario: str
+    case: str
+    framework: str
+    version: str
+    outcome: str
+    measured_by: str  # BY_MATRIX or BY_BISECT
+    inputs: str = ""  # the scenario code's digest that answered it ("" when the row predates digests)
+    dependency_date: str = ""  # the environment's exclude-newer date, for matrix rows that have one
+
+
+@dataclass(frozen=True)
+class BisectKnowledge:
+    probes: tuple[AuditRow, ...]
+    ranges: dict[tuple[str, str, str], tuple[tuple[str, str], ...]]  # (scenario, case, framework) -> ranges
+    releases: dict[str, tuple[str, ...]]  # framework -> every release the bisects knew to exist
+
+
+def _record_results(root: Path) -> list[AuditRow]:
+    """The record's results of releases (local builds left out), as AuditRows. The one reader of
+    reports/matrix.json here: switching to another record API changes this function only."""
+    path = root / "reports" / "matrix.json"
+    if not path.exists():
+        raise RecordError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
+    try:
+        document = json.loads(path.read_text())
+        results, environments = document["results"], document.get("environments", [])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RecordError(f"reports/matrix.json cannot be read ({exc}); restore it with git") from None
+    dates = {e["source"]: e.get("exclude_newer") or "" for e in environments}
+    return [
+        AuditRow(
+            r["scenario"],
+            r["case"],
+            r["framework"],
+            r["version"],
+            r["outcome"],
+            BY_MATRIX,
+            r.get("inputs") or "",
+            dates.get(r["source"], ""),
+        )
+        for r in results
+        if r["source"] == f"{r['framework']}=={r['version']}"
+    ]
+
+
+def _bisect_knowledge(root: Path) -> BisectKnowledge:
+    """Every bisect's probes, ranges and known releases (reports/bisect.json), as AuditRows."""
+    record = boundaries.load_record(root / "reports" / "bisect.json")
+    probes = tuple(
+        AuditRow(p["scenario"], p["case"], p["framework"], p["version"], p["outcome"], BY_BISECT, p.get("inputs") or "")
+        for p in record["probes"]
+    )
+    ranges: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+    for b in record["bisects"]:
+        ranges.setdefault((b["scenario"], b["case"], b["framework"]), []).append((b["from"], b["to"]))
+    return BisectKnowledge(
+        probes,
+        {k: tuple(v) for k, v in ranges.items()},
+        {fw: tuple(vs) for fw, vs in record["releases"].items()},
+    )
+
+
+@dataclass(frozen=True)
+class Bug:
+    """One bug of the feed: a (scenario, case) that is not a control, with what people read about it."""
+
+    scenario: str
+    case: str
+    framework: str
+    kind: str  # "bug" or "non-regression"
+    description: str  # the scenario's bug, in a sentence or two
+    expected: str
+    case_summary: str
+    links: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        return f"{self.scenario}:{self.case}"
+
+    @property
+    def script(self) -> str:
+        """The case's short reproduction, relative to the project root."""
+        return f"scenarios/repro/{self.scenario}--{self.case}.py"
+
+
+def bugs(scenarios: Iterable) -> list[Bug]:
+    """Every bug of ``scenarios`` (harness/runtime/registry.py ``discover()``), controls left out."""
+    return [
+        Bug(
+            s.id,
+            c.id,
+            s.framework,
+            "non-regression" if c.non_regression else "bug",
+            s.description,
+            s.expected,
+            c.summary,
+            tuple(s.links),
+        )
+        for s in scenarios
+        for c in s.cases
+        if not c.control
+    ]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A bug's answer for one release (see the module docstring)."""
+
+    outcome: str  # an outcome word, or "unknown"
+    basis: str  # MEASURED, INFERRED or UNKNOWN
+    measured_by: str = ""  # for MEASURED: BY_MATRIX or BY_BISECT
+    neighbours: tuple[str, ...] = ()  # for INFERRED: the two releases it is inferred from; UNKNOWN: the nearest
+    reason: str = ""  # one line: how it is known, or why not
+    first_fixed: str = ""  # the first release after it on its line where the bug is measured fixed
+    first_fixed_note: str = ""  # "or untested 2.8.1" when releases between were never answered
+
+
+@dataclass
+class Knowledge:
+    """Everything the record and the bisects say about one bug, current code only."""
+
+    bug: Bug
+    points: dict[str, str]  # version -> outcome, answered ones (no error), oldest first
+    measured_by: dict[str, str]  # version -> BY_MATRIX or BY_BISECT
+    errors: set[str]  # releases asked that gave no answer
+    ranges: tuple[tuple[str, str], ...]  # bisected ranges
+    releases: tuple[str, ...]  # every release the bisects knew to exist
+    dates: dict[str, str] = field(default_factory=dict)  # version -> dependency date (matrix rows)
+
+    def answer(self, version: str) -> Answer:
+        """The bug's answer for ``version``; for one that reproduces, the first fixed release after it."""
+        answer = self._answer(version)
+        if answer.outcome != REPRODUCED:
+            return answer
+        first_fixed, note = self.first_fixed_after(version)
+        return Answer(**{**answer.__dict__, "first_fixed": first_fixed, "first_fixed_note": note})
+
+    def _answer(self, version: str) -> Answer:
+        if version in self.points:
+            outcome, by = self.points[version], self.measured_by[version]
+            where = "the record's matrix" if by == BY_MATRIX else "a bisect probe"
+            return Answer(outcome, MEASURED, by, (), f"{version} was run by {where}")
+        below, above = self._neighbours(version)
+        if version in self.errors:
+            return Answer(UNKNOWN, UNKNOWN, "", (), f"{version} was run but gave no answer (error)")
+        if below and above and self.points[below] == self.points[above] and self._bisected(below, above):
+            reason = (
+                f"not run; {below} and {above}, its nearest answered releases on the {versions.line(version)} line, "
+                f"are both {self.points[below]} inside a bisected range"
+            )
+            return Answer(self.points[below], INFERRED, "", (below, above), reason)
+        near = tuple(v for v in (below, above) if v)
+        if not near:
+            reason = f"never run on the {versions.line(version)} line"
+        elif below and above and self.points[below] != self.points[above]:
+            reason = f"not run; {below} is {self.points[below]} and {above} is {self.points[above]}"
+        else:
+            shown = ", ".join(f"{v} {self.points[v]}" for v in near)
+            reason = f"not run, and no bisected range covers it (nearest answered: {shown})"
+        return Answer(UNKNOWN, UNKNOWN, "", near, reason)
+
+    def line_points(self, line: str) -> list[tuple[str, str]]:
+        """(version, outcome) of the answered releases of one release line, oldest first."""
+        return [(v, o) for v, o in self.points.items() if versions.line(v) == line]
+
+    def first_fixed_after(self, version: str) -> tuple[str, str]:
+        """The first release after ``version`` on its line measured ``fixed`` after the last one that
+        reproduces before it, with the untested releases between (boundaries.untested_words)."""
+        line, key = versions.line(version), versions.key(version)
+        later = [(v, o) for v, o in self.line_points(line) if versions.key(v) > key]
+        for (a, oa), (b, ob) in itertools.pairwise([(version, REPRODUCED), *later]):
+            if ob == FIXED and oa != FIXED:
+                lower = versions.key(a)
+                between = [
+                    v
+                    for v in self.releases
+                    if lower < versions.key(v) < versions.key(b) and v not in self.points and versions.is_final(v)
+                ]
+                return b, boundaries.untested_words(sorted(between, key=versions.key)).strip()
+        return "", ""
+
+    def _neighbours(self, version: str) -> tuple[str, str]:
+        line, key = versions.line(version), versions.key(version)
+        same_line = [v for v, _ in self.line_points(line)]
+        below = [v for v in same_line if versions.key(v) < key]
+        above = [v for v in same_line if versions.key(v) > key]
+        return (below[-1] if below else "", above[0] if above else "")
+
+    def _bisected(self, low: str, high: str) -> bool:
+        return any(
+            versions.key(a) <= versions.key(low) and versions.key(high) <= versions.key(b) for a, b in self.ranges
+        )
+
+    def measured_rows(self) -> list[dict]:
+        """Every answered release, oldest first: version, outcome, and what ran it."""
+        return [{"version": v, "outcome": o, "measured_by": self.measured_by[v]} for v, o in self.points.items()]
+
+
+def knowledge(root: Path, scenarios: Iterable) -> dict[str, Knowledge]:
+    """Bug id -> what is known about it, from the record and the bisect record (current code only:
+    a row answered by an older version of the scenario's code is ignored, as in the reports)."""
+    from harness.store import result_cache
+
+    scenarios = list(scenarios)
+    digests = {s.id: result_cache.scenario_inputs(root, s.module, s.id) for s in scenarios}
+    results = _record_results(root)
+    bisects = _bisect_knowledge(root)
+    by_case: dict[tuple[str, str, str], list[AuditRow]] = {}
+    # Probes first, then the record's results over them: where both answered, the record wins.
+    for row in itertools.chain(bisects.probes, results):
+        if row.inputs and digests.get(row.scenario) and row.inputs != digests[row.scenario]:
+            continue
+        by_case.setdefault((row.scenario, row.case, row.framework), []).append(row)
+    out = {}
+    for bug in bugs(scenarios):
+        key = (bug.scenario, bug.case, bug.framework)
+        points: dict[str, str] = {}
+        by: dict[str, str] = {}
+        errors: set[str] = set()
+        dates: dict[str, str] = {}
+        for row in by_case.get(key, []):
+            if row.outcome == ERROR:
+                errors.add(row.version)
+                continue
+            points[row.version], by[row.version] = row.outcome, row.measured_by
+            if row.dependency_date:
+                dates[row.version] = row.dependency_date
+        ordered = dict(sorted(points.items(), key=lambda kv: versions.key(kv[0])))
+        out[bug.id] = Knowledge(
+            bug,
+            ordered,
+            by,
+            errors - set(points),
+            bisects.ranges.get(key, ()),
+            bisects.releases.get(bug.framework, ()),
+            dates,
+        )
+    return out
+
+
+def known_releases(root: Path, framework: str) -> set[str]:
+    """Every release of ``framework`` the record or a bisect knows to exist: the fallback when the
+    package index cannot be read."""
+    found = {r.version for r in _record_results(root) if r.framework == framework}
+    return found | set(_bisect_knowledge(root).releases.get(framework, ()))
+
+
+def reproduces(answer: Answer) -> bool:
+    return answer.outcome == REPRODUCED

@@ -1,0 +1,325 @@
+"""``python -m harness audit`` (issue 38): which known bugs of the record affect a release.
+
+The fast tests audit SPECs, lock and requirements files (nothing installed) against the committed
+record, with the package index replaced by a fixed list; the slow ones audit fresh environments made
+with uv and run the short reproductions there (``--run``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.commands.cli import main
+from harness.planning import audit_targets, index
+from harness.project import PROJECT
+from harness.store import audit
+from harness.store.audit import Bug, Knowledge
+
+RETRY = "adk-retry-same-invocation-id"
+HANDOFF = "agents-nested-handoff-4hop"
+# Releases the fake index has: every release the record and the bisects know, and one newer.
+NEWER_ADK = "2.99.0"
+
+
+@pytest.fixture(autouse=True)
+def fixed_index(monkeypatch):
+    """The package index as the record knows it, plus google-adk 2.99.0 (a release never measured)."""
+
+    def releases(name, cache_dir):
+        known = audit.known_releases(PROJECT.root, name) | ({NEWER_ADK} if name == "google-adk" else set())
+        return {v: index.Release(v, "2026-01-01T00:00:00Z", False) for v in known}
+
+    monkeypatch.setattr(index, "releases", releases)
+
+
+def audit_json(capsys, *argv: str) -> tuple[int, dict]:
+    code = main(["audit", *argv, "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def answers(document: dict, framework: str) -> dict[str, dict]:
+    (release,) = [r for r in document["releases"] if r["framework"] == framework]
+    return {b["id"]: b for b in release["bugs"]}
+
+
+def test_adk_2_8_0_has_the_duplicate_user_turn_and_not_the_over_correction(capsys):
+    """Done when: with google-adk 2.8.0 audit lists the duplicate user turn (first fixed 2.9.0, measured),
+    not the over-correction (retry-different-message, the non-regression case); exit 1."""
+    code, document = audit_json(capsys, "google-adk==2.8.0")
+    assert code == 1
+    bugs = answers(document, "google-adk")
+    for case in ("resumable-resume", "non-resumable-retry"):
+        bug = bugs[f"{RETRY}:{case}"]
+        assert (bug["outcome"], bug["basis"], bug["first_fixed"], bug["kind"]) == (
+            "reproduced",
+            "measured",
+            "2.9.0",
+            "bug",
+        )
+        assert bug["reproduces"] and bug["links"] and bug["check"].endswith(f"scenarios/repro/{RETRY}--{case}.py")
+    over = bugs[f"{RETRY}:retry-different-message"]
+    assert (over["outcome"], over["kind"], over["reproduces"]) == ("fixed", "non-regression", False)
+
+
+def test_adk_2_13_0_is_the_reverse(capsys):
+    """Done when: with 2.13.0 the over-correction reproduces (no fix measured on 2.x) and the duplicate does not."""
+    code, document = audit_json(capsys, "google-adk==2.13.0")
+    bugs = answers(document, "google-adk")
+    assert code == 1
+    assert bugs[f"{RETRY}:retry-different-message"]["reproduces"]
+    assert bugs[f"{RETRY}:retry-different-message"]["first_fixed"] is None
+    assert not bugs[f"{RETRY}:non-resumable-retry"]["reproduces"]
+    assert not bugs[f"{RETRY}:resumable-resume"]["reproduces"]
+
+
+def test_openai_agents_0_18_3_has_the_nested_handoff_duplication(capsys):
+    """Done when: openai-agents 0.18.3 lists the nested handoff duplication, first fixed 0.19.0, measured."""
+    code, document = audit_json(capsys, "openai-agents==0.18.3")
+    bug = answers(document, "openai-agents")[f"{HANDOFF}:nested-4hop"]
+    assert code == 1
+    assert (bug["outcome"], bug["basis"], bug["first_fixed"]) == ("reproduced", "measured", "0.19.0")
+
+
+def test_a_release_between_measured_ones_is_inferred_inside_a_bisected_range(capsys):
+    """openai-agents 0.18.0 was never run: 0.17.8 and 0.18.3 both reproduce inside a bisected range."""
+    _, document = audit_json(capsys, "openai-agents==0.18.0")
+    bug = answers(document, "openai-agents")[f"{HANDOFF}:nested-4hop"]
+    assert (bug["outcome"], bug["basis"], bug["inferred_from"]) == ("reproduced", "inferred", ["0.17.8", "0.18.3"])
+    assert bug["first_fixed"] == "0.19.0"
+
+
+def test_a_release_no_bisect_covers_is_unknown_never_clean(capsys):
+    """A release the record never measured and no bisected range covers: unknown, and the text says it is not clean."""
+    code, document = audit_json(capsys, f"google-adk=={NEWER_ADK}")
+    bugs = answers(document, "google-adk")
+    assert code == 0
+    assert {b["basis"] for b in bugs.values()} == {"unknown"}
+    assert not any(b["reproduces"] for b in bugs.values())
+    main(["audit", f"google-adk=={NEWER_ADK}"])
+    assert "not a clean bill" in capsys.readouterr().out
+
+
+def _knowledge(points: dict[str, str], ranges=(("1.0.0", "2.5.0"),), errors=()) -> Knowledge:
+    bug = Bug("adk-x", "c", "google-adk", "bug", "a bug.", "", "", ())
+    releases = ("1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0", "2.2.0", "2.3.0", "2.4.0", "2.5.0", "2.6.0")
+    return Knowledge(bug, points, dict.fromkeys(points, "matrix"), set(errors), tuple(ranges), releases)
+
+
+def test_inference_stays_inside_a_bisected_range_and_one_release_line():
+    """Never guess outside a bisected range, across a boundary, across release lines, or over an error."""
+    k = _knowledge({"1.0.0": "reproduced", "1.2.0": "reproduced", "2.0.0": "reproduced", "2.2.0": "fixed"})
+    assert k.answer("1.1.0").basis == "inferred"
+    assert k.answer("2.1.0").basis == "unknown"  # neighbours disagree: a boundary lies between
+    assert k.answer("1.9.0").basis == "unknown"  # above it on 1.x nothing was answered (2.0.0 is another line)
+    assert k.answer("2.0.0").first_fixed == "2.2.0" and "2.1.0" in k.answer("2.0.0").first_fixed_note
+    outside = _knowledge({"1.0.0": "reproduced", "1.2.0": "reproduced"}, ranges=())
+    assert outside.answer("1.1.0").basis == "unknown"
+    errored = _knowledge({"1.0.0": "reproduced", "1.2.0": "reproduced"}, errors=("1.1.0",))
+    assert errored.answer("1.1.0").basis == "unknown"
+
+
+LOCK = """version = 1
+requires-python = ">=3.11"
+
+[[package]]
+name = "google-adk"
+version = "2.8.0"
+source = { registry = "https://pypi.org/simple" }
+
+[[package]]
+name = "openai-agents"
+version = "0.18.3"
+source = { registry = "https://pypi.org/simple" }
+
+[[package]]
+name = "httpx"
+version = "0.28.1"
+source = { registry = "https://pypi.org/simple" }
+"""
+REQUIREMENTS = """# pinned by hand
+-r base.txt
+google-adk[db]==2.8.0 \\
+    --hash=sha256:0000000000000000000000000000000000000000000000000000000000000000
+httpx>=0.27  # not a framework: any specifier is fine
+"""
+PYLOCK = """lock-version = "1.0"
+created-by = "uv"
+
+[[packages]]
+name = "google-adk"
+version = "2.8.0"
+
+[[packages]]
+name = "openai_agents"
+version = "0.18.3"
+"""
+
+
+def test_lock_and_requirements_files_give_the_same_answers_as_the_specs(tmp_path, capsys):
+    """Done when: a uv.lock, a pylock.toml and a requirements file pinning the releases give the same
+    answers as the SPECs, without installing anything."""
+    (tmp_path / "uv.lock").write_text(LOCK)
+    (tmp_path / "pylock.toml").write_text(PYLOCK)
+    (tmp_path / "base.txt").write_text("openai-agents==0.18.3\n")
+    (tmp_path / "requirements.txt").write_text(REQUIREMENTS)
+    expected = {}
+    for spec in ("google-adk==2.8.0", "openai-agents==0.18.3"):
+        _, document = audit_json(capsys, spec)
+        expected[spec.partition("==")[0]] = document["releases"][0]["bugs"]
+    for name in ("uv.lock", "pylock.toml", "requirements.txt"):
+        code, document = audit_json(capsys, str(tmp_path / name))
+        assert code == 1, name
+        assert {r["framework"]: r["bugs"] for r in document["releases"]} == expected, name
+
+
+def _fake_python(tmp_path: Path, found: dict) -> Path:
+    """An executable that answers the installed-versions query as an interpreter with ``found`` would."""
+    path = tmp_path / "bin" / "python"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\necho '{json.dumps(found)}'\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda p: "google-adk>=2.0", "pins no single release"),
+        (lambda p: "google-adk==2.8.*", "pins no single release"),
+        (lambda p: "google-adk @ file:///src/adk-python", "pins no single release"),
+        (lambda p: "google-adk==2.8.7", "is not a release on the package index"),
+        (lambda p: "requests==2.0", "names neither framework"),
+        (lambda p: _write(p / "data.json", '{"a": [1, 2]}'), "is not a requirements file, uv.lock or pylock.toml"),
+        (lambda p: _write(p / "requirements.txt", "httpx==0.28.1\n"), "pins neither"),
+        (lambda p: _write(p / "uv.lock", "version = 1\n[[package]\n"), "is not a uv.lock"),
+        (lambda p: _write(p / "r.txt", "google-adk~=2.8\n"), "pins no single release"),
+        (lambda p: str(_fake_python(p, {"google-adk": None, "openai-agents": None})), "neither google-adk nor"),
+        (lambda p: str(p), "a folder with no bin/python (nor .venv/bin/python)"),
+        (lambda p: str(p / "missing" / "uv.lock"), "no such file or folder"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, make, words):
+    """Bad input (a range that pins nothing, a file that is no lock or requirements file, an environment
+    without either framework, a release the index does not have): one line on stderr, exit 2."""
+    assert main(["audit", make(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and words in err, err
+
+
+def _write(path: Path, text: str) -> str:
+    path.write_text(text)
+    return str(path)
+
+
+def test_run_needs_an_environment(capsys):
+    assert main(["audit", "google-adk==2.8.0", "--run"]) == 2
+    assert "--run needs an interpreter or environment" in capsys.readouterr().err
+
+
+def test_an_interpreter_is_read_and_the_default_skips_the_harness_own(tmp_path, monkeypatch, capsys):
+    """The default target is the `python` first on PATH that is not the harness's own environment."""
+    fake = _fake_python(tmp_path, {"google-adk": "2.8.0", "openai-agents": None})
+    own_bin = Path(sys.prefix) / "bin"
+    monkeypatch.setenv("PATH", os.pathsep.join([str(own_bin), str(fake.parent)]))
+    assert audit_targets.default_python() == str(fake)
+    code, document = audit_json(capsys)
+    assert code == 1
+    assert document["target"] == {"kind": "interpreter", "label": str(fake), "python": str(fake)}
+    assert [r["version"] for r in document["releases"]] == ["2.8.0"]
+
+
+def test_run_shows_where_the_script_differs_from_the_record(tmp_path, capsys):
+    """--run: each script's verdict in the audited environment beside the record's, and where they differ.
+    The interpreter is a stand-in whose every script says reproduced (exit 3): on google-adk 2.8.0 the record
+    says the duplicate reproduces (agrees) and the over-correction is fixed (differs), and exit is 1."""
+    fake = _fake_python(tmp_path, {"google-adk": "2.8.0", "openai-agents": None})
+    fake.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "-I" ]; then echo \'{"google-adk": "2.8.0", "openai-agents": null}\'; exit 0; fi\n'
+        'echo "verdict: reproduced (stand-in)"; exit 3\n'
+    )
+    only = f"{RETRY}:non-resumable-retry,{RETRY}:retry-different-message"
+    code, document = audit_json(capsys, str(fake), "--run", "--only", only)
+    bugs = answers(document, "google-adk")
+    assert code == 1
+    assert bugs[f"{RETRY}:non-resumable-retry"]["run"]["agreement"] == "agrees"
+    over = bugs[f"{RETRY}:retry-different-message"]
+    assert over["run"] == {"verdict": "reproduced", "agreement": "differs", "line": "verdict: reproduced (stand-in)"}
+    assert over["reproduces"]  # measured here: the bug is in this environment whatever the record says
+    main(["audit", str(fake), "--run", "--only", only])
+    text = capsys.readouterr().out
+    assert "DIFFERS from the record's fixed" in text and "1 agree with the record, 1 differ" in text
+
+
+def test_a_project_folder_is_read_through_its_venv(tmp_path, capsys):
+    """A project folder whose environment is .venv (uv's default) is audited through .venv/bin/python."""
+    fake = _fake_python(tmp_path / ".venv", {"google-adk": None, "openai-agents": "0.18.3"})
+    code, document = audit_json(capsys, str(tmp_path), "--only", HANDOFF)
+    assert code == 1
+    assert (document["target"]["kind"], document["target"]["python"]) == ("environment", str(fake))
+
+
+def test_only_narrows_and_exit_0_when_nothing_reproduces(capsys):
+    code, document = audit_json(capsys, "google-adk==2.13.0", "--only", f"{RETRY}:non-resumable-retry")
+    assert code == 0
+    assert [b["id"] for b in document["releases"][0]["bugs"]] == [f"{RETRY}:non-resumable-retry"]
+
+
+def test_controls_are_not_bugs(capsys):
+    """A control case (behaviour that must hold everywhere) is never listed as a bug."""
+    _, document = audit_json(capsys, "google-adk==2.8.0")
+    ids = {b["id"] for b in document["releases"][0]["bugs"]}
+    assert "adk-repeated-tool-call:different-args" not in ids
+    assert "adk-repeated-tool-call:across-steps" in ids
+
+
+# --- fresh environments (slow: uv installs the release) ----------------------------------------
+
+
+def _record_date(source: str) -> str:
+    document = json.loads((PROJECT.reports / "matrix.json").read_text())
+    return next(e["exclude_newer"] for e in document["environments"] if e["source"] == source)
+
+
+def _fresh_environment(folder: Path, spec: str) -> Path:
+    """``uv venv`` + ``uv pip install SPEC --exclude-newer <its date in the record>``."""
+    subprocess.run(["uv", "venv", "-q", "-p", "3.11", str(folder)], check=True)
+    python = folder / "bin" / "python"
+    install = ["uv", "pip", "install", "-q", "-p", str(python), spec, "--exclude-newer", _record_date(spec)]
+    subprocess.run(install, check=True)
+    return python
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("spec", "reproduces", "does_not"),
+    [
+        ("google-adk==2.8.0", [f"{RETRY}:non-resumable-retry"], [f"{RETRY}:retry-different-message"]),
+        ("google-adk==2.13.0", [f"{RETRY}:retry-different-message"], [f"{RETRY}:non-resumable-retry"]),
+        ("openai-agents==0.18.3", [f"{HANDOFF}:nested-4hop"], []),
+    ],
+)
+def test_fresh_environment_audit_and_run_agree(tmp_path, capsys, spec, reproduces, does_not):
+    """Done when: in a fresh environment of each release, audit lists the bug (measured) and not the other,
+    and --run's verdict, measured there with the environment's interpreter, agrees with the record."""
+    folder = tmp_path / "env"
+    _fresh_environment(folder, spec)
+    only = ",".join(reproduces + does_not)
+    code, document = audit_json(capsys, str(folder), "--run", "--only", only)
+    assert code == 1
+    assert document["target"]["kind"] == "environment"
+    bugs = answers(document, spec.partition("==")[0])
+    for bug_id in reproduces:
+        assert bugs[bug_id]["reproduces"] and bugs[bug_id]["basis"] == "measured"
+        assert bugs[bug_id]["run"]["verdict"] == "reproduced" and bugs[bug_id]["run"]["agreement"] == "agrees"
+        assert bugs[bug_id]["run"]["line"].startswith("verdict: reproduced")
+    for bug_id in does_not:
+        assert not bugs[bug_id]["reproduces"]
+        assert bugs[bug_id]["run"]["verdict"] == "fixed" and bugs[bug_id]["run"]["agreement"] == "agrees"
