@@ -23,7 +23,7 @@ import pytest
 
 from conftest import ROOT, installed
 from harness.rendering import export, reports
-from harness.runtime import registry
+from harness.runtime import registry, short_repro
 from harness.runtime.runner import run_case
 from harness.store import record
 
@@ -164,12 +164,14 @@ def test_a_source_survives_its_literal(source):
     assert ast.literal_eval(export._literal(source)) == source
 
 
-def test_without_the_framework_an_export_says_so_and_exits_2(tmp_path):
+def test_without_the_framework_an_export_says_so_and_exits_125(tmp_path):
+    """The contract's code for every failure of a reproduction script of its own, a missing framework
+    included: 125, git bisect run's "skip" (2 would read as "bad", the bug)."""
     scenario, case = CASES[0]
     path = tmp_path / "repro.py"
     path.write_text(exported(scenario.id, case.id))
     proc = run_script(sys.executable, path, "-I", "-S")  # -S: no site-packages, so no framework
-    assert proc.returncode == 125, proc.stderr
+    assert proc.returncode == short_repro.EXIT_CANNOT_JUDGE == 125, proc.stderr
     assert (
         proc.stdout == f"{scenario.id}:{case.id}: error: {scenario.framework} is not installed in this Python; "
         f"`uv run` this file, or install {scenario.framework} (or your checkout of it) first\n"

@@ -90,7 +90,8 @@ def _tail(text: str, lines: int = 4, limit: int = 600) -> str:
 def _run(cmd: list[str]) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise BuildFailed(_tail(proc.stderr or proc.stdout))
+        # The installer may name the index it was given, credentials and all (UV_INDEX_URL).
+        raise BuildFailed(index.redact(_tail(proc.stderr or proc.stdout)))
 
 
 def env_name(build: Build, today: bool) -> str:

@@ -108,7 +108,8 @@ def parse(spec: str, cache_dir: Path) -> Build:
             if build.framework != framework:
                 raise SpecError(f"{spec!r}: the package at that path is {build.framework}, not {framework}")
             return build
-        return Build(framework, spec.strip(), spec.strip(), None, release=False)
+        # Reported (progress, errors, a run's reports) without the URL's secret; installed with it.
+        return Build(framework, index.redact(spec.strip()), spec.strip(), None, release=False)
     looks_like_path = "/" in spec or spec.endswith((".whl", ".tar.gz", ".zip")) or spec.startswith(".")
     path = Path(spec).expanduser()
     if path.exists():

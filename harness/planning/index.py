@@ -6,11 +6,14 @@ bisects do not ask the index again.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
+import re
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from datetime import UTC
@@ -23,11 +26,44 @@ CACHE_TTL = 3600.0
 
 
 def index_url() -> str:
-    """The simple index uv would use (UV_DEFAULT_INDEX / UV_INDEX_URL), else PyPI."""
+    """The simple index uv would use (UV_DEFAULT_INDEX / UV_INDEX_URL), else PyPI. It may hold
+    credentials (``https://user:secret@host/simple``): show it only through :func:`redact`."""
     for var in ("UV_DEFAULT_INDEX", "UV_INDEX_URL", "PIP_INDEX_URL"):
         if os.environ.get(var):
             return os.environ[var].rstrip("/")
     return "https://pypi.org/simple"
+
+
+# The userinfo of a URL: ``user:password@`` (the password is the secret) or ``token@`` (a
+# token alone in the user part, as some private indexes hand out: all of it is the secret).
+_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^/\s:@]*)(?P<password>:[^/\s@]*)?@")
+
+
+def redact(text: str) -> str:
+    """``text`` with the secret of every URL in it hidden: ``https://user:***@host/simple``
+    (``https://***@host/simple`` for a token alone). What the harness shows of an index URL
+    (progress lines, errors, an installer's message, reports) goes through this."""
+
+    def hide(match: re.Match) -> str:
+        if match.group("password") is None:
+            return f"{match.group('scheme')}***@"
+        return f"{match.group('scheme')}{match.group('user')}:***@"
+
+    return _USERINFO.sub(hide, text)
+
+
+def _request(url: str, accept: str | None = None) -> urllib.request.Request:
+    """A request for ``url``, its userinfo (if any) sent as HTTP basic auth, as uv and pip send it:
+    urllib would take ``user:secret@host`` for the host name."""
+    headers = {"Accept": accept} if accept else {}
+    parts = urllib.parse.urlsplit(url)
+    if "@" in parts.netloc:
+        userinfo, _, host = parts.netloc.rpartition("@")
+        user, _, password = userinfo.partition(":")
+        pair = f"{urllib.parse.unquote(user)}:{urllib.parse.unquote(password)}"
+        headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
+        url = urllib.parse.urlunsplit(parts._replace(netloc=host))
+    return urllib.request.Request(url, headers=headers)
 
 
 class IndexError_(UsageError, RuntimeError):
@@ -45,14 +81,15 @@ def _fetch(name: str, cache_dir: Path) -> dict:
     cache = cache_dir / f"{name}.json"
     if cache.exists() and time.time() - cache.stat().st_mtime < CACHE_TTL:
         return json.loads(cache.read_text())
-    req = urllib.request.Request(f"{index_url()}/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+    req = _request(f"{index_url()}/{name}/", accept="application/vnd.pypi.simple.v1+json")
     try:
         with urllib.request.urlopen(req, timeout=60) as resp:
             data = json.load(resp)
     except (urllib.error.URLError, OSError, ValueError) as exc:
         if cache.exists():
             return json.loads(cache.read_text())
-        raise IndexError_(f"cannot read the package index for {name} at {index_url()}: {exc}") from exc
+        # redact() the exception too: some name the URL they were given.
+        raise IndexError_(redact(f"cannot read the package index for {name} at {index_url()}: {exc}")) from exc
     cache_dir.mkdir(parents=True, exist_ok=True)
     tmp = cache.with_suffix(".tmp")
     tmp.write_text(json.dumps(data))
@@ -114,12 +151,22 @@ def _releases(name: str, cache_dir: Path) -> dict[str, Release]:
     return out
 
 
+def _file_url(name: str, url: str) -> str:
+    """A file's URL from the index's page of ``name`` (PEP 691 allows a relative one), with the
+    index's credentials where the file is on the index's host."""
+    index = urllib.parse.urlsplit(index_url())
+    full = urllib.parse.urlsplit(urllib.parse.urljoin(f"{index_url()}/{name}/", url))
+    if "@" in index.netloc and "@" not in full.netloc and full.hostname == index.hostname:
+        full = full._replace(netloc=index.netloc.rpartition("@")[0] + "@" + full.netloc)
+    return urllib.parse.urlunsplit(full)
+
+
 def download_sdist(name: str, version: str, dest: Path, cache_dir: Path) -> Path:
     """Fetch a release's source distribution into ``dest`` (to build a candidate fix from it)."""
     for f in _fetch(name, cache_dir).get("files", []):
         if _version_of(f["filename"], name) == version and f["filename"].endswith(".tar.gz"):
             target = dest / f["filename"]
-            with urllib.request.urlopen(f["url"], timeout=120) as resp:
+            with urllib.request.urlopen(_request(_file_url(name, f["url"])), timeout=120) as resp:
                 target.write_bytes(resp.read())
             return target
     raise IndexError_(f"{name} {version} has no sdist on the index")

@@ -15,8 +15,10 @@ at the end of the file, and a small importer makes them importable under their o
 so the scenario runs unmodified and the printed timeline is byte for byte the harness's.
 
 It prints the normalised timeline, then one verdict line
-(``SCENARIO:CASE on FRAMEWORK VERSION: OUTCOME: DETAIL``), and exits 0 when fixed, 1 when
-reproduced, 2 for anything else. No machine path is written into it.
+(``SCENARIO:CASE on FRAMEWORK VERSION: OUTCOME: DETAIL``), and exits as every reproduction
+script does (git bisect run's protocol): 0 when fixed, 3 when reproduced, 125 for anything else,
+its own failures (a framework that is missing or fails to import) included. No machine path is
+written into it.
 
 ``reports/repro/<scenario>--<case>.py`` are the exports of the record, written with the
 reports (harness/rendering/reports.py ``write_all``); each pins the newest release of the record on
@@ -357,8 +359,9 @@ def _docstring(scenario: Scenario, case: Case, pin: Pin, filename: str, rows: li
         "",
         _wrap(
             "It prints the normalised timeline (ids the framework invents become placeholders such as inv-1, in "
-            "first-seen order), then one verdict line, and exits 0 when the case is fixed, 1 when it reproduces, "
-            "2 otherwise (unexpected, not-applicable, error). No network is used: the model is a scripted fake."
+            "first-seen order), then one verdict line, and exits 0 when the case is fixed, 3 when it reproduces, "
+            "125 otherwise (unexpected, not-applicable, error, a framework that is missing or fails to import): "
+            "git bisect run's good, bad and skip. No network is used: the model is a scripted fake."
         ),
         "",
         _wrap(

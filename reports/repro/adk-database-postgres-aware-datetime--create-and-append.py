@@ -80,5 +80,5 @@ if __name__ == "__main__":
         with tempfile.TemporaryDirectory() as tmp:
             sys.exit(asyncio.run(main(tmp)))
     except Exception as exc:  # the build lacks the API, or anything else
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

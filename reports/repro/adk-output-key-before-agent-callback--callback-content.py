@@ -30,31 +30,25 @@ Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behavi
 import asyncio
 import sys
 
-try:
+CACHED = "cached answer"
+
+
+async def main() -> int:
     from google.adk.agents import LlmAgent
     from google.adk.models import BaseLlm, LlmResponse
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
     from google.genai import types
-except ImportError as exc:
-    print(f"verdict: cannot judge (missing API: {exc})")
-    sys.exit(125)
 
-CACHED = "cached answer"
+    class UncalledLlm(BaseLlm):
+        """A model the callback's answer must keep out: a call answers with a telltale text."""
 
+        async def generate_content_async(self, llm_request, stream=False):
+            yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text="(model was called)")]))
 
-class UncalledLlm(BaseLlm):
-    """A model the callback's answer must keep out: a call answers with a telltale text."""
+    def cache_callback(callback_context):
+        return types.Content(parts=[types.Part(text=CACHED)])  # no role, as in the issue
 
-    async def generate_content_async(self, llm_request, stream=False):
-        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text="(model was called)")]))
-
-
-def cache_callback(callback_context):
-    return types.Content(parts=[types.Part(text=CACHED)])  # no role, as in the issue
-
-
-async def main() -> int:
     agent = LlmAgent(
         name="my_agent",
         model=UncalledLlm(model="uncalled"),
@@ -94,5 +88,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:  # any failure: not a verdict
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -30,40 +30,33 @@ Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behavi
 import asyncio
 import sys
 
-try:
+CALLS = [("transfer_to_agent", {"agent_name": "helper_agent"}), ("set_state", {"key": "city", "value": "Paris"})]
+
+
+async def main() -> int:
     from google.adk.agents import LlmAgent
     from google.adk.models import BaseLlm, LlmResponse
     from google.adk.runners import InMemoryRunner
     from google.adk.tools import ToolContext
     from google.genai import types
-except ImportError as exc:
-    print(f"verdict: cannot judge (missing API: {exc})")
-    sys.exit(125)
 
-CALLS = [("transfer_to_agent", {"agent_name": "helper_agent"}), ("set_state", {"key": "city", "value": "Paris"})]
+    class ScriptedLlm(BaseLlm):
+        """A stand-in model: each call answers with the next list of parts."""
 
+        replies: list
 
-class ScriptedLlm(BaseLlm):
-    """A stand-in model: each call answers with the next list of parts."""
+        async def generate_content_async(self, llm_request, stream=False):
+            yield LlmResponse(content=types.Content(role="model", parts=self.replies.pop(0)))
 
-    replies: list
+    def set_state(key: str, value: str, tool_context: ToolContext) -> dict:
+        """Stores a value in the session state under a key."""
+        tool_context.state[key] = value
+        return {"stored": key}
 
-    async def generate_content_async(self, llm_request, stream=False):
-        yield LlmResponse(content=types.Content(role="model", parts=self.replies.pop(0)))
+    def describe(p):
+        fc, fr = p.function_call, p.function_response
+        return f"call {fc.name}({fc.args})" if fc else f"response {fr.name}" if fr else repr(p.text)
 
-
-def set_state(key: str, value: str, tool_context: ToolContext) -> dict:
-    """Stores a value in the session state under a key."""
-    tool_context.state[key] = value
-    return {"stored": key}
-
-
-def describe(p):
-    fc, fr = p.function_call, p.function_response
-    return f"call {fc.name}({fc.args})" if fc else f"response {fr.name}" if fr else repr(p.text)
-
-
-async def main() -> int:
     transfer = any(n == "transfer_to_agent" for n, _ in CALLS)
     helper = LlmAgent(name="helper_agent", model=ScriptedLlm(model="h", replies=[[types.Part(text="Helper here.")]]))
     calls = [types.Part(function_call=types.FunctionCall(name=n, args=a)) for n, a in CALLS]
@@ -108,5 +101,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:  # any failure: not a verdict
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

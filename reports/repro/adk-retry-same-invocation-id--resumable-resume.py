@@ -33,27 +33,26 @@ import asyncio
 import inspect
 import sys
 
-from google.adk.agents import BaseAgent
-from google.adk.events import Event
-from google.adk.runners import Runner
-from google.adk.sessions import InMemorySessionService
-from google.genai import types
-
 APP, USER = "retry_app", "user-1"
 
 
-class EchoAgent(BaseAgent):
-    """One model event per invocation, no model call."""
-
-    async def _run_async_impl(self, ctx):
-        yield Event(
-            invocation_id=ctx.invocation_id,
-            author=self.name,
-            content=types.Content(role="model", parts=[types.Part(text="ack")]),
-        )
-
-
 async def main() -> int:
+    from google.adk.agents import BaseAgent
+    from google.adk.events import Event
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.genai import types
+
+    class EchoAgent(BaseAgent):
+        """One model event per invocation, no model call."""
+
+        async def _run_async_impl(self, ctx):
+            yield Event(
+                invocation_id=ctx.invocation_id,
+                author=self.name,
+                content=types.Content(role="model", parts=[types.Part(text="ack")]),
+            )
+
     if "invocation_id" not in inspect.signature(Runner.run_async).parameters:
         print("verdict: cannot judge (Runner.run_async has no invocation_id parameter)")
         return 125
@@ -95,5 +94,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -34,44 +34,41 @@ Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, another behavi
 import asyncio
 import sys
 
-from google.adk.agents import LlmAgent
-from google.adk.models import BaseLlm, LlmResponse
-from google.adk.runners import Runner
-from google.adk.sessions import InMemorySessionService
-from google.genai import types
-
-call = types.Part.from_function_call
-SCRIPTS = {  # each agent's model turns, in order
-    "orchestrator": [call(name="transfer_to_agent", args={"agent_name": "worker"})],
-    "worker": [call(name="pick_slot", args={"day": "monday"}), call(name="confirm_booking", args={"slot": "9am"})]
-    + [types.Part(text="booked")],
-}
 MODEL_CALLS = {"orchestrator": 0, "worker": 0}
 REPLIES = {"pick_slot": {"slot": "9am"}, "confirm_booking": {"confirmed": True}}
 
 
-class ScriptedLlm(BaseLlm):
-    async def generate_content_async(self, llm_request, stream=False):
-        MODEL_CALLS[self.model] += 1
-        yield LlmResponse(content=types.Content(role="model", parts=[SCRIPTS[self.model].pop(0)]))
-
-
-def pick_slot(day: str) -> dict:
-    """Asks the user to pick a time slot for the day."""
-    return {"status": "pending"}
-
-
-def confirm_booking(slot: str) -> dict:
-    """Asks the user to confirm the booking of the slot."""
-    return {"status": "pending"}
-
-
-def describe(p) -> str:
-    fc, fr = p.function_call, p.function_response
-    return f"call {fc.name}({fc.args})" if fc else f"response {fr.name} -> {fr.response}" if fr else repr(p.text)
-
-
 async def main() -> int:
+    from google.adk.agents import LlmAgent
+    from google.adk.models import BaseLlm, LlmResponse
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.genai import types
+
+    call = types.Part.from_function_call
+    SCRIPTS = {  # each agent's model turns, in order
+        "orchestrator": [call(name="transfer_to_agent", args={"agent_name": "worker"})],
+        "worker": [call(name="pick_slot", args={"day": "monday"}), call(name="confirm_booking", args={"slot": "9am"})]
+        + [types.Part(text="booked")],
+    }
+
+    class ScriptedLlm(BaseLlm):
+        async def generate_content_async(self, llm_request, stream=False):
+            MODEL_CALLS[self.model] += 1
+            yield LlmResponse(content=types.Content(role="model", parts=[SCRIPTS[self.model].pop(0)]))
+
+    def pick_slot(day: str) -> dict:
+        """Asks the user to pick a time slot for the day."""
+        return {"status": "pending"}
+
+    def confirm_booking(slot: str) -> dict:
+        """Asks the user to confirm the booking of the slot."""
+        return {"status": "pending"}
+
+    def describe(p) -> str:
+        fc, fr = p.function_call, p.function_response
+        return f"call {fc.name}({fc.args})" if fc else f"response {fr.name} -> {fr.response}" if fr else repr(p.text)
+
     try:
         from google.adk.apps import App, ResumabilityConfig
         from google.adk.tools import LongRunningFunctionTool
@@ -116,5 +113,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

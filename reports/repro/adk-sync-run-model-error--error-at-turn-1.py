@@ -36,40 +36,36 @@ import os
 import sys
 import threading
 
-from google.adk.agents import LlmAgent
-from google.adk.models import BaseLlm, LlmResponse
-from google.adk.runners import Runner
-from google.adk.sessions import InMemorySessionService
-from google.genai import types
-
 ERROR_TURN, TIMEOUT = 1, 60  # the model call that raises; seconds the caller waits for Runner.run()
 model_calls = []
 
 
-class ModelError(RuntimeError):
-    """What the scripted model raises, as a provider's client would."""
-
-
-class ScriptedLlm(BaseLlm):
-    async def generate_content_async(self, llm_request, stream=False):
-        model_calls.append(llm_request)
-        if len(model_calls) == ERROR_TURN:
-            raise ModelError("503 UNAVAILABLE: the model is overloaded (scripted)")
-        part = types.Part.from_function_call(name="get_weather", args={"city": "Paris"})
-        yield LlmResponse(content=types.Content(role="model", parts=[part]))
-
-
-def get_weather(city: str) -> dict:
-    """Returns the weather in a city."""
-    return {"city": city, "weather": "sunny"}
-
-
-def describe(p) -> str:
-    fc, fr = p.function_call, p.function_response
-    return f"call {fc.name}({fc.args})" if fc else f"response {fr.name} -> {fr.response}" if fr else repr(p.text)
-
-
 def main() -> int:
+    from google.adk.agents import LlmAgent
+    from google.adk.models import BaseLlm, LlmResponse
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.genai import types
+
+    class ModelError(RuntimeError):
+        """What the scripted model raises, as a provider's client would."""
+
+    class ScriptedLlm(BaseLlm):
+        async def generate_content_async(self, llm_request, stream=False):
+            model_calls.append(llm_request)
+            if len(model_calls) == ERROR_TURN:
+                raise ModelError("503 UNAVAILABLE: the model is overloaded (scripted)")
+            part = types.Part.from_function_call(name="get_weather", args={"city": "Paris"})
+            yield LlmResponse(content=types.Content(role="model", parts=[part]))
+
+    def get_weather(city: str) -> dict:
+        """Returns the weather in a city."""
+        return {"city": city, "weather": "sunny"}
+
+    def describe(p) -> str:
+        fc, fr = p.function_call, p.function_response
+        return f"call {fc.name}({fc.args})" if fc else f"response {fr.name} -> {fr.response}" if fr else repr(p.text)
+
     agent = LlmAgent(name="assistant", model=ScriptedLlm(model="scripted"), tools=[get_weather])
     sessions = InMemorySessionService()
     runner = Runner(app_name="sync_run_app", agent=agent, session_service=sessions)
@@ -112,5 +108,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -35,41 +35,47 @@ import asyncio
 import json
 import sys
 
-import openai
-from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
-
 ORDER = "paris", "reasoning", "rome"
-httpx = __import__("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")  # openai 3.x is built on httpx2
 CALLS = []
-
-
-@function_tool
-def get_weather(city: str) -> str:
-    CALLS.append(city)
-    return f"sunny in {city}"
-
-
-def stream(*deltas):  # one Chat Completions SSE response: a chunk per delta, then the finish chunk
-    chunk = dict(id="c1", object="chat.completion.chunk", created=0, model="m", usage=None)
-    finish = "tool_calls" if any("tool_calls" in d for d in deltas) else "stop"
-    chunks = [{**chunk, "choices": [dict(index=0, delta=d, finish_reason=None)]} for d in deltas]
-    chunks.append({**chunk, "choices": [dict(index=0, delta={}, finish_reason=finish)]})
-    body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
-    return httpx.Response(200, content=body.encode(), headers={"content-type": "text/event-stream"})
-
-
-def call(i, city):  # a get_weather call's two deltas: its head, then its arguments
-    head = dict(index=i, id=f"call_{city.lower()}", type="function", function=dict(name="get_weather", arguments=""))
-    return [{"tool_calls": [head]}, {"tool_calls": [dict(index=i, function={"arguments": json.dumps({"city": city})})]}]
-
-
-PARTS = dict(paris=call(0, "Paris"), rome=call(1, "Rome"), reasoning=[{"reasoning_content": "Two cities, two calls."}])
-PARTS["text"] = [{"content": "Let me "}, {"content": "check both."}]
 ROLE = {"role": "assistant"} if ORDER[0] == "reasoning" else {"role": "assistant", "content": ""}
-REPLIES = [stream(ROLE, *(d for part in ORDER for d in PARTS[part])), stream(ROLE, {"content": "Both are sunny."})]
 
 
 async def main():  # returns the exit code and the verdict
+    import openai
+    from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
+
+    set_tracing_disabled(True)
+    # openai 3.x is built on httpx2
+    httpx = __import__("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")
+
+    @function_tool
+    def get_weather(city: str) -> str:
+        CALLS.append(city)
+        return f"sunny in {city}"
+
+    def stream(*deltas):  # one Chat Completions SSE response: a chunk per delta, then the finish chunk
+        chunk = dict(id="c1", object="chat.completion.chunk", created=0, model="m", usage=None)
+        finish = "tool_calls" if any("tool_calls" in d for d in deltas) else "stop"
+        chunks = [{**chunk, "choices": [dict(index=0, delta=d, finish_reason=None)]} for d in deltas]
+        chunks.append({**chunk, "choices": [dict(index=0, delta={}, finish_reason=finish)]})
+        body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+        return httpx.Response(200, content=body.encode(), headers={"content-type": "text/event-stream"})
+
+    def call(i, city):  # a get_weather call's two deltas: its head, then its arguments
+        head = dict(
+            index=i, id=f"call_{city.lower()}", type="function", function=dict(name="get_weather", arguments="")
+        )
+        return [
+            {"tool_calls": [head]},
+            {"tool_calls": [dict(index=i, function={"arguments": json.dumps({"city": city})})]},
+        ]
+
+    PARTS = dict(
+        paris=call(0, "Paris"), rome=call(1, "Rome"), reasoning=[{"reasoning_content": "Two cities, two calls."}]
+    )
+    PARTS["text"] = [{"content": "Let me "}, {"content": "check both."}]
+    REPLIES = [stream(ROLE, *(d for part in ORDER for d in PARTS[part])), stream(ROLE, {"content": "Both are sunny."})]
+
     def key(item):
         return f"function_call {item.call_id}" if item.type == "function_call" else item.type
 
@@ -107,10 +113,9 @@ async def main():  # returns the exit code and the verdict
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         code, verdict = asyncio.run(main())
     except Exception as exc:
-        code, verdict = 125, f"cannot judge ({type(exc).__name__}: {exc})"
+        code, verdict = 125, f"cannot judge (error: {type(exc).__name__}: {exc})"
     print(f"verdict: {verdict}")
     sys.exit(code)

@@ -32,40 +32,39 @@ import sys
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-no-network")  # some releases build a client
 
-from agents import Agent, ModelResponse, Runner, function_tool, set_tracing_disabled
-from agents.models.interface import Model
-from agents.usage import Usage
-from openai.types.responses import ResponseOutputMessage, ResponseOutputText
-
-set_tracing_disabled(True)
 EXPECTED = {"query": "the search query", "limit": "max results to return"}
 
 
-def lookup(query: str, limit: int) -> str:
-    """Look something up.
-
-    Args:
-        query: the search query
-        limit: max results to return
-    """
-    return query
-
-
-class RecordingModel(Model):
-    tools: list = []  # noqa: RUF012 - the last call's tools, read once after the run
-
-    async def get_response(self, *args, **kwargs):
-        RecordingModel.tools = list(kwargs["tools"] if "tools" in kwargs else args[3])
-        text = ResponseOutputText(type="output_text", text="Here they are.", annotations=[])
-        item = ResponseOutputMessage(id="m-1", type="message", role="assistant", status="completed", content=[text])
-        fields = {"output": [item], "usage": Usage(), "response_id": "resp-1", "referenceable_id": "resp-1"}
-        return ModelResponse(**{k: v for k, v in fields.items() if k in ModelResponse.__dataclass_fields__})
-
-    def stream_response(self, *args, **kwargs):
-        raise NotImplementedError
-
-
 async def main() -> int:
+    from agents import Agent, ModelResponse, Runner, function_tool, set_tracing_disabled
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types.responses import ResponseOutputMessage, ResponseOutputText
+
+    set_tracing_disabled(True)
+
+    def lookup(query: str, limit: int) -> str:
+        """Look something up.
+
+        Args:
+            query: the search query
+            limit: max results to return
+        """
+        return query
+
+    class RecordingModel(Model):
+        tools: list = []  # noqa: RUF012 - the last call's tools, read once after the run
+
+        async def get_response(self, *args, **kwargs):
+            RecordingModel.tools = list(kwargs["tools"] if "tools" in kwargs else args[3])
+            text = ResponseOutputText(type="output_text", text="Here they are.", annotations=[])
+            item = ResponseOutputMessage(id="m-1", type="message", role="assistant", status="completed", content=[text])
+            fields = {"output": [item], "usage": Usage(), "response_id": "resp-1", "referenceable_id": "resp-1"}
+            return ModelResponse(**{k: v for k, v in fields.items() if k in ModelResponse.__dataclass_fields__})
+
+        def stream_response(self, *args, **kwargs):
+            raise NotImplementedError
+
     agent = Agent(name="Searcher", model=RecordingModel(), tools=[function_tool(lookup)])
     await Runner.run(agent, "Find three results for 'opening hours'.")
     (tool,) = RecordingModel.tools
@@ -87,5 +86,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:  # any failure: cannot judge
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

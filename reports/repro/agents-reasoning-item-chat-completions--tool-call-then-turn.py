@@ -39,49 +39,47 @@ import importlib
 import json
 import sys
 
-import openai
-from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
-
 STREAMED = False
-# openai 3.x is built on httpx2 (the same API as httpx).
-httpx = importlib.import_module("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")
 FUNCTION = {"name": "get_weather", "arguments": '{"city": "Paris"}'}
 CALL = {"index": 0, "id": "call_1", "type": "function", "function": FUNCTION}
 REASONING = "The user wants the weather in Paris; call get_weather."
-
-
-@function_tool
-def get_weather(city: str) -> str:
-    return f"sunny in {city}"
-
-
-def chat(n, delta, finish):
-    """A chat.completion (or, streamed, its chunks: role, reasoning, the rest, finish)."""
-    if STREAMED:
-        chunk = dict(id=f"c{n}", object="chat.completion.chunk", created=0, model="m", usage=None)
-        deltas = [{"role": "assistant", "content": ""}, *({k: v} for k, v in delta.items()), {}]
-        return [{**chunk, "choices": [dict(index=0, delta=d, finish_reason=None if d else finish)]} for d in deltas]
-    choice = dict(index=0, message={"role": "assistant", "content": None, **delta}, finish_reason=finish)
-    return dict(id=f"c{n}", object="chat.completion", created=0, model="m", choices=[choice])
-
-
-REPLIES = [
-    chat(1, {"reasoning_content": REASONING, "tool_calls": [CALL]}, "tool_calls"),
-    chat(2, {"content": "It is sunny in Paris."}, "stop"),
-]
 SERVED = []
 
 
-def handler(request):
-    SERVED.append(json.loads(request.content))
-    reply = REPLIES[len(SERVED) - 1]
-    if not STREAMED:
-        return httpx.Response(200, json=reply)
-    sse = "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in reply) + "data: [DONE]\n\n"
-    return httpx.Response(200, content=sse.encode(), headers={"content-type": "text/event-stream"})
-
-
 async def main():
+    import openai
+    from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
+
+    set_tracing_disabled(True)
+    # openai 3.x is built on httpx2 (the same API as httpx).
+    httpx = importlib.import_module("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")
+
+    @function_tool
+    def get_weather(city: str) -> str:
+        return f"sunny in {city}"
+
+    def chat(n, delta, finish):
+        """A chat.completion (or, streamed, its chunks: role, reasoning, the rest, finish)."""
+        if STREAMED:
+            chunk = dict(id=f"c{n}", object="chat.completion.chunk", created=0, model="m", usage=None)
+            deltas = [{"role": "assistant", "content": ""}, *({k: v} for k, v in delta.items()), {}]
+            return [{**chunk, "choices": [dict(index=0, delta=d, finish_reason=None if d else finish)]} for d in deltas]
+        choice = dict(index=0, message={"role": "assistant", "content": None, **delta}, finish_reason=finish)
+        return dict(id=f"c{n}", object="chat.completion", created=0, model="m", choices=[choice])
+
+    REPLIES = [
+        chat(1, {"reasoning_content": REASONING, "tool_calls": [CALL]}, "tool_calls"),
+        chat(2, {"content": "It is sunny in Paris."}, "stop"),
+    ]
+
+    def handler(request):
+        SERVED.append(json.loads(request.content))
+        reply = REPLIES[len(SERVED) - 1]
+        if not STREAMED:
+            return httpx.Response(200, json=reply)
+        sse = "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in reply) + "data: [DONE]\n\n"
+        return httpx.Response(200, content=sse.encode(), headers={"content-type": "text/event-stream"})
+
     http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
     client = openai.AsyncOpenAI(api_key="sk-dummy", base_url="http://fake.invalid/v1", max_retries=0, http_client=http)
     model = OpenAIChatCompletionsModel(model="m", openai_client=client)
@@ -114,9 +112,8 @@ async def main():
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

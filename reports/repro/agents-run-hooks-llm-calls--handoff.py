@@ -34,45 +34,43 @@ import sys
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-no-network")  # some releases build a client
 
-from agents import Agent, ModelResponse, RunHooks, Runner, set_tracing_disabled
-from agents.models.interface import Model
-from agents.usage import Usage
-from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
-
-set_tracing_disabled(True)
 LOG: list[str] = []
-
-
-def _response(item, n):
-    fields = {"output": [item], "usage": Usage(), "response_id": f"resp-{n}"}
-    return ModelResponse(**{k: v for k, v in fields.items() if k in ModelResponse.__dataclass_fields__})
-
-
-class OneTurn(Model):
-    calls = 0
-
-    def __init__(self, item):
-        self.item = item
-
-    async def get_response(self, *args, **kwargs):
-        OneTurn.calls += 1
-        return _response(self.item, OneTurn.calls)
-
-    def stream_response(self, *args, **kwargs):
-        raise NotImplementedError
-
-
-def _record(name):
-    async def hook(self, *args, **kwargs):  # some releases pass the arguments by keyword
-        LOG.append(name)
-
-    return hook
 
 
 HOOKS = ("on_agent_start", "on_agent_end", "on_llm_start", "on_llm_end", "on_handoff")
 
 
 async def main() -> int:
+    from agents import Agent, ModelResponse, RunHooks, Runner, set_tracing_disabled
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+
+    set_tracing_disabled(True)
+
+    def _response(item, n):
+        fields = {"output": [item], "usage": Usage(), "response_id": f"resp-{n}"}
+        return ModelResponse(**{k: v for k, v in fields.items() if k in ModelResponse.__dataclass_fields__})
+
+    class OneTurn(Model):
+        calls = 0
+
+        def __init__(self, item):
+            self.item = item
+
+        async def get_response(self, *args, **kwargs):
+            OneTurn.calls += 1
+            return _response(self.item, OneTurn.calls)
+
+        def stream_response(self, *args, **kwargs):
+            raise NotImplementedError
+
+    def _record(name):
+        async def hook(self, *args, **kwargs):  # some releases pass the arguments by keyword
+            LOG.append(name)
+
+        return hook
+
     base = getattr(RunHooks, "__origin__", RunHooks)  # RunHooks is RunHooksBase[TContext, Agent]
     if not hasattr(base, "on_llm_start"):
         print("verdict: cannot judge (RunHooksBase has no on_llm_start before 0.2.9)")
@@ -113,5 +111,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:  # any failure: cannot judge
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

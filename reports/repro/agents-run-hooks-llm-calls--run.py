@@ -34,51 +34,51 @@ import sys
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-no-network")  # some releases build a client
 
-from agents import Agent, ModelResponse, RunHooks, Runner, function_tool, set_tracing_disabled
-from agents.models.interface import Model
-from agents.usage import Usage
-from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
-
-set_tracing_disabled(True)
 LOG: list[str] = []
 HOOKS = ("on_agent_start", "on_agent_end", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end")
 FULL = ["on_agent_start", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end"]
 FULL += ["on_llm_start", "on_llm_end", "on_agent_end"]
 
 
-class TwoTurns(Model):
-    calls = 0
-
-    async def get_response(self, *args, **kwargs):
-        TwoTurns.calls += 1
-        if TwoTurns.calls == 1:
-            item = ResponseFunctionToolCall(
-                id="fc-1", call_id="call-1", type="function_call", name="lookup", arguments='{"what": "hours"}'
-            )
-        else:
-            text = ResponseOutputText(type="output_text", text="Open 9 to 5.", annotations=[])
-            item = ResponseOutputMessage(id="m-1", type="message", role="assistant", status="completed", content=[text])
-        fields = {"output": [item], "usage": Usage(), "response_id": f"resp-{TwoTurns.calls}"}
-        return ModelResponse(**{k: v for k, v in fields.items() if k in ModelResponse.__dataclass_fields__})
-
-    def stream_response(self, *args, **kwargs):
-        raise NotImplementedError
-
-
-@function_tool
-def lookup(what: str) -> str:
-    """Look something up."""
-    return "9 to 5"
-
-
-def _record(name):
-    async def hook(self, *args, **kwargs):  # some releases pass the arguments by keyword
-        LOG.append(name)
-
-    return hook
-
-
 async def main() -> int:
+    from agents import Agent, ModelResponse, RunHooks, Runner, function_tool, set_tracing_disabled
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+
+    set_tracing_disabled(True)
+
+    class TwoTurns(Model):
+        calls = 0
+
+        async def get_response(self, *args, **kwargs):
+            TwoTurns.calls += 1
+            if TwoTurns.calls == 1:
+                item = ResponseFunctionToolCall(
+                    id="fc-1", call_id="call-1", type="function_call", name="lookup", arguments='{"what": "hours"}'
+                )
+            else:
+                text = ResponseOutputText(type="output_text", text="Open 9 to 5.", annotations=[])
+                item = ResponseOutputMessage(
+                    id="m-1", type="message", role="assistant", status="completed", content=[text]
+                )
+            fields = {"output": [item], "usage": Usage(), "response_id": f"resp-{TwoTurns.calls}"}
+            return ModelResponse(**{k: v for k, v in fields.items() if k in ModelResponse.__dataclass_fields__})
+
+        def stream_response(self, *args, **kwargs):
+            raise NotImplementedError
+
+    @function_tool
+    def lookup(what: str) -> str:
+        """Look something up."""
+        return "9 to 5"
+
+    def _record(name):
+        async def hook(self, *args, **kwargs):  # some releases pass the arguments by keyword
+            LOG.append(name)
+
+        return hook
+
     base = getattr(RunHooks, "__origin__", RunHooks)  # RunHooks is RunHooksBase[TContext, Agent]
     if not hasattr(base, "on_llm_start"):
         print("verdict: cannot judge (RunHooksBase has no on_llm_start before 0.2.9)")
@@ -103,5 +103,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:  # any failure: cannot judge
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -38,48 +38,52 @@ import os
 import sys
 import tempfile
 
-from agents import Agent, Runner, function_tool, set_tracing_disabled
-from agents.items import ModelResponse
-from agents.models.interface import Model
-from agents.usage import Usage
-from openai.types import responses as rt
-
 STREAMED = True
 CALLS = []
 
 
-@function_tool
-def get_weather(city: str) -> str:
-    """Weather of a city."""
-    CALLS.append(city)
-    return "sunny"
-
-
-class Scripted(Model):
-    """Turn 1 calls get_weather(city="Paris"), turn 2 answers."""
-
-    def __init__(self):
-        call = rt.ResponseFunctionToolCall(
-            id="fc-1", call_id="call-weather", type="function_call", name="get_weather", arguments='{"city": "Paris"}'
-        )
-        part = rt.ResponseOutputText(type="output_text", text="Sunny in Paris.", annotations=[])
-        answer = rt.ResponseOutputMessage(
-            id="msg-1", type="message", role="assistant", status="completed", content=[part]
-        )
-        self.turns = [[call], [answer]]
-
-    async def get_response(self, *args, **kwargs):
-        return ModelResponse(output=self.turns.pop(0), usage=Usage(), response_id=None)
-
-    async def stream_response(self, *args, **kwargs):
-        response = rt.Response(
-            id="resp-1", created_at=0, model="scripted", object="response", output=self.turns.pop(0),
-            tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
-        )  # fmt: skip
-        yield rt.ResponseCompletedEvent(type="response.completed", response=response, sequence_number=0)
-
-
 async def main():
+    from agents import Agent, Runner, function_tool, set_tracing_disabled
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types import responses as rt
+
+    set_tracing_disabled(True)
+
+    @function_tool
+    def get_weather(city: str) -> str:
+        """Weather of a city."""
+        CALLS.append(city)
+        return "sunny"
+
+    class Scripted(Model):
+        """Turn 1 calls get_weather(city="Paris"), turn 2 answers."""
+
+        def __init__(self):
+            call = rt.ResponseFunctionToolCall(
+                id="fc-1",
+                call_id="call-weather",
+                type="function_call",
+                name="get_weather",
+                arguments='{"city": "Paris"}',
+            )
+            part = rt.ResponseOutputText(type="output_text", text="Sunny in Paris.", annotations=[])
+            answer = rt.ResponseOutputMessage(
+                id="msg-1", type="message", role="assistant", status="completed", content=[part]
+            )
+            self.turns = [[call], [answer]]
+
+        async def get_response(self, *args, **kwargs):
+            return ModelResponse(output=self.turns.pop(0), usage=Usage(), response_id=None)
+
+        async def stream_response(self, *args, **kwargs):
+            response = rt.Response(
+                id="resp-1", created_at=0, model="scripted", object="response", output=self.turns.pop(0),
+                tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
+            )  # fmt: skip
+            yield rt.ResponseCompletedEvent(type="response.completed", response=response, sequence_number=0)
+
     from agents.memory import SQLiteSession
 
     agent = Agent(name="Weather", model=Scripted(), tools=[get_weather])
@@ -108,9 +112,8 @@ async def main():
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

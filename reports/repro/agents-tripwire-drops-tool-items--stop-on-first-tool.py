@@ -39,42 +39,41 @@ import os
 import sys
 import tempfile
 
-from agents import Agent, GuardrailFunctionOutput, OutputGuardrail, Runner, function_tool, set_tracing_disabled
-from agents.items import ModelResponse
-from agents.models.interface import Model
-from agents.usage import Usage
-from openai.types import responses as rt
-
 BEHAVIOR = "stop_on_first_tool"
 CALLS = []
 
 
-@function_tool
-def book_flight(city: str) -> str:
-    """Book a flight."""
-    CALLS.append(city)
-    return "booked flight PA-1"
-
-
-async def block(context, agent, output):
-    return GuardrailFunctionOutput(output_info="blocked", tripwire_triggered=True)
-
-
-class Scripted(Model):
-    """One turn: call book_flight(city="Paris")."""
-
-    def output(self):
-        call = dict(id="fc-1", call_id="call-book", type="function_call", name="book_flight")
-        return [rt.ResponseFunctionToolCall(**call, arguments='{"city": "Paris"}')]
-
-    async def get_response(self, *args, **kwargs):
-        return ModelResponse(output=self.output(), usage=Usage(), response_id=None)
-
-    def stream_response(self, *args, **kwargs):
-        raise NotImplementedError
-
-
 async def main():
+    from agents import Agent, GuardrailFunctionOutput, OutputGuardrail, Runner, function_tool, set_tracing_disabled
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types import responses as rt
+
+    set_tracing_disabled(True)
+
+    @function_tool
+    def book_flight(city: str) -> str:
+        """Book a flight."""
+        CALLS.append(city)
+        return "booked flight PA-1"
+
+    async def block(context, agent, output):
+        return GuardrailFunctionOutput(output_info="blocked", tripwire_triggered=True)
+
+    class Scripted(Model):
+        """One turn: call book_flight(city="Paris")."""
+
+        def output(self):
+            call = dict(id="fc-1", call_id="call-book", type="function_call", name="book_flight")
+            return [rt.ResponseFunctionToolCall(**call, arguments='{"city": "Paris"}')]
+
+        async def get_response(self, *args, **kwargs):
+            return ModelResponse(output=self.output(), usage=Usage(), response_id=None)
+
+        def stream_response(self, *args, **kwargs):
+            raise NotImplementedError
+
     from agents.agent import StopAtTools
     from agents.memory import SQLiteSession
 
@@ -108,9 +107,8 @@ async def main():
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -39,51 +39,50 @@ import importlib
 import json
 import sys
 
-import openai
-from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
-
 STREAMED = True
-# openai 3.x is built on httpx2 (the same API as httpx).
-httpx = importlib.import_module("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")
 ARGS = '{"city": "Paris"}'
 
 
-@function_tool
-def get_weather(city: str) -> str:
-    return f"sunny in {city}"
-
-
-def chat(n, delta, finish):
-    if STREAMED:  # the role chunk, the delta, the finish chunk; no usage chunk
-        chunk = dict(id=f"c{n}", object="chat.completion.chunk", created=0, model="m", usage=None)
-        deltas = [({"role": "assistant", "content": ""}, None), (delta, None), ({}, finish)]
-        return [{**chunk, "choices": [dict(index=0, delta=d, finish_reason=f)]} for d, f in deltas] + ["[DONE]"]
-    message = {"role": "assistant", "content": None, **delta}
-    choice = dict(index=0, message=message, finish_reason=finish)
-    return dict(id=f"c{n}", object="chat.completion", created=0, model="m", choices=[choice])
-
-
 call = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": ARGS}}
-REPLIES = [chat(1, {"tool_calls": [call]}, "tool_calls"), chat(2, {"content": "It is sunny."}, "stop")]
 SERVED = []
 
 
-def server_sent(event):
-    if event == "[DONE]":
-        return "data: [DONE]\n\n"
-    return (f"event: {event['type']}\n" if "type" in event else "") + f"data: {json.dumps(event)}\n\n"
-
-
-def handler(request):
-    SERVED.append(json.loads(request.content))
-    reply = REPLIES[len(SERVED) - 1]
-    if not STREAMED:
-        return httpx.Response(200, json=reply)
-    sse = "".join(server_sent(event) for event in reply)
-    return httpx.Response(200, content=sse.encode(), headers={"content-type": "text/event-stream"})
-
-
 async def main():
+    import openai
+    from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
+
+    set_tracing_disabled(True)
+    # openai 3.x is built on httpx2 (the same API as httpx).
+    httpx = importlib.import_module("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")
+
+    @function_tool
+    def get_weather(city: str) -> str:
+        return f"sunny in {city}"
+
+    def chat(n, delta, finish):
+        if STREAMED:  # the role chunk, the delta, the finish chunk; no usage chunk
+            chunk = dict(id=f"c{n}", object="chat.completion.chunk", created=0, model="m", usage=None)
+            deltas = [({"role": "assistant", "content": ""}, None), (delta, None), ({}, finish)]
+            return [{**chunk, "choices": [dict(index=0, delta=d, finish_reason=f)]} for d, f in deltas] + ["[DONE]"]
+        message = {"role": "assistant", "content": None, **delta}
+        choice = dict(index=0, message=message, finish_reason=finish)
+        return dict(id=f"c{n}", object="chat.completion", created=0, model="m", choices=[choice])
+
+    REPLIES = [chat(1, {"tool_calls": [call]}, "tool_calls"), chat(2, {"content": "It is sunny."}, "stop")]
+
+    def server_sent(event):
+        if event == "[DONE]":
+            return "data: [DONE]\n\n"
+        return (f"event: {event['type']}\n" if "type" in event else "") + f"data: {json.dumps(event)}\n\n"
+
+    def handler(request):
+        SERVED.append(json.loads(request.content))
+        reply = REPLIES[len(SERVED) - 1]
+        if not STREAMED:
+            return httpx.Response(200, json=reply)
+        sse = "".join(server_sent(event) for event in reply)
+        return httpx.Response(200, content=sse.encode(), headers={"content-type": "text/event-stream"})
+
     http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
     client = openai.AsyncOpenAI(api_key="sk-dummy", base_url="http://fake.invalid/v1", max_retries=0, http_client=http)
     agent = Agent(
@@ -111,9 +110,8 @@ async def main():
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -37,50 +37,49 @@ import importlib
 import json
 import sys
 
-import openai
-from agents import Agent, OpenAIResponsesModel, Runner, function_tool, set_tracing_disabled
-
 STREAMED = True
-# openai 3.x is built on httpx2 (the same API as httpx).
-httpx = importlib.import_module("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")
 ARGS = '{"city": "Paris"}'
 
 
-@function_tool
-def get_weather(city: str) -> str:
-    return f"sunny in {city}"
-
-
-def responses(n, item):
-    body = dict(id=f"r{n}", object="response", created_at=0, model="m", status="completed", output=[item],
-                parallel_tool_calls=True, tool_choice="auto", tools=[], usage=None)  # fmt: skip
-    return [{"type": "response.completed", "sequence_number": 0, "response": body}] if STREAMED else body
-
-
 text = dict(type="output_text", text="It is sunny.", annotations=[])
-REPLIES = [
-    responses(1, dict(type="function_call", id="fc_1", call_id="call_1", name="get_weather", arguments=ARGS)),
-    responses(2, dict(type="message", id="msg_1", role="assistant", status="completed", content=[text])),
-]
 SERVED = []
 
 
-def server_sent(event):
-    if event == "[DONE]":
-        return "data: [DONE]\n\n"
-    return (f"event: {event['type']}\n" if "type" in event else "") + f"data: {json.dumps(event)}\n\n"
-
-
-def handler(request):
-    SERVED.append(json.loads(request.content))
-    reply = REPLIES[len(SERVED) - 1]
-    if not STREAMED:
-        return httpx.Response(200, json=reply)
-    sse = "".join(server_sent(event) for event in reply)
-    return httpx.Response(200, content=sse.encode(), headers={"content-type": "text/event-stream"})
-
-
 async def main():
+    import openai
+    from agents import Agent, OpenAIResponsesModel, Runner, function_tool, set_tracing_disabled
+
+    set_tracing_disabled(True)
+    # openai 3.x is built on httpx2 (the same API as httpx).
+    httpx = importlib.import_module("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")
+
+    @function_tool
+    def get_weather(city: str) -> str:
+        return f"sunny in {city}"
+
+    def responses(n, item):
+        body = dict(id=f"r{n}", object="response", created_at=0, model="m", status="completed", output=[item],
+                    parallel_tool_calls=True, tool_choice="auto", tools=[], usage=None)  # fmt: skip
+        return [{"type": "response.completed", "sequence_number": 0, "response": body}] if STREAMED else body
+
+    REPLIES = [
+        responses(1, dict(type="function_call", id="fc_1", call_id="call_1", name="get_weather", arguments=ARGS)),
+        responses(2, dict(type="message", id="msg_1", role="assistant", status="completed", content=[text])),
+    ]
+
+    def server_sent(event):
+        if event == "[DONE]":
+            return "data: [DONE]\n\n"
+        return (f"event: {event['type']}\n" if "type" in event else "") + f"data: {json.dumps(event)}\n\n"
+
+    def handler(request):
+        SERVED.append(json.loads(request.content))
+        reply = REPLIES[len(SERVED) - 1]
+        if not STREAMED:
+            return httpx.Response(200, json=reply)
+        sse = "".join(server_sent(event) for event in reply)
+        return httpx.Response(200, content=sse.encode(), headers={"content-type": "text/event-stream"})
+
     http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
     client = openai.AsyncOpenAI(api_key="sk-dummy", base_url="http://fake.invalid/v1", max_retries=0, http_client=http)
     agent = Agent(name="assistant", model=OpenAIResponsesModel(model="m", openai_client=client), tools=[get_weather])
@@ -106,9 +105,8 @@ async def main():
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

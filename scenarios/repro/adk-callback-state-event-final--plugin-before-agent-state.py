@@ -13,34 +13,28 @@ Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behavi
 import asyncio
 import sys
 
-try:
+ANSWER = "Here is the answer."
+
+
+async def main() -> int:
     from google.adk.agents import LlmAgent
     from google.adk.models import BaseLlm, LlmResponse
     from google.adk.plugins import BasePlugin
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
     from google.genai import types
-except ImportError as exc:
-    print(f"verdict: cannot judge (missing API: {exc})")
-    sys.exit(125)
 
-ANSWER = "Here is the answer."
+    class ScriptedLlm(BaseLlm):
+        """A stand-in model: every call answers ANSWER."""
 
+        async def generate_content_async(self, llm_request, stream=False):
+            yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=ANSWER)]))
 
-class ScriptedLlm(BaseLlm):
-    """A stand-in model: every call answers ANSWER."""
+    class StatePlugin(BasePlugin):
+        async def before_agent_callback(self, *, agent, callback_context):
+            callback_context.state["my_state"] = "hello"
+            return None
 
-    async def generate_content_async(self, llm_request, stream=False):
-        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=ANSWER)]))
-
-
-class StatePlugin(BasePlugin):
-    async def before_agent_callback(self, *, agent, callback_context):
-        callback_context.state["my_state"] = "hello"
-        return None
-
-
-async def main() -> int:
     agent = LlmAgent(name="assistant", model=ScriptedLlm(model="scripted"), instruction="Answer.")
     sessions = InMemorySessionService()
     plugins = [StatePlugin(name="state_plugin")]
@@ -79,5 +73,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:  # any failure: not a verdict
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -17,50 +17,44 @@ import sys
 import tempfile
 import time
 
-try:
+KW = {"app_name": "app", "user_id": "user"}
+
+
+async def main(folder: str) -> int:
     from google.adk.agents import LlmAgent
     from google.adk.models import BaseLlm, LlmResponse
     from google.adk.runners import Runner
     from google.adk.sessions import DatabaseSessionService, database_session_service
     from google.genai import types
-except ImportError as exc:
-    print(f"verdict: cannot judge (missing API: {exc})")
-    sys.exit(125)
 
-KW = {"app_name": "app", "user_id": "user"}
-a_in_tool, b_done = asyncio.Event(), asyncio.Event()
+    a_in_tool, b_done = asyncio.Event(), asyncio.Event()
 
+    class ScriptedLlm(BaseLlm):
+        """A stand-in model: each call answers with the next part."""
 
-class ScriptedLlm(BaseLlm):
-    """A stand-in model: each call answers with the next part."""
+        replies: list
 
-    replies: list
+        async def generate_content_async(self, llm_request, stream=False):
+            yield LlmResponse(content=types.Content(role="model", parts=[self.replies.pop(0)]))
 
-    async def generate_content_async(self, llm_request, stream=False):
-        yield LlmResponse(content=types.Content(role="model", parts=[self.replies.pop(0)]))
+    async def lookup(query: str) -> dict:
+        """Looks something up (held until server B has written)."""
+        a_in_tool.set()
+        await b_done.wait()
+        return {"result": f"found {query}"}
 
+    async def run(service, server: str, replies: list, session_id: str):
+        agent = LlmAgent(name="assistant", model=ScriptedLlm(model=server, replies=replies), tools=[lookup])
+        message = types.Content(role="user", parts=[types.Part(text=f"question for {server}")])
+        runner = Runner(app_name="app", agent=agent, session_service=service)
+        try:
+            async for _ in runner.run_async(user_id="user", session_id=session_id, new_message=message):
+                pass
+        except Exception as exc:  # the stale-session refusal, or anything else
+            print(f"server {server}: run_async raised {type(exc).__name__}: {exc}")
+            return exc
+        print(f"server {server}: run_async completed")
 
-async def lookup(query: str) -> dict:
-    """Looks something up (held until server B has written)."""
-    a_in_tool.set()
-    await b_done.wait()
-    return {"result": f"found {query}"}
-
-
-async def run(service, server: str, replies: list, session_id: str):
-    agent = LlmAgent(name="assistant", model=ScriptedLlm(model=server, replies=replies), tools=[lookup])
-    message = types.Content(role="user", parts=[types.Part(text=f"question for {server}")])
-    runner = Runner(app_name="app", agent=agent, session_service=service)
-    try:
-        async for _ in runner.run_async(user_id="user", session_id=session_id, new_message=message):
-            pass
-    except Exception as exc:  # the stale-session refusal, or anything else
-        print(f"server {server}: run_async raised {type(exc).__name__}: {exc}")
-        return exc
-    print(f"server {server}: run_async completed")
-
-
-async def main(folder: str) -> int:
     is_async = "create_async_engine" in inspect.getsource(database_session_service)  # 1.19 on
     url = f"sqlite{'+aiosqlite' if is_async else ''}:///{folder}/sessions.db"
     service_a, service_b, reader = (DatabaseSessionService(db_url=url) for _ in range(3))
@@ -95,5 +89,5 @@ if __name__ == "__main__":
         with tempfile.TemporaryDirectory() as folder:
             sys.exit(asyncio.run(main(folder)))
     except Exception as exc:  # any failure: not a verdict
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -16,23 +16,18 @@ import sys
 import tempfile
 import time
 
-try:
-    from google.adk.events import Event
-    from google.adk.sessions import DatabaseSessionService, database_session_service
-    from google.genai import types
-except ImportError as exc:
-    print(f"verdict: cannot judge (missing API: {exc})")
-    sys.exit(125)
-
 KW = {"app_name": "app", "user_id": "user"}
 
 
-def note(server: str) -> Event:
-    content = types.Content(role="user", parts=[types.Part(text=f"question for {server}")])
-    return Event(invocation_id=f"inv-{server}", author="user", content=content)
-
-
 async def main(folder: str) -> int:
+    from google.adk.events import Event
+    from google.adk.sessions import DatabaseSessionService, database_session_service
+    from google.genai import types
+
+    def note(server: str) -> Event:
+        content = types.Content(role="user", parts=[types.Part(text=f"question for {server}")])
+        return Event(invocation_id=f"inv-{server}", author="user", content=content)
+
     # The async driver where the service is async (1.19 on), the sync one before.
     is_async = "create_async_engine" in inspect.getsource(database_session_service)
     url = f"sqlite{'+aiosqlite' if is_async else ''}:///{folder}/sessions.db"
@@ -71,5 +66,5 @@ if __name__ == "__main__":
         with tempfile.TemporaryDirectory() as folder:
             sys.exit(asyncio.run(main(folder)))
     except Exception as exc:  # any failure: not a verdict
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -13,52 +13,44 @@ Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (no workflow API, a third be
 import asyncio
 import sys
 
-try:
+counts, indicator = {}, []  # emission -> times fired; (emission, count, is_replaying) as the body saw it
+
+
+async def main() -> int:
     import google.adk.agents as agents
     from google.adk.apps import App, ResumabilityConfig
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
     from google.adk.workflow import START, Workflow, node
     from google.genai import types
-except ImportError as exc:
-    print(f"verdict: cannot judge (missing API: {exc})")
-    sys.exit(125)
 
-counts, indicator = {}, []  # emission -> times fired; (emission, count, is_replaying) as the body saw it
+    def emit(name, ctx=None):
+        counts[name] = counts.get(name, 0) + 1
+        flag, current = getattr(ctx, "is_replaying", None), getattr(agents, "current_context", None)
+        seen = ctx is not None and isinstance(flag, bool) and callable(current) and current() is ctx
+        indicator.extend([(name, counts[name], flag)] if seen else [])  # what the seed's logging.Filter reads
+        print(f"  {name} -> {counts[name]}" + (" [is_replaying]" if seen and flag else ""))
 
+    @node
+    def child_a(node_input):
+        emit("child_a_runs")
+        return "A"
 
-def emit(name, ctx=None):
-    counts[name] = counts.get(name, 0) + 1
-    flag, current = getattr(ctx, "is_replaying", None), getattr(agents, "current_context", None)
-    seen = ctx is not None and isinstance(flag, bool) and callable(current) and current() is ctx
-    indicator.extend([(name, counts[name], flag)] if seen else [])  # what the seed's logging.Filter reads
-    print(f"  {name} -> {counts[name]}" + (" [is_replaying]" if seen and flag else ""))
+    @node
+    def child_b(node_input):
+        emit("child_b_runs")
+        return node_input + "B"
 
+    async def orchestrator(ctx: agents.Context, node_input):
+        emit("orchestrator_started", ctx)
+        a = await ctx.run_node(child_a, node_input=node_input)
+        emit("child_a_finished", ctx)
+        ab = await ctx.run_node(child_b, node_input=a)
+        emit("child_b_finished", ctx)
+        if counts["orchestrator_started"] == 1:
+            raise RuntimeError("simulated crash after the children finished")
+        yield ab
 
-@node
-def child_a(node_input):
-    emit("child_a_runs")
-    return "A"
-
-
-@node
-def child_b(node_input):
-    emit("child_b_runs")
-    return node_input + "B"
-
-
-async def orchestrator(ctx: agents.Context, node_input):
-    emit("orchestrator_started", ctx)
-    a = await ctx.run_node(child_a, node_input=node_input)
-    emit("child_a_finished", ctx)
-    ab = await ctx.run_node(child_b, node_input=a)
-    emit("child_b_finished", ctx)
-    if counts["orchestrator_started"] == 1:
-        raise RuntimeError("simulated crash after the children finished")
-    yield ab
-
-
-async def main() -> int:
     root = Workflow(name="root", edges=[(START, node(rerun_on_resume=True)(orchestrator))])
     app = App(name="app", root_agent=root, resumability_config=ResumabilityConfig(is_resumable=True))
     runner = Runner(app=app, session_service=InMemorySessionService())
@@ -96,5 +88,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:  # any failure: not a verdict
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

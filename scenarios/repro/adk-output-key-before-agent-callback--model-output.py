@@ -12,31 +12,25 @@ Exit codes: 0 fixed, 3 reproduced, 125 cannot judge (missing API, a third behavi
 import asyncio
 import sys
 
-try:
+FRESH = "fresh answer from the model"
+
+
+async def main() -> int:
     from google.adk.agents import LlmAgent
     from google.adk.models import BaseLlm, LlmResponse
     from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
     from google.genai import types
-except ImportError as exc:
-    print(f"verdict: cannot judge (missing API: {exc})")
-    sys.exit(125)
 
-FRESH = "fresh answer from the model"
+    class ScriptedLlm(BaseLlm):
+        """A stand-in model: every call answers FRESH."""
 
+        async def generate_content_async(self, llm_request, stream=False):
+            yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=FRESH)]))
 
-class ScriptedLlm(BaseLlm):
-    """A stand-in model: every call answers FRESH."""
+    def cache_callback(callback_context):
+        return None  # a cache miss: the model answers
 
-    async def generate_content_async(self, llm_request, stream=False):
-        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=FRESH)]))
-
-
-def cache_callback(callback_context):
-    return None  # a cache miss: the model answers
-
-
-async def main() -> int:
     agent = LlmAgent(
         name="my_agent",
         model=ScriptedLlm(model="scripted"),
@@ -76,5 +70,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:  # any failure: not a verdict
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -16,36 +16,34 @@ import asyncio
 import json
 import sys
 
-from google.adk.agents import LlmAgent, RunConfig
-from google.adk.models import BaseLlm, LlmResponse
-from google.adk.runners import Runner
-from google.adk.sessions import InMemorySessionService
-from google.genai import types
-
 TURNS = [[{"city": "Paris"}, {"city": "Paris"}], "It is sunny in Paris."]
 executions = []
 
 
-class ScriptedLlm(BaseLlm):
-    """Plays TURNS in order: a list of get_weather arguments (one call each), or the answer."""
-
-    async def generate_content_async(self, llm_request, stream=False):
-        turn = TURNS.pop(0)
-        if isinstance(turn, str):
-            parts = [types.Part(text=turn)]
-        else:
-            parts = [types.Part(function_call=types.FunctionCall(name="get_weather", args=a)) for a in turn]
-        yield LlmResponse(content=types.Content(role="model", parts=parts))
-
-
-async def get_weather(city: str, unit: str = "C") -> dict:
-    """Returns the current weather in a city."""
-    executions.append({"city": city, "unit": unit})
-    await asyncio.sleep(0.05)  # a slow tool
-    return {"city": city, "unit": unit, "forecast": "sunny"}
-
-
 async def main() -> int:
+    from google.adk.agents import LlmAgent, RunConfig
+    from google.adk.models import BaseLlm, LlmResponse
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.genai import types
+
+    class ScriptedLlm(BaseLlm):
+        """Plays TURNS in order: a list of get_weather arguments (one call each), or the answer."""
+
+        async def generate_content_async(self, llm_request, stream=False):
+            turn = TURNS.pop(0)
+            if isinstance(turn, str):
+                parts = [types.Part(text=turn)]
+            else:
+                parts = [types.Part(function_call=types.FunctionCall(name="get_weather", args=a)) for a in turn]
+            yield LlmResponse(content=types.Content(role="model", parts=parts))
+
+    async def get_weather(city: str, unit: str = "C") -> dict:
+        """Returns the current weather in a city."""
+        executions.append({"city": city, "unit": unit})
+        await asyncio.sleep(0.05)  # a slow tool
+        return {"city": city, "unit": unit, "forecast": "sunny"}
+
     agent = LlmAgent(name="weather_agent", model=ScriptedLlm(model="scripted"), tools=[get_weather])
     dedupe = "dedupe_tool_calls" in RunConfig.model_fields
     config = RunConfig(dedupe_tool_calls=True) if dedupe else RunConfig()
@@ -83,5 +81,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

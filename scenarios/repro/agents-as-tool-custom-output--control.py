@@ -82,5 +82,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except Exception as exc:  # any failure is "cannot judge", never a verdict
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

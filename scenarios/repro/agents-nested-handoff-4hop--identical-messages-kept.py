@@ -15,41 +15,41 @@ import asyncio
 import json
 import sys
 
-from agents import Agent, RunConfig, Runner, handoff, set_tracing_disabled
-from agents.items import ModelResponse
-from agents.models.interface import Model
-from agents.usage import Usage
-from openai.types import responses as rt
-
 STREAMED = False
 MARKER = "<CONVERSATION HISTORY>"
 
 
-def message(text, msg_id):
-    part = rt.ResponseOutputText(type="output_text", text=text, annotations=[])
-    return rt.ResponseOutputMessage(id=msg_id, type="message", role="assistant", status="completed", content=[part])
-
-
-class Scripted(Model):
-    """Replays one turn of output items and records the input it was given."""
-
-    def __init__(self, *output):
-        self.output, self.inputs = list(output), []
-
-    async def get_response(self, *args, **kwargs):
-        self.inputs.append(kwargs.get("input", args[1] if len(args) > 1 else None))
-        return ModelResponse(output=self.output, usage=Usage(), response_id=None)
-
-    async def stream_response(self, *args, **kwargs):
-        self.inputs.append(kwargs.get("input", args[1] if len(args) > 1 else None))
-        response = rt.Response(
-            id="resp-1", created_at=0, model="scripted", object="response", output=self.output,
-            tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
-        )  # fmt: skip
-        yield rt.ResponseCompletedEvent(type="response.completed", response=response, sequence_number=0)
-
-
 async def main():
+    from agents import Agent, RunConfig, Runner, handoff, set_tracing_disabled
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types import responses as rt
+
+    set_tracing_disabled(True)
+
+    def message(text, msg_id):
+        part = rt.ResponseOutputText(type="output_text", text=text, annotations=[])
+        return rt.ResponseOutputMessage(id=msg_id, type="message", role="assistant", status="completed", content=[part])
+
+    class Scripted(Model):
+        """Replays one turn of output items and records the input it was given."""
+
+        def __init__(self, *output):
+            self.output, self.inputs = list(output), []
+
+        async def get_response(self, *args, **kwargs):
+            self.inputs.append(kwargs.get("input", args[1] if len(args) > 1 else None))
+            return ModelResponse(output=self.output, usage=Usage(), response_id=None)
+
+        async def stream_response(self, *args, **kwargs):
+            self.inputs.append(kwargs.get("input", args[1] if len(args) > 1 else None))
+            response = rt.Response(
+                id="resp-1", created_at=0, model="scripted", object="response", output=self.output,
+                tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
+            )  # fmt: skip
+            yield rt.ResponseCompletedEvent(type="response.completed", response=response, sequence_number=0)
+
     d = Agent(name="D", model=Scripted(message("D: final", "msg-D")))
     nxt = d
     for name in ("C", "B", "A"):
@@ -88,9 +88,8 @@ async def main():
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

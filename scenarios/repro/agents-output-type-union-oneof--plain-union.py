@@ -18,38 +18,31 @@ import os
 import sys
 from typing import Literal
 
-from pydantic import BaseModel
-
-
-class FruitArgs(BaseModel):
-    color: str
-
-
-class FoodArgs(BaseModel):
-    price: int
-
-
-class BuyFruitStep(BaseModel):
-    action: Literal["buy_fruit"]
-    args: FruitArgs
-
-
-class BuyFoodStep(BaseModel):
-    action: Literal["buy_food"]
-    args: FoodArgs
-
-
-Step = BuyFruitStep | BuyFoodStep  # no discriminator: pydantic writes anyOf
-
-
-class Output(BaseModel):
-    steps: list[Step]
-
-
 ANSWER = {"steps": [{"action": "buy_fruit", "args": {"color": "red"}}, {"action": "buy_food", "args": {"price": 3}}]}
 
 
 def main() -> int:
+    from pydantic import BaseModel
+
+    class FruitArgs(BaseModel):
+        color: str
+
+    class FoodArgs(BaseModel):
+        price: int
+
+    class BuyFruitStep(BaseModel):
+        action: Literal["buy_fruit"]
+        args: FruitArgs
+
+    class BuyFoodStep(BaseModel):
+        action: Literal["buy_food"]
+        args: FoodArgs
+
+    Step = BuyFruitStep | BuyFoodStep  # no discriminator: pydantic writes anyOf
+
+    class Output(BaseModel):
+        steps: list[Step]
+
     os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-not-used")  # some releases build a client on import
     os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
     from agents import Agent, Runner
@@ -95,5 +88,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except Exception as exc:  # any failure is "cannot judge", never a verdict
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -17,33 +17,33 @@ import importlib
 import json
 import sys
 
-import openai
-from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
-
-# openai 3.x is built on httpx2 (the same API as httpx).
-httpx = importlib.import_module("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")
 REASONING = "The user wants the weather in Paris."
-
-
-def chat(n, delta, finish):
-    choice = dict(index=0, message={"role": "assistant", "content": None, **delta}, finish_reason=finish)
-    return dict(id=f"c{n}", object="chat.completion", created=0, model="m", choices=[choice])
-
-
-REPLIES = [
-    chat(1, {"reasoning_content": REASONING, "content": "It is sunny in Paris."}, "stop"),
-    chat(2, {"content": "Sunny again tomorrow."}, "stop"),
-]
 SERVED = []
 
 
-def handler(request):
-    SERVED.append(json.loads(request.content))
-    reply = REPLIES[len(SERVED) - 1]
-    return httpx.Response(200, json=reply)
-
-
 async def main():
+    import openai
+    from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
+
+    set_tracing_disabled(True)
+
+    # openai 3.x is built on httpx2 (the same API as httpx).
+    httpx = importlib.import_module("httpx2" if int(openai.__version__.split(".")[0]) >= 3 else "httpx")
+
+    def chat(n, delta, finish):
+        choice = dict(index=0, message={"role": "assistant", "content": None, **delta}, finish_reason=finish)
+        return dict(id=f"c{n}", object="chat.completion", created=0, model="m", choices=[choice])
+
+    REPLIES = [
+        chat(1, {"reasoning_content": REASONING, "content": "It is sunny in Paris."}, "stop"),
+        chat(2, {"content": "Sunny again tomorrow."}, "stop"),
+    ]
+
+    def handler(request):
+        SERVED.append(json.loads(request.content))
+        reply = REPLIES[len(SERVED) - 1]
+        return httpx.Response(200, json=reply)
+
     http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
     client = openai.AsyncOpenAI(api_key="sk-dummy", base_url="http://fake.invalid/v1", max_retries=0, http_client=http)
     model = OpenAIChatCompletionsModel(model="m", openai_client=client)
@@ -74,9 +74,8 @@ async def main():
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

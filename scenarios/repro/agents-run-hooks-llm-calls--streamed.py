@@ -14,60 +14,62 @@ import sys
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-no-network")  # some releases build a client
 
-from agents import Agent, RunHooks, Runner, function_tool, set_tracing_disabled
-from agents.models.interface import Model
-from openai.types.responses import (
-    Response,
-    ResponseCompletedEvent,
-    ResponseFunctionToolCall,
-    ResponseOutputMessage,
-    ResponseOutputText,
-)
-
-set_tracing_disabled(True)
 LOG: list[str] = []
 HOOKS = ("on_agent_start", "on_agent_end", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end")
 FULL = ["on_agent_start", "on_llm_start", "on_llm_end", "on_tool_start", "on_tool_end"]
 FULL += ["on_llm_start", "on_llm_end", "on_agent_end"]
 
 
-class TwoTurns(Model):
-    calls = 0
-
-    async def get_response(self, *args, **kwargs):
-        raise NotImplementedError
-
-    async def stream_response(self, *args, **kwargs):
-        TwoTurns.calls += 1
-        if TwoTurns.calls == 1:
-            item = ResponseFunctionToolCall(
-                id="fc-1", call_id="call-1", type="function_call", name="lookup", arguments='{"what": "hours"}'
-            )
-        else:
-            text = ResponseOutputText(type="output_text", text="Open 9 to 5.", annotations=[])
-            item = ResponseOutputMessage(id="m-1", type="message", role="assistant", status="completed", content=[text])
-        response = Response(
-            id=f"resp-{TwoTurns.calls}", created_at=0, model="scripted", object="response", output=[item],
-            tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
-        )  # fmt: skip
-        fields = {"type": "response.completed", "response": response, "sequence_number": 0}
-        yield ResponseCompletedEvent(**{k: v for k, v in fields.items() if k in ResponseCompletedEvent.model_fields})
-
-
-@function_tool
-def lookup(what: str) -> str:
-    """Look something up."""
-    return "9 to 5"
-
-
-def _record(name):
-    async def hook(self, *args, **kwargs):  # some releases pass the arguments by keyword
-        LOG.append(name)
-
-    return hook
-
-
 async def main() -> int:
+    from agents import Agent, RunHooks, Runner, function_tool, set_tracing_disabled
+    from agents.models.interface import Model
+    from openai.types.responses import (
+        Response,
+        ResponseCompletedEvent,
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
+
+    set_tracing_disabled(True)
+
+    class TwoTurns(Model):
+        calls = 0
+
+        async def get_response(self, *args, **kwargs):
+            raise NotImplementedError
+
+        async def stream_response(self, *args, **kwargs):
+            TwoTurns.calls += 1
+            if TwoTurns.calls == 1:
+                item = ResponseFunctionToolCall(
+                    id="fc-1", call_id="call-1", type="function_call", name="lookup", arguments='{"what": "hours"}'
+                )
+            else:
+                text = ResponseOutputText(type="output_text", text="Open 9 to 5.", annotations=[])
+                item = ResponseOutputMessage(
+                    id="m-1", type="message", role="assistant", status="completed", content=[text]
+                )
+            response = Response(
+                id=f"resp-{TwoTurns.calls}", created_at=0, model="scripted", object="response", output=[item],
+                tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
+            )  # fmt: skip
+            fields = {"type": "response.completed", "response": response, "sequence_number": 0}
+            yield ResponseCompletedEvent(
+                **{k: v for k, v in fields.items() if k in ResponseCompletedEvent.model_fields}
+            )
+
+    @function_tool
+    def lookup(what: str) -> str:
+        """Look something up."""
+        return "9 to 5"
+
+    def _record(name):
+        async def hook(self, *args, **kwargs):  # some releases pass the arguments by keyword
+            LOG.append(name)
+
+        return hook
+
     base = getattr(RunHooks, "__origin__", RunHooks)  # RunHooks is RunHooksBase[TContext, Agent]
     if not hasattr(base, "on_llm_start"):
         print("verdict: cannot judge (RunHooksBase has no on_llm_start before 0.2.9)")
@@ -94,5 +96,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:  # any failure: cannot judge
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

@@ -14,40 +14,39 @@ import os
 import sys
 import tempfile
 
-from agents import Agent, Runner, set_tracing_disabled
-from agents.items import ModelResponse
-from agents.models.interface import Model
-from agents.usage import Usage
-from openai.types.responses import ResponseOutputMessage, ResponseOutputText
-
-
-def message(text, msg_id):
-    part = ResponseOutputText(type="output_text", text=text, annotations=[])
-    return ResponseOutputMessage(id=msg_id, type="message", role="assistant", status="completed", content=[part])
-
-
-def text_of(item):
-    content = item.get("content")
-    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
-
-
-class Answers(Model):
-    """Answers question n with "Response n"."""
-
-    def __init__(self):
-        self.turn = 0
-
-    async def get_response(self, *args, **kwargs):
-        self.turn += 1
-        return ModelResponse(
-            output=[message(f"Response {self.turn}", f"msg-{self.turn}")], usage=Usage(), response_id=None
-        )
-
-    def stream_response(self, *args, **kwargs):
-        raise NotImplementedError
-
 
 async def main():
+    from agents import Agent, Runner, set_tracing_disabled
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types.responses import ResponseOutputMessage, ResponseOutputText
+
+    set_tracing_disabled(True)
+
+    def message(text, msg_id):
+        part = ResponseOutputText(type="output_text", text=text, annotations=[])
+        return ResponseOutputMessage(id=msg_id, type="message", role="assistant", status="completed", content=[part])
+
+    def text_of(item):
+        content = item.get("content")
+        return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
+
+    class Answers(Model):
+        """Answers question n with "Response n"."""
+
+        def __init__(self):
+            self.turn = 0
+
+        async def get_response(self, *args, **kwargs):
+            self.turn += 1
+            return ModelResponse(
+                output=[message(f"Response {self.turn}", f"msg-{self.turn}")], usage=Usage(), response_id=None
+            )
+
+        def stream_response(self, *args, **kwargs):
+            raise NotImplementedError
+
     from agents.memory import SQLiteSession
 
     agent = Agent(name="Assistant", model=Answers())
@@ -75,9 +74,8 @@ async def main():
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

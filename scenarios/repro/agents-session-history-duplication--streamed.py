@@ -14,41 +14,40 @@ import os
 import sys
 import tempfile
 
-from agents import Agent, Runner, set_tracing_disabled
-from agents.models.interface import Model
-from openai.types.responses import Response, ResponseCompletedEvent, ResponseOutputMessage, ResponseOutputText
-
-
-def message(text, msg_id):
-    part = ResponseOutputText(type="output_text", text=text, annotations=[])
-    return ResponseOutputMessage(id=msg_id, type="message", role="assistant", status="completed", content=[part])
-
-
-def text_of(item):
-    content = item.get("content")
-    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
-
-
-class Answers(Model):
-    """Streams "Response n" for question n (a response.completed event carries the output)."""
-
-    def __init__(self):
-        self.turn = 0
-
-    async def get_response(self, *args, **kwargs):
-        raise NotImplementedError
-
-    async def stream_response(self, *args, **kwargs):
-        self.turn += 1
-        output = [message(f"Response {self.turn}", f"msg-{self.turn}")]
-        response = Response(
-            id=f"resp-{self.turn}", created_at=0, model="scripted", object="response", output=output,
-            tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
-        )  # fmt: skip
-        yield ResponseCompletedEvent(type="response.completed", response=response, sequence_number=0)
-
 
 async def main():
+    from agents import Agent, Runner, set_tracing_disabled
+    from agents.models.interface import Model
+    from openai.types.responses import Response, ResponseCompletedEvent, ResponseOutputMessage, ResponseOutputText
+
+    set_tracing_disabled(True)
+
+    def message(text, msg_id):
+        part = ResponseOutputText(type="output_text", text=text, annotations=[])
+        return ResponseOutputMessage(id=msg_id, type="message", role="assistant", status="completed", content=[part])
+
+    def text_of(item):
+        content = item.get("content")
+        return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
+
+    class Answers(Model):
+        """Streams "Response n" for question n (a response.completed event carries the output)."""
+
+        def __init__(self):
+            self.turn = 0
+
+        async def get_response(self, *args, **kwargs):
+            raise NotImplementedError
+
+        async def stream_response(self, *args, **kwargs):
+            self.turn += 1
+            output = [message(f"Response {self.turn}", f"msg-{self.turn}")]
+            response = Response(
+                id=f"resp-{self.turn}", created_at=0, model="scripted", object="response", output=output,
+                tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False, status="completed",
+            )  # fmt: skip
+            yield ResponseCompletedEvent(type="response.completed", response=response, sequence_number=0)
+
     from agents.memory import SQLiteSession
 
     agent = Agent(name="Assistant", model=Answers())
@@ -78,9 +77,8 @@ async def main():
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

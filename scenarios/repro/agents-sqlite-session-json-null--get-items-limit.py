@@ -24,6 +24,8 @@ async def main() -> int:
     try:
         from agents.memory import SQLiteSession
     except ImportError as exc:
+        if exc.name == "agents":  # the framework itself is missing: the catch-all's error
+            raise
         print(f"verdict: cannot judge (no SQLiteSession before 0.2.0: {exc})")
         return 125
     with tempfile.TemporaryDirectory() as folder:
@@ -50,5 +52,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except Exception as exc:  # any failure: cannot judge
-        print(f"verdict: cannot judge ({type(exc).__name__}: {exc})")
+        print(f"verdict: cannot judge (error: {type(exc).__name__}: {exc})")
         sys.exit(125)

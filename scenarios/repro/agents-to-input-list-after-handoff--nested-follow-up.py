@@ -17,42 +17,41 @@ import re
 import sys
 from collections import Counter
 
-from agents import Agent, RunConfig, Runner, function_tool, handoff, set_tracing_disabled
-from agents.items import ModelResponse
-from agents.models.interface import Model
-from agents.usage import Usage
-from openai.types import responses as rt
-
 NESTED = True
 USER_TEXT, ANSWER = "Kick off the two-agent workflow.", "All done."
 CALL_IDS = ("call-starter", "call-handoff", "call-finisher")
-starter_tool = function_tool(lambda: "starter response", name_override="starter_tool")
-finisher_tool = function_tool(lambda: "finished", name_override="finisher_tool")
-
-
-def call(name, cid):
-    return rt.ResponseFunctionToolCall(id=f"fc-{cid}", call_id=cid, type="function_call", name=name, arguments="{}")
-
-
-class Scripted(Model):  # one scripted turn (its output items) per call
-    def __init__(self, *turns):
-        self.turns = list(turns)
-
-    async def get_response(self, *args, **kwargs):
-        return ModelResponse(output=self.turns.pop(0), usage=Usage(), response_id=None)
-
-    def stream_response(self, *args, **kwargs):
-        raise NotImplementedError
-
-
-def key(text):  # which of the run's 8 items a summary record or an input item (as text) is
-    ids = [i for i in CALL_IDS if i in text]
-    if ids and "function_call" in text:
-        return f"{'output' if 'function_call_output' in text else 'call'} {ids[0]}"
-    return "user message" if USER_TEXT in text else "answer" if ANSWER in text else f"other {text[:50]}"
 
 
 async def main():  # returns the exit code and the verdict
+    from agents import Agent, RunConfig, Runner, function_tool, handoff, set_tracing_disabled
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types import responses as rt
+
+    set_tracing_disabled(True)
+    starter_tool = function_tool(lambda: "starter response", name_override="starter_tool")
+    finisher_tool = function_tool(lambda: "finished", name_override="finisher_tool")
+
+    def call(name, cid):
+        return rt.ResponseFunctionToolCall(id=f"fc-{cid}", call_id=cid, type="function_call", name=name, arguments="{}")
+
+    class Scripted(Model):  # one scripted turn (its output items) per call
+        def __init__(self, *turns):
+            self.turns = list(turns)
+
+        async def get_response(self, *args, **kwargs):
+            return ModelResponse(output=self.turns.pop(0), usage=Usage(), response_id=None)
+
+        def stream_response(self, *args, **kwargs):
+            raise NotImplementedError
+
+    def key(text):  # which of the run's 8 items a summary record or an input item (as text) is
+        ids = [i for i in CALL_IDS if i in text]
+        if ids and "function_call" in text:
+            return f"{'output' if 'function_call_output' in text else 'call'} {ids[0]}"
+        return "user message" if USER_TEXT in text else "answer" if ANSWER in text else f"other {text[:50]}"
+
     part = rt.ResponseOutputText(type="output_text", text=ANSWER, annotations=[])
     msg = rt.ResponseOutputMessage(id="msg-final", type="message", role="assistant", status="completed", content=[part])
     two_model = Scripted([call("finisher_tool", "call-finisher")], [msg])
@@ -86,10 +85,9 @@ async def main():  # returns the exit code and the verdict
 
 
 if __name__ == "__main__":
-    set_tracing_disabled(True)
     try:
         code, verdict = asyncio.run(main())
     except Exception as exc:
-        code, verdict = 125, f"cannot judge ({type(exc).__name__}: {exc})"
+        code, verdict = 125, f"cannot judge (error: {type(exc).__name__}: {exc})"
     print(f"verdict: {verdict}")
     sys.exit(code)

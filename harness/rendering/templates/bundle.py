@@ -21,7 +21,8 @@ FRAMEWORK = "__FRAMEWORK__"
 # framework's import time does not count against the case's timeout.
 FRAMEWORK_MODULE = "__FRAMEWORK_MODULE__"
 # The exit codes of every reproduction script (harness/runtime/short_repro.py): git bisect run's
-# good (0) and skip (125), and 3 for the bug, a code neither Python nor uv uses for its own failures.
+# good (0) and skip (125, every failure of the script's own too), and 3 for the bug, a code neither
+# Python nor uv uses for its own failures.
 EXIT_STATUS = {"fixed": 0, "reproduced": 3}
 CANNOT_JUDGE = 125
 # The file name bundled modules are compiled under: a name, not a directory (tracebacks and
@@ -89,4 +90,8 @@ BUNDLE: dict[str, str] = {}  # __BUNDLE__
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except Exception as exc:  # a failure of the script's own (a framework that fails to import): cannot judge
+        print(f"{SCENARIO}:{CASE}: error: {type(exc).__name__}: {exc}")
+        sys.exit(CANNOT_JUDGE)
