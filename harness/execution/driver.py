@@ -3,7 +3,16 @@
 Each case must report within its timeout (plus a grace period for imports); a worker that
 goes silent is killed, the running case is recorded as ``error`` (timeout), and a new
 worker carries on with the cases left. A worker that dies mid-case gets the same
-treatment with its last stderr lines as the detail.
+treatment with the last lines of that case's own output as the detail, bounded
+(harness/runtime/runner.py ``bounded_detail``).
+
+Results come on a channel of their own (a pipe whose end the worker gets as ``--protocol-fd``;
+a warm run's connection): what a case or its child processes print goes to a file of the case's
+own (harness/runtime/worker.py ``case_output``) and is never read as protocol. A line on the
+channel that is not protocol is an ``error`` of the case under way. Every worker leads a process
+group of its own, killed whole (the processes its case started too) on a deadline and on every
+way out of ``run_worker``; a worker whose harness dies kills its group itself
+(harness/runtime/lifeline.py).
 """
 
 from __future__ import annotations
@@ -19,16 +28,17 @@ import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO
 
 from harness.execution import isolation, pool
 from harness.runtime.outcomes import ERROR
-from harness.runtime.runner import strip_paths
+from harness.runtime.runner import bounded_detail
+from harness.runtime.worker import case_output
 
 IMPORT_GRACE = 120.0  # first import of a framework in a cold environment can be slow
 # Once a case has started, the framework is imported (the worker imports it first), so a
 # case that overruns its own timeout by this much is hung in sync code and is killed.
 CASE_SLACK = 10.0
+TAIL_BYTES = 16384  # of a case's output, what a crash's detail is made from (its last lines)
 
 
 def _reader(stream: Iterable[str], q: queue.Queue[str | None]) -> None:
@@ -37,68 +47,136 @@ def _reader(stream: Iterable[str], q: queue.Queue[str | None]) -> None:
     q.put(None)
 
 
-def _tail(path: Path, lines: int = 3) -> str:
-    text = path.read_text(errors="replace") if path.exists() else ""
-    kept = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return strip_paths(" | ".join(kept[-lines:])) or "no output"
+def _tail(path: Path, prefix: str) -> str:
+    """``prefix`` and the last lines of the output file ``path``, bounded (only its end is read)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - TAIL_BYTES))
+            text = f.read().decode(errors="replace")
+    except OSError:
+        text = ""
+    return bounded_detail(text, prefix) if text.strip() else prefix + "no output"
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the process group ``pid`` leads (or, where it leads none yet, the process)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    except PermissionError:  # not ours to kill: a pid reused by then
+        pass
 
 
 class _ColdRun:
-    """``python -m harness.runtime.worker`` as a new process (in its own network namespace)."""
+    """``python -m harness.runtime.worker`` as a new process (in its own network namespace), leading
+    a process group of its own, its protocol on a pipe and its output in the file ``output``."""
 
-    def __init__(self, python: Path, argv: list[str], env: dict[str, str], cwd: Path, stderr: IO[str]) -> None:
-        self.proc = subprocess.Popen(
-            isolation.wrap([str(python), "-m", "harness.runtime.worker", *argv]),
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-            text=True,
-            cwd=cwd,
-            env=env,
-        )
+    def __init__(self, python: Path, argv: list[str], env: dict[str, str], cwd: Path, output: Path) -> None:
+        read, write = os.pipe()
+        try:
+            with open(output, "ab") as out:
+                self.proc = subprocess.Popen(
+                    isolation.wrap([str(python), "-m", "harness.runtime.worker", *argv, "--protocol-fd", str(write)]),
+                    stdout=out,
+                    stderr=out,
+                    pass_fds=(write,),
+                    start_new_session=True,
+                    cwd=cwd,
+                    env=env,
+                )
+        except BaseException:
+            os.close(read)
+            raise
+        finally:
+            os.close(write)
+        self.channel = open(read, encoding="utf-8", errors="replace")  # noqa: SIM115 - closed by lines()
 
     def lines(self) -> Iterator[str]:
-        assert self.proc.stdout is not None
-        yield from self.proc.stdout
+        # Closed by the thread that reads it, at its end (every writer gone: the group was killed).
+        with self.channel:
+            yield from self.channel
 
     def kill(self) -> None:
-        self.proc.kill()
+        _kill_group(self.proc.pid)
         self.proc.wait()
 
     def exit_code(self) -> int | None:
+        # Not reaped yet, so the group's id is still the worker's: what its cases left behind goes too.
+        with contextlib.suppress(OSError):
+            os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOWAIT)
+        _kill_group(self.proc.pid)
         return self.proc.wait()
+
+    def close(self) -> None:
+        if self.proc.returncode is None:
+            self.kill()
 
 
 class _WarmRun:
     """The same run as a fork of a warm worker (harness/runtime/warm.py): the same lines, framed by
-    the child's pid first and its exit code last."""
+    the child's pid first and its exit code last. Its output goes to the file ``output``."""
 
-    def __init__(self, member: pool.Member, argv: list[str], stderr_path: Path, env: dict[str, str]) -> None:
+    def __init__(self, member: pool.Member, argv: list[str], output: Path, env: dict[str, str]) -> None:
         self.member = member
-        self.conn = pool.connect(member, argv, stderr_path, env)
+        self.conn = pool.connect(member, argv, output, env)
         self.pid: int | None = None
         self.rc: int | None = None
+        self.killed = False
 
     def lines(self) -> Iterator[str]:
-        with self.conn.makefile("r", encoding="utf-8") as stream:
-            for line in stream:
-                if line.startswith('{"kind": "pid"'):
-                    self.pid = json.loads(line)["pid"]
-                elif line.startswith('{"kind": "exit"'):
-                    self.rc = json.loads(line)["rc"]
-                else:
-                    yield line
+        try:
+            with self.conn.makefile("r", encoding="utf-8", errors="replace") as stream:
+                for line in stream:
+                    if line.startswith('{"kind": "pid"'):
+                        self.pid = _frame(line, "pid")
+                    elif line.startswith('{"kind": "exit"'):
+                        self.rc = _frame(line, "rc")
+                        return  # the child is gone; a process it left may hold the connection open
+                    else:
+                        yield line
+        finally:
+            self.conn.close()  # by the thread that reads it, at its end
 
     def kill(self) -> None:
+        self.killed = True
         if self.pid is None:  # the worker itself never answered (hung importing): it goes
             pool.stop(self.member)
         else:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
+            _kill_group(self.pid)
         with contextlib.suppress(OSError):
             self.conn.shutdown(socket.SHUT_RDWR)
 
     def exit_code(self) -> int | None:
         return self.rc  # None: the child ended without saying (killed by a signal)
+
+    def close(self) -> None:
+        if self.rc is None and not self.killed and self.pid is not None:
+            _kill_group(self.pid)  # left before the child's end: it goes, and its group (the worker stays)
+        with contextlib.suppress(OSError):
+            self.conn.shutdown(socket.SHUT_RDWR)
+
+
+def _frame(line: str, key: str) -> int | None:
+    """The number a warm worker's own frame (``pid``, ``exit``) carries, None if it is garbled."""
+    try:
+        value = json.loads(line)[key]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return value if isinstance(value, int) else None
+
+
+def _protocol_line(line: str) -> tuple[str, dict] | None:
+    """(kind, the rest) of a protocol line, or None where it is not one."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
+        return None
+    kind = record.pop("kind")
+    return kind, record
 
 
 def run_worker(
@@ -128,82 +206,101 @@ def run_worker(
         if repeat_only is not None:  # the cases that run ``repeat`` times; the others once
             argv += ["--repeat-only", *repeat_only]
         with tempfile.TemporaryDirectory() as tmp:
-            stderr_path = Path(tmp) / "stderr"
-            with open(stderr_path, "w") as stderr:
-                proc: _ColdRun | _WarmRun | None = None
-                if warm is not None:
-                    try:
-                        proc = _WarmRun(warm, argv, stderr_path, env)
-                    except OSError:
-                        warm = None  # not answering: this run, and the restarts after it, go cold
-                if proc is None:
-                    proc = _ColdRun(python, argv, env, cwd, stderr)
-                q: queue.Queue = queue.Queue()
-                threading.Thread(target=_reader, args=(proc.lines(), q), daemon=True).start()
-                current = None
-                deadline = timeout + grace
-                restart = False
-                while True:
-                    try:
-                        line = q.get(timeout=deadline)
-                    except queue.Empty:
-                        proc.kill()
-                        if current is None:
-                            return env_record, done + [
-                                {"error": f"worker silent for {deadline:g}s before any case started"}
-                            ]
-                        done.append(
-                            {
-                                **current,
-                                "outcome": ERROR,
-                                "detail": f"timed out after {timeout:g}s (worker killed)",
-                                "timeline": "",
-                            }
-                        )
-                        restart = True
-                        break
-                    if line is None:
-                        rc = proc.exit_code()
-                        if rc is None and current is None and env_record is not None:
-                            # A warm run whose worker stopped (evicted, SIGTERM) before it sent the
-                            # child's exit code, with no case under way: the child either finished
-                            # or was killed between two cases. Run what is left cold: nothing, or the
-                            # cases it never started (never "reported nothing for this case").
-                            warm = None
-                            restart = True
-                            break
-                        if current is not None:
-                            done.append(
-                                {
-                                    **current,
-                                    "outcome": ERROR,
-                                    "detail": f"worker died ({_exit_words(rc)}): {_tail(stderr_path)}",
-                                    "timeline": "",
-                                }
-                            )
-                            restart = True
-                        elif rc != 0:
-                            return env_record, done + [
-                                {"error": f"worker failed ({_exit_words(rc)}): {_tail(stderr_path)}"}
-                            ]
-                        break
-                    record = json.loads(line)
-                    kind = record.pop("kind")
-                    if kind == "env":
-                        env_record = {**record, "isolation": isolation.kind()}
-                        deadline = timeout + grace
-                    elif kind == "start":
-                        current = record
-                        deadline = timeout + case_slack
-                    elif kind == "result":
-                        done.append(record)
-                        current = None
-                        deadline = timeout + case_slack
-                    elif kind == "repro" and done and done[-1].get("case") == record["case"]:
-                        done[-1]["repro"] = record["verdict"]  # the case's short reproduction, run after it
-                        deadline = timeout + case_slack
+            output = Path(tmp) / "worker.out"  # the worker's own output, outside any case
+            cases_output = Path(tmp) / "cases"
+            cases_output.mkdir()
+            argv += ["--output-dir", str(cases_output)]
+            proc: _ColdRun | _WarmRun | None = None
+            if warm is not None:
+                try:
+                    proc = _WarmRun(warm, argv, output, env)
+                except OSError:
+                    warm = None  # not answering: this run, and the restarts after it, go cold
+            if proc is None:
+                proc = _ColdRun(python, argv, env, cwd, output)
+            try:
+                env_record, restart, warm, failure = _follow(
+                    proc, env_record, done, cases_output, output, timeout, grace, case_slack, warm
+                )
+            finally:
+                proc.close()  # on every way out: nothing of the run outlives it
+            if failure is not None:
+                return env_record, done + [{"error": failure}]
         if not restart:
             return env_record, done
+
+
+def _follow(
+    proc: _ColdRun | _WarmRun,
+    env_record: dict | None,
+    done: list[dict],
+    cases_output: Path,
+    output: Path,
+    timeout: float,
+    grace: float,
+    case_slack: float,
+    warm: pool.Member | None,
+) -> tuple[dict | None, bool, pool.Member | None, str | None]:
+    """Read one worker's protocol until it ends, adding each case's result to ``done``; returns
+    (the environment record, whether to restart for the cases left, the warm worker to use for
+    that, the failure that ends the whole run or None)."""
+    q: queue.Queue = queue.Queue()
+    threading.Thread(target=_reader, args=(proc.lines(), q), daemon=True).start()
+    current: dict | None = None
+    deadline = timeout + grace
+
+    def crashed(prefix: str) -> None:
+        assert current is not None
+        detail = _tail(case_output(cases_output, current["scenario"], current["case"]), prefix)
+        done.append({**current, "outcome": ERROR, "detail": detail, "timeline": ""})
+
+    while True:
+        try:
+            line = q.get(timeout=deadline)
+        except queue.Empty:
+            proc.kill()
+            if current is None:
+                return env_record, False, warm, f"worker silent for {deadline:g}s before any case started"
+            done.append(
+                {**current, "outcome": ERROR, "detail": f"timed out after {timeout:g}s (worker killed)", "timeline": ""}
+            )
+            return env_record, True, warm, None
+        if line is None:
+            rc = proc.exit_code()
+            if rc is None and current is None and env_record is not None:
+                # A warm run whose worker stopped (evicted, SIGTERM) before it sent the
+                # child's exit code, with no case under way: the child either finished
+                # or was killed between two cases. Run what is left cold: nothing, or the
+                # cases it never started (never "reported nothing for this case").
+                return env_record, True, None, None
+            if current is not None:
+                crashed(f"worker died ({_exit_words(rc)}): ")
+                return env_record, True, warm, None
+            if rc != 0:
+                return env_record, False, warm, _tail(output, f"worker failed ({_exit_words(rc)}): ")
+            return env_record, False, warm, None
+        parsed = _protocol_line(line)
+        if parsed is None:  # something wrote to the channel that is not the worker's protocol
+            proc.kill()
+            what = bounded_detail(line, "not a protocol line from the worker: ", lines=1)
+            if current is None:
+                return env_record, False, warm, what
+            done.append({**current, "outcome": ERROR, "detail": what, "timeline": ""})
+            return env_record, True, warm, None
+        kind, record = parsed
+        if kind == "env":
+            env_record = {**record, "isolation": isolation.kind()}
+            deadline = timeout + grace
+        elif kind == "start":
+            current = record
+            deadline = timeout + case_slack
+        elif kind == "result":
+            done.append(record)
+            current = None
+            deadline = timeout + case_slack
+        elif kind == "repro" and done and done[-1].get("case") == record.get("case"):
+            done[-1]["repro"] = record.get("verdict")  # the case's short reproduction, run after it
+            deadline = timeout + case_slack
 
 
 def _exit_words(rc: int | None) -> str:

@@ -1,7 +1,7 @@
 """Run a set of cases in one build: the one place that does it, for matrix, bisect and proofs.
 
 It makes or reuses the build's environment, takes each case's recorded result where its inputs
-(scenario code and short reproductions, harness code, environment) are unchanged since it was
+(every project file its process loaded, the environment: harness/store/result_cache.py) are unchanged since it was
 recorded, runs the rest in the build's worker (a fork of its warm worker where one answers,
 else a new process; deadlines and kill-on-timeout in harness/execution/driver.py), records what
 it ran, and gives one typed result per case, an install failure or a silent worker included.
@@ -18,6 +18,7 @@ from harness.execution import bytecode, environments, pool, postgres
 from harness.execution.driver import run_worker
 from harness.planning.builds import Build
 from harness.project import Project
+from harness.runtime.loaded import KEY as LOADED
 from harness.runtime.outcomes import ERROR
 from harness.runtime.runner import DEFAULT_TIMEOUT, strip_paths
 from harness.runtime.scenario import SQLITE, Case, Scenario
@@ -128,8 +129,8 @@ def run_cases(
     # Only a release's environment stays the same between runs; a local build's is reinstalled.
     cached = result_cache.load(env.path) if build.release else {}
     entries = cached.get("cases", {})
-    keys = {f"{s.id}:{c.id}": result_cache.inputs_key(settings.root, env.path, s.module, s.id) for s, c in cases}
-    to_run = [k for k in keys if settings.rerun or not result_cache.reusable(entries.get(k), keys[k])]
+    keys = [f"{s.id}:{c.id}" for s, c in cases]
+    to_run = [k for k in keys if settings.rerun or not result_cache.reusable(entries.get(k), settings.root, env.path)]
     worker_env = environments.worker_environment(settings.root)
     # A server per run, started when the first case on another backend than SQLite is to run;
     # when it cannot start, those cases get ``error`` with its last lines and the others run.
@@ -170,12 +171,14 @@ def run_cases(
     if not env.reused and to_run:  # what its first run compiled, for the next new environment
         bytecode.harvest(env.path, Project(settings.root).cache / "bytecode")
     got = {f"{r['scenario']}:{r['case']}": r for r in raw if "scenario" in r}
+    # The project files each case's process loaded: the cache's inputs, not part of the result.
+    loaded = {k: r.pop(LOADED, []) for k, r in got.items()}
     failure = next((r["error"] for r in raw if "error" in r), NO_REPORT)
     notes = []
     if build.release and env_record:
         for k in to_run:
             if k in got:
-                entries[k] = {"inputs": keys[k], "result": got[k]}
+                entries[k] = result_cache.entry(got[k], loaded[k], settings.root, env.path)
         try:
             result_cache.save(env.path, env_record, entries)
         except OSError as exc:  # only a shortcut for the next run; the results stand

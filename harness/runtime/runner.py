@@ -59,11 +59,32 @@ def strip_paths(text: str) -> str:
     return _PATH_RE.sub(shorten, text)
 
 
-def error_detail(exc: BaseException, lines: int = 3) -> str:
-    """The error's last lines, on one line, without machine paths."""
-    text = "".join(traceback.format_exception(exc)).strip().splitlines()
-    tail = [line.strip() for line in text[-lines:] if line.strip()]
-    return strip_paths(" | ".join(tail))
+# The bound on every detail made from output or an exception (a crash's last lines, a traceback):
+# the record and the reports show it on one line, whatever a case printed or raised.
+DETAIL_MAX_LINES = 3
+DETAIL_MAX_CHARS = 500
+
+
+def bounded_detail(text: str, prefix: str = "", lines: int = DETAIL_MAX_LINES) -> str:
+    """``prefix`` then the last ``lines`` non-blank lines of ``text`` joined by " | ", without
+    machine paths, in at most DETAIL_MAX_CHARS characters: a longer one keeps its start and its
+    end and says how many characters were cut between them."""
+    kept = [line.strip() for line in text.splitlines() if line.strip()][-lines:]
+    body = " | ".join(kept)
+    room = max(DETAIL_MAX_CHARS - len(prefix), 60)
+    if len(body) <= room:
+        return prefix + strip_paths(body)
+    # Cut before shortening paths: the pattern's cost grows with the text (megabytes, a case's output).
+    marker = f" [... {len(body):,} characters, {{cut:,}} cut ...] "
+    keep = room - len(marker.format(cut=len(body)))
+    head, tail = body[: keep // 3], body[len(body) - (keep - keep // 3) :]
+    cut = len(body) - len(head) - len(tail)
+    return prefix + strip_paths(head) + marker.format(cut=cut) + strip_paths(tail)
+
+
+def error_detail(exc: BaseException, lines: int = DETAIL_MAX_LINES, prefix: str = "") -> str:
+    """The error's last lines, on one line, without machine paths, bounded (``bounded_detail``)."""
+    return bounded_detail("".join(traceback.format_exception(exc)), prefix, lines)
 
 
 # wait_for runs the case in a task of its own, as it always has; asyncio.timeout (what ASYNC109
@@ -76,7 +97,9 @@ def _verdict(case: Case, timeout: float) -> tuple[Verdict, str]:
     try:
         observation = asyncio.run(_observe(case, timeout))
     except NotApplicable as exc:
-        return Verdict(NOT_APPLICABLE, strip_paths(str(exc).splitlines()[0] if str(exc) else "not applicable")), ""
+        first = str(exc).splitlines()[0] if str(exc) else "not applicable"
+        short = strip_paths(first) if len(first) <= DETAIL_MAX_CHARS else bounded_detail(first, lines=1)
+        return Verdict(NOT_APPLICABLE, short), ""
     except TimeoutError:
         return Verdict(ERROR, f"timed out after {timeout:g}s"), ""
     except Exception as exc:  # the harness reports every failure as data, never raises
@@ -87,7 +110,7 @@ def _verdict(case: Case, timeout: float) -> tuple[Verdict, str]:
         if not isinstance(verdict, Verdict):
             raise TypeError(f"oracle returned {type(verdict).__name__}, expected Verdict")
     except Exception as exc:
-        return Verdict(ERROR, "oracle failed: " + error_detail(exc)), timeline
+        return Verdict(ERROR, error_detail(exc, prefix="oracle failed: ")), timeline
     return verdict, timeline
 
 

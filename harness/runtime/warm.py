@@ -5,8 +5,9 @@ same isolation and the same allowlisted process environment as a cold worker, as
 ``python -m harness.runtime.warm --socket PATH --entry MODULE``. It imports the framework, then
 serves runs on a Unix socket. A run is one JSON line, ``{"argv": [...], "stderr": PATH, "env": {...}}``
 (``env``: the variables each run sets for itself, harness/execution/pool.py's ``PER_RUN``):
-the worker forks, and the child runs ``harness.worker.main(argv)`` with the connection as
-its stdout: the lines a cold worker prints (``env``, ``start``, ``result``); when it has
+the worker forks, and the child, in a process group of its own, runs ``harness.runtime.worker.main(argv)``
+with the connection as its protocol channel (``--protocol-fd``) and its fd 1 and 2 on the file
+``stderr`` names: the lines a cold worker sends (``env``, ``start``, ``result``); when it has
 exited, the parent adds ``{"kind": "exit", "rc": N}`` (negative for a signal, as
 ``subprocess`` says it). Before them, the parent sends ``{"kind": "pid", "pid": N}`` so the
 driver can kill a hung child on its deadline, as it kills a cold worker.
@@ -165,14 +166,17 @@ def _child(conn: socket.socket, request: dict, sync_read: int, modules_write: in
     try:
         os.read(sync_read, 1)  # the parent has sent our pid on the connection
         os.close(sync_read)
+        with contextlib.suppress(OSError):  # a group of our own, which the driver kills on a deadline
+            os.setpgid(0, 0)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         for key, value in request.get("env", {}).items():  # harness/execution/pool.py's PER_RUN
             os.environ[key] = value
-        os.dup2(conn.fileno(), 1)
-        err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        # The connection is the run's protocol channel; fd 1 and 2 are its output, never the channel.
+        err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+        os.dup2(err, 1)
         os.dup2(err, 2)
         os.close(err)
-        conn.close()
+        argv = [*request["argv"], "--protocol-fd", str(conn.detach())]
         sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - lives as long as the process
         sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
         importlib.invalidate_caches()  # a scenario file added since the parent started
@@ -181,7 +185,7 @@ def _child(conn: socket.socket, request: dict, sync_read: int, modules_write: in
         try:
             from harness.runtime import worker  # as on disk now (Server.drop_changed_project_modules
 
-            rc = worker.main(request["argv"])
+            rc = worker.main(argv)
         except SystemExit as exc:
             rc = exc.code if isinstance(exc.code, int) else 1
         except BaseException:
@@ -317,6 +321,8 @@ class Server:
                 other.close()
             _child(conn, request, sync_read, modules_write, self.deferred)
         gc.unfreeze()
+        with contextlib.suppress(OSError):  # as the child does: the group exists before its pid is sent
+            os.setpgid(pid, pid)
         os.close(sync_read)
         os.close(modules_write)
         with contextlib.suppress(OSError):
@@ -330,6 +336,11 @@ class Server:
         (as a cold worker's would be: negative for a signal), preload what it imported."""
         os.close(fd)
         pid, conn, sent = self.pending.pop(fd)
+        # The processes its cases left behind go with it (its group: it is not reaped yet, so the
+        # group's id is still its own).
+        with contextlib.suppress(OSError):
+            os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+            os.killpg(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         with contextlib.suppress(OSError):
             conn.sendall((json.dumps({"kind": "exit", "rc": os.waitstatus_to_exitcode(status)}) + "\n").encode())

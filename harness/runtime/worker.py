@@ -1,11 +1,17 @@
 """Runs inside one framework environment: every selected case, one JSON line per event.
 
 The coordinator (``harness.execution.matrix``) starts ``python -m harness.runtime.worker`` in each build's
-environment and reads its stdout. Lines: ``{"kind": "env", ...}`` once, then for each case
-``{"kind": "start", ...}`` and ``{"kind": "result", ...}``, then, where the case has a short
-reproduction (harness/runtime/short_repro.py), ``{"kind": "repro", ..., "verdict": ...}``. A case
-that never reports a result was killed (timeout or crash); the coordinator restarts the worker
-after it.
+environment and reads its protocol channel: the file descriptor ``--protocol-fd`` names (a pipe of a
+cold worker, the connection of a warm one's fork), or, without it, what was stdout. Lines:
+``{"kind": "env", ...}`` once, then for each case ``{"kind": "start", ...}`` and
+``{"kind": "result", ...}`` (with ``loaded``: the project files the case's process loaded,
+harness/runtime/loaded.py), then, where the case has a short reproduction
+(harness/runtime/short_repro.py), ``{"kind": "repro", ..., "verdict": ...}``. A case that never
+reports a result was killed (timeout or crash); the coordinator restarts the worker after it.
+
+Nothing a case prints reaches the channel: file descriptors 1 and 2 point at the worker's output,
+and, with ``--output-dir``, at a file of the case's own while it runs (``case_output``), which the
+coordinator reads the last lines of when the case crashes and which is removed once it reports.
 """
 
 from __future__ import annotations
@@ -15,10 +21,16 @@ import contextlib
 import importlib
 import importlib.metadata
 import json
+import os
 import platform
+import re
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
-from harness.runtime import frameworks, registry, short_repro
+from harness.runtime import frameworks, lifeline, registry, short_repro
+from harness.runtime.loaded import KEY as LOADED
+from harness.runtime.loaded import LoadedFiles
 from harness.runtime.outcomes import ERROR
 from harness.runtime.runner import DEFAULT_TIMEOUT, CaseResult, run_case
 from harness.runtime.scenario import Case, Scenario
@@ -84,6 +96,47 @@ def repeated(scenario: Scenario, case: Case, timeout: float, runs: int) -> CaseR
     return CaseResult(scenario.id, case.id, ERROR, detail, "")
 
 
+def case_output(folder: str | Path, scenario_id: str, case_id: str) -> Path:
+    """The file a case's output (its fd 1 and 2, its child processes') goes to while it runs."""
+    return Path(folder) / re.sub(r"[^\w.-]", "_", f"{scenario_id}--{case_id}.out")
+
+
+def _protocol_channel(fd: int | None) -> int:
+    """The descriptor protocol lines go on: ``fd``, or (None) what is stdout now, after which fd 1
+    points at stderr. Not inherited by the processes a case starts."""
+    if fd is None:
+        fd = os.dup(1)
+        os.dup2(2, 1)
+    os.set_inheritable(fd, False)
+    return fd
+
+
+def _emitter(fd: int) -> Callable[[dict], None]:
+    """The function that sends one protocol line on ``fd``."""
+    channel = os.fdopen(fd, "w", encoding="utf-8", closefd=False)
+
+    def emit(record: dict) -> None:
+        channel.write(json.dumps(record, sort_keys=True) + "\n")
+        channel.flush()
+
+    return emit
+
+
+def _point_output_at(path: Path | None, saved: tuple[int, int]) -> None:
+    """Fd 1 and 2 (and sys.stdout, sys.stderr) to the file ``path``, or back to ``saved``."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    if path is None:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness.runtime.worker")
     parser.add_argument("--framework", required=True)
@@ -94,15 +147,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--repeat-only", nargs="*", default=None, help="scenario:case pairs --repeat applies to (default: every case)"
     )
+    parser.add_argument("--protocol-fd", type=int, default=None, help="the descriptor results go on (default: stdout)")
+    parser.add_argument("--output-dir", default=None, help="a folder for each case's output while it runs")
     args = parser.parse_args(argv)
 
-    out = sys.stdout
-    # Whatever a framework or scenario prints must not corrupt the protocol on stdout.
-    sys.stdout = sys.stderr
-
-    def emit(record: dict) -> None:
-        out.write(json.dumps(record, sort_keys=True) + "\n")
-        out.flush()
+    channel = _protocol_channel(args.protocol_fd)
+    # Before any thread or import: the group this worker leads ends when the channel's reader does.
+    lifeline.watch(channel)
+    emit = _emitter(channel)
+    # Line by line: what a case printed before it crashed is in its output file.
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    saved = (os.dup(1), os.dup(2))
+    loaded = LoadedFiles(str(registry.SCENARIOS_DIR.parent))
 
     framework = frameworks.get(args.framework).name
     emit(
@@ -126,10 +183,19 @@ def main(argv: list[str] | None = None) -> int:
         if f"{scenario.id}:{case.id}" in skip:
             continue
         emit({"kind": "start", "scenario": scenario.id, "case": case.id})
+        output = case_output(args.output_dir, scenario.id, case.id) if args.output_dir else None
+        _point_output_at(output, saved)
+        loaded.start_case()
         runs = args.repeat if args.repeat_only is None or f"{scenario.id}:{case.id}" in args.repeat_only else 1
         result = repeated(scenario, case, args.timeout, runs)
-        emit({"kind": "result", **result.to_dict()})
-        script = short_repro.script_for(str(registry.SCENARIOS_DIR / f"{scenario.module}.py"), scenario.id, case.id)
+        module_file = str(registry.SCENARIOS_DIR / f"{scenario.module}.py")
+        script_path = Path(module_file).parent / short_repro.FOLDER / f"{scenario.id}--{case.id}.py"
+        _point_output_at(None, saved)
+        if output is not None:
+            with contextlib.suppress(OSError):
+                output.unlink()  # the case reported: its output is not needed (a crash's would be)
+        emit({"kind": "result", **result.to_dict(), LOADED: loaded.for_case(module_file, script_path)})
+        script = short_repro.script_for(module_file, scenario.id, case.id)
         if script is not None:
             # Its own budget, ended here a second before the coordinator's deadline would kill
             # the worker (harness/execution/driver.py: timeout + CASE_SLACK after a result).

@@ -1,9 +1,13 @@
 """Skip a (case, environment) whose inputs did not change since its last recorded result.
 
-Inputs: the scenario module's source, the harness's own code, and the environment (its
-marker: requirement, dependency date, Python). The record lives inside the environment's
-directory, so rebuilding the environment forgets it. Only ``reproduced``, ``fixed``,
-``unexpected`` and ``not-applicable`` results are reused; an ``error`` is always re-run.
+Inputs: every project file the case's process loaded, as its worker reported them with the
+result (harness/runtime/loaded.py: the harness modules it imported, its scenario module and the
+scenario helpers it names, its short reproduction script, the data files it opened), each with
+its digest, and the environment (its marker: requirement, dependency date, Python). So an edit
+of any file a case used re-runs it, and an edit of one it never loaded (the CLI, the reports)
+does not. The record lives inside the environment's directory, so rebuilding the environment
+forgets it. Only ``reproduced``, ``fixed``, ``unexpected`` and ``not-applicable`` results are
+reused; an ``error`` is always re-run.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from harness.runtime.outcomes import ERROR
@@ -41,30 +46,22 @@ def _digest_of(stamps: tuple[tuple[str, int, int, int], ...]) -> str:
     return h.hexdigest()[:16]
 
 
-# The harness modules a worker runs a case with; editing the CLI, reports or bench code
-# does not change a case's result, so it does not invalidate recorded results.
-CASE_MODULES = (
-    "__init__.py",
-    "project.py",
-    "errors.py",
-    "runtime/__init__.py",
-    "runtime/worker.py",
-    "runtime/runner.py",
-    "runtime/registry.py",
-    "runtime/scenario.py",
-    "runtime/outcomes.py",
-    "runtime/timeline.py",
-    "runtime/netguard.py",
-    "runtime/frameworks.py",
-    "runtime/proof_runs.py",
-    "runtime/fakes/__init__.py",
-    "runtime/fakes/adk.py",
-    "runtime/fakes/coroutines.py",
-    "runtime/fakes/openai_agents.py",
-    "runtime/fakes/openai_http.py",
-    "execution/isolation.py",
-    "execution/proofs.py",
-)
+def _file_digest(path: Path) -> str | None:
+    """The digest of the file at ``path`` (None where there is none), read once per process
+    while its stat stamp stays the same (the matrix asks for every file of every case of every build)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return _digest_at(str(path), st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+@functools.lru_cache(maxsize=8192)
+def _digest_at(path: str, mtime_ns: int, size: int, inode: int) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    except OSError:
+        return None
 
 
 def _scenario_files(root: Path, scenario_module: str, scenario_id: str) -> list[Path]:
@@ -86,10 +83,18 @@ def scenario_inputs(root: Path, scenario_module: str, scenario_id: str) -> str:
     return _digest(_scenario_files(root, scenario_module, scenario_id))
 
 
-def inputs_key(root: Path, env_path: Path, scenario_module: str, scenario_id: str) -> str:
-    harness_code = [root / "harness" / m for m in CASE_MODULES if (root / "harness" / m).exists()]
-    marker = [env_path / "harness-build.json"]
-    return _digest(harness_code) + scenario_inputs(root, scenario_module, scenario_id) + _digest(marker)
+def _marker(env_path: Path) -> str:
+    return _digest([env_path / "harness-build.json"])
+
+
+def entry(result: dict, loaded: list[str], root: Path, env_path: Path) -> dict:
+    """What the environment's record keeps of a case its worker ran: the result, the digest of
+    every project file (relative to ``root``) the worker said the case loaded, the environment's marker."""
+    return {
+        "files": {name: _file_digest(root / name) for name in loaded},
+        "marker": _marker(env_path),
+        "result": result,
+    }
 
 
 def load(env_path: Path) -> dict:
@@ -105,7 +110,11 @@ def save(env_path: Path, env_record: dict, entries: dict) -> None:
     tmp.replace(env_path / FILE)
 
 
-def reusable(entry: dict | None, key: str) -> bool:
-    if not entry:
+def reusable(entry: dict | None, root: Path, env_path: Path) -> bool:
+    """Whether a recorded entry still stands: not an error, the same environment, and every file
+    it lists with the same digest (an entry of before this form lists none: it is re-run)."""
+    if not entry or not entry.get("files") or entry["result"].get("outcome") == ERROR:
         return False
-    return entry.get("inputs") == key and entry["result"].get("outcome") != ERROR
+    if entry.get("marker") != _marker(env_path):
+        return False
+    return all(_file_digest(root / name) == digest for name, digest in entry["files"].items())

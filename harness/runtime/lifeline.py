@@ -1,0 +1,65 @@
+"""A worker ends with the harness that reads it, even when a case hangs in code nothing interrupts.
+
+The worker leads a process group of its own (a cold one is started so, harness/execution/driver.py;
+a warm one's fork makes itself one, harness/runtime/warm.py), and every process a case starts is in
+it. ``watch`` forks a small watcher into that group which waits for the reader of the worker's
+protocol channel to go away (the driver's end of the pipe or socket closed: the harness exited,
+was killed with SIGKILL, or gave up on the run) and then kills the whole group with SIGKILL. The
+watcher itself dies with the worker (Linux's parent-death signal), so a worker that ends normally
+takes it along. The warm server, which is not in the group, stays (README "Warm workers").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import sys
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+# Hang-up, error and peer-closed: the events that mean the reader is gone (a pipe's write end
+# reports POLLERR; a socket, POLLHUP or POLLRDHUP, or reads as end of file).
+_GONE = select.POLLERR | select.POLLHUP | select.POLLNVAL | getattr(select, "POLLRDHUP", 0x2000)
+
+
+def watch(protocol_fd: int) -> None:
+    """Fork the watcher of ``protocol_fd`` (Linux, in a process that leads its own group; elsewhere
+    nothing: the driver's kill on a deadline still applies). Call it before any thread starts."""
+    if sys.platform != "linux" or os.getpgid(0) != os.getpid():
+        return
+    worker = os.getpid()
+    if os.fork() != 0:
+        return
+    try:  # the watcher: never returns
+        _die_with(worker)
+        os.closerange(0, protocol_fd)  # hold nothing of the worker's open but the channel
+        os.closerange(protocol_fd + 1, 1 << 16)
+        _wait_for_the_reader_to_go(protocol_fd)
+        os.killpg(0, signal.SIGKILL)  # the worker, its case's processes, and this watcher
+    finally:
+        os._exit(0)
+
+
+def _die_with(parent: int) -> None:
+    """SIGKILL this process when ``parent`` exits; exit now if it already has."""
+    import ctypes  # only in the watcher: the worker itself never pays for it
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def _wait_for_the_reader_to_go(fd: int) -> None:
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | _GONE)
+    while True:
+        for _, events in poller.poll():
+            if events & _GONE:
+                return
+            try:  # readable: a socket's end of file (the driver sends nothing after its request)
+                if not os.read(fd, 4096):
+                    return
+            except OSError:
+                return

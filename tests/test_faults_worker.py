@@ -1,0 +1,342 @@
+"""Issue 34, the worker protocol and the result cache: each fault the issue lists, reproduced.
+
+Every test builds a scratch project (this harness and only its own scenario modules) and runs its
+cases through harness/execution/driver.py, cold (a new process) or warm (a fork of a warm worker,
+harness/runtime/warm.py), in this test environment's Python.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.execution import environments, pool
+from harness.execution.driver import run_worker
+from harness.runtime.loaded import KEY as LOADED
+from harness.runtime.runner import DETAIL_MAX_CHARS, error_detail
+from harness.store import result_cache
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = Path(sys.executable)
+
+HEADER = """
+import os, subprocess, sys, time
+from pathlib import Path
+from harness.runtime.outcomes import fixed
+from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
+
+P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+
+async def fine():
+    return Observation(timeline=["ok"])
+
+def ok(o):
+    return fixed("ok")
+"""
+
+STRAY = (
+    HEADER
+    + """
+async def write_fd1():
+    os.write(1, b"a line on fd 1 that is no protocol\\n")
+    return Observation(timeline=["wrote"])
+
+async def child_prints():
+    subprocess.run([sys.executable, "-c", "print('a child process prints this')"], check=True)
+    return Observation(timeline=["child"])
+
+SCENARIO = Scenario(id="adk-stray", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("fd1", write_fd1, ok, P), Case("child", child_prints, ok, P),
+                                         Case("after", fine, ok, P)))
+"""
+)
+
+CHATTY = (
+    HEADER
+    + """
+async def chatty():
+    print("x" * 5_000_000, end="", flush=True)  # megabytes, no newline
+    return Observation(timeline=["printed"])
+
+async def crash():
+    print("crash-marker: the crashing case's own last words", flush=True)
+    os._exit(3)
+
+SCENARIO = Scenario(id="adk-chatty", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("chatty", chatty, ok, P), Case("crash", crash, ok, P),
+                                         Case("after", fine, ok, P)))
+"""
+)
+
+HANG = (
+    HEADER
+    + """
+async def hang():
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    marker = Path(__file__).resolve().parent.parent / "hang-marker.json"
+    marker.write_text(__import__("json").dumps({"worker": os.getpid(), "child": child.pid}))
+    time.sleep(600)  # blocks the event loop: only killing the process stops it
+
+SCENARIO = Scenario(id="adk-hang", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("hang", hang, ok, P),))
+"""
+)
+
+
+def scratch_project(tmp_path: Path, modules: dict[str, str]) -> Path:
+    """A project root with this harness and only the given scenario modules."""
+    root = tmp_path / "project"
+    shutil.copytree(ROOT / "harness", root / "harness", ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "scenarios").mkdir()
+    (root / "scenarios" / "__init__.py").write_text("")
+    for name, text in modules.items():
+        (root / "scenarios" / f"{name}.py").write_text(textwrap.dedent(text))
+    return root
+
+
+@pytest.fixture
+def pool_dir(monkeypatch):
+    # Short: a Unix socket's path is at most 107 bytes.
+    folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"hf-{os.getpid()}-{time.monotonic_ns() % 10**9}"
+    monkeypatch.setenv("HARNESS_POOL_DIR", str(folder))
+    yield folder
+    pool.stop_all()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def warm_member(root: Path) -> tuple[pool.Member, dict[str, str]]:
+    env = environments.worker_environment(root)
+    member = pool.start(PYTHON, root, env, None, "google-adk", "json")
+    assert member is not None, "the warm worker did not start"
+    return member, env
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_line_a_case_or_its_child_writes_to_fd_1_is_not_read_as_protocol(tmp_path, mode, request):
+    """Fault "One stray line kills a run": a case that writes to file descriptor 1 (os.write) or
+    starts a child process that prints made the driver raise JSONDecodeError and lose every result
+    of the run, warm or cold. Now results travel on a channel of their own."""
+    root = scratch_project(tmp_path, {"adk_stray": STRAY})
+    if mode == "warm":
+        request.getfixturevalue("pool_dir")
+        member, env = warm_member(root)
+    else:
+        member, env = None, environments.worker_environment(root)
+    _, results = run_worker(PYTHON, "google-adk", ["adk-stray"], env, root, timeout=30, warm=member)
+    assert [(r["case"], r["outcome"], r["detail"]) for r in results] == [
+        ("fd1", "fixed", "ok"),
+        ("child", "fixed", "ok"),
+        ("after", "fixed", "ok"),
+    ]
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_megabytes_of_output_then_a_crash_give_a_short_detail_from_the_crashing_case(tmp_path, mode, request):
+    """Fault "a case that prints megabytes has its output become the next crashing case's one-line
+    detail" (5.2 M characters in the record). Now a crash's detail is the last lines of the output of
+    the case that was running, capped."""
+    root = scratch_project(tmp_path, {"adk_chatty": CHATTY})
+    if mode == "warm":
+        request.getfixturevalue("pool_dir")
+        member, env = warm_member(root)
+    else:
+        member, env = None, environments.worker_environment(root)
+    _, results = run_worker(PYTHON, "google-adk", ["adk-chatty"], env, root, timeout=30, warm=member)
+    by_case = {r["case"]: r for r in results}
+    assert by_case["chatty"]["outcome"] == by_case["after"]["outcome"] == "fixed"
+    crash = by_case["crash"]
+    assert crash["outcome"] == "error"
+    assert len(crash["detail"]) <= DETAIL_MAX_CHARS, len(crash["detail"])
+    assert "worker died (exit 3)" in crash["detail"] and "crash-marker" in crash["detail"]
+    assert "xxxxxxxxxx" not in crash["detail"]  # nothing of the case before it
+
+
+def test_an_exception_detail_is_bounded_and_says_what_was_cut():
+    """Fault "a detail is bounded in length": an exception with a megabyte message gave a
+    megabyte detail. Now at most a few lines and DETAIL_MAX_CHARS characters, saying how much was cut."""
+    try:
+        raise ValueError("y" * 1_000_000)
+    except ValueError as exc:
+        detail = error_detail(exc)
+    assert len(detail) <= DETAIL_MAX_CHARS and "\n" not in detail
+    assert "cut" in detail and "ValueError" in detail
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+HARNESS = """
+import sys
+from pathlib import Path
+from harness.execution import environments, pool
+from harness.execution.driver import run_worker
+
+root = Path(sys.argv[1])
+env = environments.worker_environment(root)
+member = pool.find(Path(sys.executable), root, env) if sys.argv[2] == "warm" else None
+run_worker(Path(sys.executable), "google-adk", ["adk-hang"], env, root, timeout=60, warm=member)
+"""
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_worker_in_a_hanging_case_ends_with_the_harness(tmp_path, mode, request):
+    """Fault "a worker stuck in a hanging case outlives the harness (120 s+ past a 60 s timeout)":
+    after kill -9 of the harness, the worker (cold, or the warm worker's forked child) and the child
+    process its case started kept running. Now none is running 10 s later; a warm server stays."""
+    root = scratch_project(tmp_path, {"adk_hang": HANG})
+    member = None
+    if mode == "warm":
+        request.getfixturevalue("pool_dir")
+        member, _ = warm_member(root)
+    harness = subprocess.Popen(
+        [sys.executable, "-c", HARNESS, str(root), mode], cwd=root, env={**os.environ, "PYTHONPATH": str(root)}
+    )
+    marker = root / "hang-marker.json"
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists() or not marker.read_text():
+            assert time.monotonic() < deadline, "the hanging case never started"
+            assert harness.poll() is None, "the harness ended before the case hung"
+            time.sleep(0.1)
+        pids = json.loads(marker.read_text())
+        os.kill(harness.pid, signal.SIGKILL)
+        harness.wait()
+        deadline = time.monotonic() + 10
+        while any(_running(p) for p in pids.values()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = {name: pid for name, pid in pids.items() if _running(pid)}
+        assert not left, f"still running 10 s after the harness was killed: {left}"
+        if member is not None:
+            assert _running(member.pid), "the warm server itself is meant to outlive a run"
+    finally:
+        harness.kill()
+        for pid in json.loads(marker.read_text()).values() if marker.exists() and marker.read_text() else ():
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+CACHED = (
+    HEADER
+    + """
+from harness.runtime.fakes import responses_api
+from scenarios._cache_helper import WORD
+
+async def look():
+    data = str(len((Path(__file__).resolve().parent / "cache-data.txt").read_text()))
+    return Observation(timeline=[WORD, data, str(bool(responses_api))])
+
+SCENARIO = Scenario(id="adk-cached", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("look", look, ok, P),))
+"""
+)
+
+
+def test_a_cached_result_is_reused_only_while_every_file_its_case_loaded_is_unchanged(tmp_path):
+    """Fault "Old results are reused after a change": the cache's hand list of inputs left out
+    runtime/fakes/responses_api.py (and agents_sessions.py, handoff_history.py, short_repro.py), so
+    editing one reused the old outcome. Now the worker reports the project files its case loaded
+    (modules, a scenario helper, a data file it opened, its short script) and the cache keeps their
+    digests: an edit of any of them re-runs the case, an edit of an unrelated module does not."""
+    root = scratch_project(tmp_path, {"adk_cached": CACHED})
+    (root / "scenarios" / "_cache_helper.py").write_text('WORD = "one"\n')
+    (root / "scenarios" / "cache-data.txt").write_text("data one\n")
+    env_path = tmp_path / "env"
+    env_path.mkdir()
+    (env_path / "harness-build.json").write_text("{}")
+    env = environments.worker_environment(root)
+
+    def recorded() -> dict:
+        _, [result] = run_worker(PYTHON, "google-adk", ["adk-cached"], env, root, timeout=30)
+        assert LOADED in result, result
+        return result_cache.entry(result, result.pop(LOADED), root, env_path)
+
+    entry = recorded()
+    files = set(entry["files"])
+    for name in (
+        "harness/runtime/fakes/responses_api.py",
+        "harness/runtime/worker.py",
+        "scenarios/adk_cached.py",
+        "scenarios/_cache_helper.py",
+        "scenarios/cache-data.txt",
+        "scenarios/repro/adk-cached--look.py",  # none yet: a script added later must re-run the case
+    ):
+        assert name in files, f"{name} not among the case's inputs: {sorted(files)}"
+    assert "harness/rendering/grid.py" not in files
+    assert result_cache.reusable(entry, root, env_path)
+
+    def edit(path: Path, text: str) -> None:
+        path.write_text(path.read_text() + text)
+        os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))  # a new stat stamp, even within a tick
+
+    edit(root / "harness" / "rendering" / "grid.py", "\n# an unrelated edit\n")
+    assert result_cache.reusable(entry, root, env_path), "an edit of a module the case never loaded re-ran it"
+    for path in (
+        root / "harness" / "runtime" / "fakes" / "responses_api.py",
+        root / "scenarios" / "_cache_helper.py",
+        root / "scenarios" / "cache-data.txt",
+        root / "scenarios" / "adk_cached.py",
+        root / "harness" / "runtime" / "short_repro.py",
+    ):
+        edit(path, "\n# edited\n")
+        assert not result_cache.reusable(entry, root, env_path), f"{path.relative_to(root)} edited, result reused"
+        entry = recorded()
+        assert result_cache.reusable(entry, root, env_path)
+    (root / "scenarios" / "repro").mkdir()
+    (root / "scenarios" / "repro" / "adk-cached--look.py").write_text("raise SystemExit(0)\n")
+    assert not result_cache.reusable(entry, root, env_path), "a new short script left the old result in place"
+    entry = recorded()
+    (env_path / "harness-build.json").write_text('{"rebuilt": true}')
+    assert not result_cache.reusable(entry, root, env_path), "a rebuilt environment left the old result in place"
+
+
+def test_a_line_on_the_channel_that_is_not_protocol_is_an_error_of_the_case_under_way(tmp_path, monkeypatch):
+    """Fault "One stray line kills a run", at the driver: a line that is not JSON made
+    ``json.loads`` raise and the run lose every result. Now it is an ``error`` of the case that
+    was running, and the worker restarts for the cases after it."""
+    from harness.execution import driver
+
+    runs: list[list[str]] = []
+    env_line = json.dumps({"kind": "env", "framework": "google-adk", "version": "1"}) + "\n"
+
+    class Garbled:
+        def __init__(self, python, argv, env, cwd, output):
+            runs.append(argv)
+
+        def lines(self):
+            yield env_line
+            if len(runs) == 1:
+                yield json.dumps({"kind": "start", "scenario": "s", "case": "a"}) + "\n"
+                yield "Traceback (most recent call last): not a protocol line\n"
+            else:
+                yield json.dumps({"kind": "start", "scenario": "s", "case": "b"}) + "\n"
+                result = {"kind": "result", "scenario": "s", "case": "b", "outcome": "fixed", "detail": "ok"}
+                yield json.dumps({**result, "timeline": ""}) + "\n"
+
+        def kill(self):
+            pass
+
+        def exit_code(self):
+            return 0
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(driver, "_ColdRun", Garbled)
+    _, results = run_worker(PYTHON, "google-adk", ["s"], {}, tmp_path, timeout=5)
+    assert [(r["case"], r["outcome"]) for r in results] == [("a", "error"), ("b", "fixed")]
+    assert results[0]["detail"].startswith("not a protocol line from the worker: Traceback")
+    assert "--skip" in runs[1] and runs[1][runs[1].index("--skip") + 1] == "s:a"
