@@ -17,10 +17,9 @@ from harness.commands import cli
 from harness.execution import bisect, environments
 from harness.execution.run import RunSettings
 from harness.planning import index
-from harness.rendering import reports
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
-from harness.store import boundaries, result_cache
+from harness.store import boundaries, record, result_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 RETRY = "adk-retry-same-invocation-id"
@@ -328,7 +327,7 @@ def test_a_bisect_starts_from_the_record_and_sees_a_release_reproducing_in_the_m
         "snapshot_base": "2.8.0",
         "timeline": "",
     }
-    (tmp_path / "reports" / "matrix.json").write_text(json.dumps(reports.matrix_document([result], [], {})))
+    (tmp_path / "reports" / "matrix.json").write_text(json.dumps(record.document_of([result], [], {})))
     table = {"2.7.0": FIXED, "2.7.1": FIXED, "2.8.0": REPRODUCED, "2.9.0": FIXED, "2.10.0": FIXED}
     fake = Fake({v: {"resumable-resume": o} for v, o in table.items()})
     out = io.StringIO()
@@ -438,7 +437,7 @@ def test_a_widened_case_is_bisected_and_reported_from_its_new_code_only(fake_ind
         "timeline": "",
         "inputs": old_inputs,
     }
-    (tmp_path / "reports" / "matrix.json").write_text(json.dumps(reports.matrix_document([row], [], {})))
+    (tmp_path / "reports" / "matrix.json").write_text(json.dumps(record.document_of([row], [], {})))
     old = {"2.7.0": NOT_APPLICABLE, "2.7.1": NOT_APPLICABLE, "2.8.0": NOT_APPLICABLE, "2.9.0": FIXED, "2.10.0": FIXED}
     first = io.StringIO()
     bisect.run(

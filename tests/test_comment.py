@@ -88,7 +88,7 @@ def test_release_ranges_split_where_any_case_changes_and_between_release_lines()
         ]
     ]
     rows += [result("two", v, FIXED, "c\n") for v in ("1.0.0", "2.0.0", "2.1.0", "2.2.0")]
-    text = comment.render(DEMO, reports.matrix_document(rows, []))
+    text = comment.render(DEMO, record.document_of(rows, []))
     assert "| case (google-adk) | 1.0.0 | 2.0.0 – 2.1.0 (2) | 2.2.0 | script |" in text
     assert "| `one` | **reproduced** | **reproduced** | fixed |" in text
     assert "| `two` (control) | holds | holds | holds |" in text
@@ -109,14 +109,14 @@ def test_a_candidate_run_gives_a_before_after_table(tmp_path):
         result("two", "2.13.0", FIXED, "c\n"),
         result("two", "2.13.0", FIXED, "c\n", "local:adk-python"),
     ]
-    text = comment.render(DEMO, reports.matrix_document(rows, []), run_dir="reports/runs/x")
+    text = comment.render(DEMO, record.document_of(rows, []), run_dir="reports/runs/x")
     assert "| case (google-adk) | 2.13.0 (before) | `local:adk-python` (after) | change | script |" in text
     assert "| `one` | **reproduced** | fixed | reproduced → fixed |" in text
     assert "| `two` (control) | fixed | fixed | unchanged |" in text
     assert "nox -s matrix -- --only adk-demo google-adk==2.13.0 /path/to/adk-python" in text
     assert structure(text)[:2] == (1, 2)
     # An exploratory run (releases only) gets the release-range table of its own results.
-    only_releases = comment.render(DEMO, reports.matrix_document(rows[::2], []), run_dir="reports/runs/x")
+    only_releases = comment.render(DEMO, record.document_of(rows[::2], []), run_dir="reports/runs/x")
     assert "| case (google-adk) | 2.13.0 | script |" in only_releases
     assert "Full evidence: `reports/runs/x/adk-demo.md`" in only_releases
 
@@ -129,7 +129,7 @@ def test_long_timelines_are_cut_then_dropped_to_stay_under_the_limit():
         result("two", "2.0.0", REPRODUCED, huge + "y\n"),
         result("two", "2.1.0", FIXED, "z\n"),
     ]
-    text = comment.render(DEMO, reports.matrix_document(rows, []))
+    text = comment.render(DEMO, record.document_of(rows, []))
     assert len(text) < comment.LIMIT
     assert (
         "more timeline lines: see reports/adk-demo.md" in text

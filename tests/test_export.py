@@ -26,6 +26,7 @@ from harness.rendering import export, reports
 from harness.runtime import registry, short_repro
 from harness.runtime.runner import run_case
 from harness.store import record
+from harness.store.staging import Staging
 
 SCENARIOS = registry.discover()
 CASES = registry.select(SCENARIOS, [])
@@ -233,7 +234,8 @@ def test_the_reports_link_every_case_script_and_a_rerender_is_byte_identical(tmp
     if not RECORD["results"]:
         pytest.skip("no record")
     present = [s for s in SCENARIOS.values() if any(r["scenario"] == s.id for r in RECORD["results"])]
-    reports.write_all(RECORD, SCENARIOS, tmp_path)
+    with Staging(tmp_path) as stage:
+        reports.write_all(RECORD, SCENARIOS, tmp_path, stage)
     first = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     for s in present:
         text = (tmp_path / f"{s.id}.md").read_text()
@@ -243,6 +245,7 @@ def test_the_reports_link_every_case_script_and_a_rerender_is_byte_identical(tmp
             assert f"](repro/{name})" in text
             assert f"repro/{name}" in first
     (tmp_path / "repro" / f"{present[0].id}--gone-case.py").write_text("stale")
-    reports.write_all(RECORD, SCENARIOS, tmp_path)
+    with Staging(tmp_path) as stage:
+        reports.write_all(RECORD, SCENARIOS, tmp_path, stage)
     again = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     assert again == first  # the stale script of a case that no longer exists is gone too

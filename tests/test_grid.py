@@ -59,7 +59,7 @@ def every_outcome():
     rows = [result("one", v, OUTCOMES[i % len(OUTCOMES)]) for i, v in enumerate(versions_)]
     rows += [result("two", v, OUTCOMES[(i + 2) % len(OUTCOMES)]) for i, v in enumerate(versions_)]
     rows.append(result("one", "2.10.0", "fixed", source="local:adk-python"))
-    return reports.matrix_document(rows, [])
+    return record.document_of(rows, [])
 
 
 def render(svg: str) -> Image.Image:

@@ -16,7 +16,9 @@ from harness.execution import matrix
 from harness.planning import index, releases
 from harness.runtime import registry
 from harness.runtime.outcomes import FIXED, REPRODUCED
+from harness.runtime.result import CaseResult
 from harness.store import boundaries, record
+from harness.store.rows import Row
 
 RETRY = "adk-retry-same-invocation-id"
 TOOL = "adk-repeated-tool-call"
@@ -26,6 +28,11 @@ ADK = ["2.8.0", "2.9.0", "2.9.1", "2.10.0"]
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """An empty project root; the index knows ADK and openai-agents 0.5.0 .. 0.6.1."""
+    return make_project(tmp_path, monkeypatch)
+
+
+def make_project(tmp_path, monkeypatch):
+    """The ``project`` fixture's root (other test modules make theirs with it)."""
     (tmp_path / "snapshots" / "matrix").mkdir(parents=True)
     known = {"google-adk": ADK, "openai-agents": ["0.5.0", "0.6.0", "0.6.1"]}
     monkeypatch.setattr(
@@ -213,12 +220,13 @@ def test_run_names_are_readable_and_short():
 def test_a_result_that_contradicts_a_release_proof_is_named():
     """The proof test reads the record (tests/test_oracle_proofs.py), so the matrix is where a
     release that stopped saying what a case's Release proof claims must fail (summarise exits 1)."""
-    results = [
-        {"scenario": RETRY, "case": "resumable-resume", "source": "google-adk==2.8.0", "outcome": FIXED, "detail": "d"}
-    ]
+
+    def row(outcome: str) -> Row:
+        result = CaseResult(RETRY, "resumable-resume", outcome, "d")
+        return Row(result, "google-adk", "2.8.0", "google-adk==2.8.0", snapshot="match", snapshot_base="2.8.0")
+
     scenarios = registry.discover()
-    contradicted = matrix.contradicted_proofs(results, scenarios)
-    assert [(r["case"], claim) for r, claim in contradicted] == [("resumable-resume", REPRODUCED)]
-    assert matrix.contradicted_proofs([{**results[0], "outcome": REPRODUCED}], scenarios) == []
-    row = {**results[0], "framework": "google-adk", "version": "2.8.0", "snapshot": "match", "snapshot_base": "2.8.0"}
-    assert matrix.summarise([row], 1.0, scenarios) == 1
+    contradicted = matrix.contradicted_proofs([row(FIXED)], scenarios)
+    assert [(r.case, claim) for r, claim in contradicted] == [("resumable-resume", REPRODUCED)]
+    assert matrix.contradicted_proofs([row(REPRODUCED)], scenarios) == []
+    assert matrix.summarise([row(FIXED)], 1.0, scenarios) == 1

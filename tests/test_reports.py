@@ -7,7 +7,7 @@ import json
 from markdown_it import MarkdownIt
 
 from harness.rendering import evidence, reports
-from harness.store import boundaries
+from harness.store import boundaries, record
 
 SCENARIO = {
     "id": "adk-demo",
@@ -46,7 +46,7 @@ def document(results):
         }
         for r in results
     ]
-    return reports.matrix_document(results, envs, {"python": "3.11.7", "platform": "linux-x86_64", "version": "0.1.0"})
+    return record.document_of(results, envs, {"python": "3.11.7", "platform": "linux-x86_64", "version": "0.1.0"})
 
 
 def parse(text):

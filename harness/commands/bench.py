@@ -121,7 +121,7 @@ def record_builds(cache_dir: Path, fw_names: list[str]) -> list[builds.Build]:
     from harness.store import record, rows
 
     document = record.load(PROJECT.reports)
-    sources = sorted({r["source"] for r in (document or {}).get("results", []) if rows.is_release(r)})
+    sources = sorted({r.source for r in rows.of_document(document) if r.release})
     if not sources:
         sources = [f"{fw}=={v}" for fw in fw_names for v in releases.default_versions(fw, cache_dir)]
     return [builds.parse(s, cache_dir) for s in sources]

@@ -62,8 +62,9 @@ from harness.runtime import frameworks, registry
 from harness.runtime.outcomes import ERROR
 from harness.runtime.runner import DEFAULT_TIMEOUT
 from harness.runtime.scenario import Scenario
-from harness.store import boundaries, result_cache
+from harness.store import boundaries, result_cache, staging
 from harness.store.boundaries import Boundary
+from harness.store.rows import Row
 
 PROJECT_ROOT = PROJECT.root
 REPORT_NAME = "bisect.json"
@@ -341,7 +342,7 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
         raise SpecError(f"scenario {scenario.id} runs on {scenario.framework}, not {framework}")
     releases, left_out = select_releases(framework, options.start, options.end, cache_dir)
     reports_dir = root / "reports"
-    reports.check_writable(reports_dir)
+    staging.check_writable(reports_dir)
     record_path = reports_dir / REPORT_NAME
     bisect_record = boundaries.load_record(record_path)  # refused before any work if unreadable
     record_results = _record_results(reports_dir)
@@ -429,22 +430,33 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
         envs = f"{len(search.order)} releases evaluated"
     print(f"bisect: {len(search.order)} probes ({', '.join(search.order)}); {envs}; wall time {elapsed:.1f}s", file=out)
 
-    updated = boundaries.load_record(record_path)  # re-read: another bisect may have written meanwhile
-    for r in results:
-        updated = boundaries.add(
-            updated,
-            probes_of(scenario.id, framework, search, r, inputs),
-            {"scenario": scenario.id, "case": r.case, "framework": framework, "from": releases[0], "to": releases[-1]},
-            releases,
-            framework,
-        )
-    reports.write_atomic(record_path, boundaries.dumps(updated))
-    log(f"wrote reports/{REPORT_NAME}")
-    _say_what_is_known(updated, record_results, scenario.id, cases, framework, out, inputs)
     from harness.store import record
 
-    if record.load(reports_dir) is not None:
-        record.render(root, registry.discover())
+    # Under the record's lock, bisect.json and the record read again (another bisect or matrix run
+    # may have written meanwhile); bisect.json and the reports it changes are written together.
+    with record.transaction(reports_dir, log) as tx:
+        updated = tx.bisects
+        for r in results:
+            updated = boundaries.add(
+                updated,
+                probes_of(scenario.id, framework, search, r, inputs),
+                {
+                    "scenario": scenario.id,
+                    "case": r.case,
+                    "framework": framework,
+                    "from": releases[0],
+                    "to": releases[-1],
+                },
+                releases,
+                framework,
+            )
+        tx.write_bisects(updated)
+        rerendered = tx.existing is not None
+        if tx.existing is not None:
+            tx.render(tx.existing, reports.renderer(registry.discover(), root))
+    log(f"wrote reports/{REPORT_NAME}")
+    _say_what_is_known(updated, record_results, scenario.id, cases, framework, out, inputs)
+    if rerendered:
         log("re-rendered the reports from the record with these boundaries")
     return status
 
@@ -460,9 +472,9 @@ def _say_what_is_known(
 ) -> None:
     """Boundaries from every bisect and the record together, and the releases that join the matrix."""
     in_record = {
-        r["version"]
-        for r in record_results
-        if r["scenario"] == scenario_id and r["source"] == f"{framework}=={r['version']}"
+        r.version
+        for r in map(Row.from_json, record_results)
+        if r.scenario == scenario_id and r.release and r.framework == framework
     }
     for case in cases:
         k = boundaries.known(bisect_record, record_results, scenario_id, case, framework, inputs)

@@ -7,7 +7,9 @@ the framework's latest release is run beside it. A case **fixed** by the candida
 on the baseline and is fixed on the candidate; a **regression** was fixed on the baseline and
 reproduces on the candidate. ``summary.md`` says both, then the before/after comment of every
 scenario that changed (with its short reproduction); the command exits 1 when there is a
-regression, naming it. What the reusable workflow runs (.github/workflows/framework-pr.yml).
+regression, naming it, and when a build could not be judged (every case of it an error: an
+install failure), which the summary says first; the summary is cut at 60,000 characters.
+What the reusable workflow runs (.github/workflows/framework-pr.yml).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from harness.project import Project
 from harness.runtime import registry
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import Scenario
+from harness.store.rows import Row, of_document, unjudged_lines
 
 
 @dataclass(frozen=True)
@@ -54,13 +57,13 @@ def baseline_of(framework: str, candidate_version: str | None, cache_dir: Path) 
     return below[-1] if below else finals[0]
 
 
-def changes(results: list[dict], baseline: str, candidate: str) -> list[Change]:
+def changes(results: list[Row], baseline: str, candidate: str) -> list[Change]:
     """One change per case the baseline and the candidate both ran, in the record's order."""
-    by = {(r["scenario"], r["case"], r["source"]): r["outcome"] for r in results}
+    by = {r.key: r.outcome for r in results}
     seen: list[tuple[str, str]] = []
     for r in results:
-        if (r["scenario"], r["case"]) not in seen:
-            seen.append((r["scenario"], r["case"]))
+        if (r.scenario, r.case) not in seen:
+            seen.append((r.scenario, r.case))
     return [
         Change(s, c, by[(s, c, baseline)], by[(s, c, candidate)])
         for s, c in seen
@@ -81,8 +84,13 @@ def summary(
     latest: str,
     found: list[Change],
     comments: dict[str, str],
+    cannot_judge: list[str] | None = None,
 ) -> str:
-    """The job summary: what the candidate fixes and breaks, then each changed scenario's comment."""
+    """The job summary: first the builds the run could not judge (``cannot_judge``: every case an
+    error), what the candidate fixes and breaks, then each changed scenario's comment; cut at
+    ``MAX_SUMMARY_CHARS`` (harness/rendering/summary.py), saying what was cut."""
+    from harness.rendering.summary import cap
+
     fixed = [c for c in found if c.kind == "fixed"]
     regressions = [c for c in found if c.kind == "regression"]
     other = [c for c in found if c.kind == "changed"]
@@ -92,6 +100,15 @@ def summary(
         "",
         f"Every {framework} scenario of the harness ({len(found)} cases) on the candidate and on {against}.",
         "",
+    ]
+    if cannot_judge:
+        out += [
+            "**The run could not judge every build; its verdicts below do not speak for them:**",
+            "",
+            *(f"- {line}" for line in cannot_judge),
+            "",
+        ]
+    out += [
         *_lines("Fixed by the candidate", fixed),
         *_lines("Regressions (fixed before, reproduced on the candidate)", regressions),
     ]
@@ -100,7 +117,7 @@ def summary(
     out += [f"{sum(c.kind == 'unchanged' for c in found)} cases unchanged.", ""]
     for scenario_id, text in comments.items():
         out += ["<details>", f"<summary>{scenario_id}: the before/after comment</summary>", "", text, "</details>", ""]
-    return "\n".join(out).rstrip() + "\n"
+    return cap("\n".join(out).rstrip() + "\n", "every scenario's report is in this evidence folder")
 
 
 def _matrix(specs: list[str], only: list[str], out: Path, root: Path, timeout: float | None, jobs: int | None) -> dict:
@@ -118,8 +135,9 @@ def run(
 ) -> int:
     """Run the evidence into ``out``; 1 when the candidate regresses a case, 2 for bad input."""
     from harness.rendering import comment, reports
-    from harness.store import record
+    from harness.store import record, staging
 
+    record.refuse_record_folder(out, root)
     cache_dir = Project(root).cache
     build = builds.parse(path, cache_dir)
     if build.release or build.local_path is None:
@@ -131,19 +149,19 @@ def run(
     only = sorted(scenarios)
     # The candidate first: a checkout's version is known once it is built (a dynamic version).
     ran = _matrix([path], only, out / "candidate", root, timeout, jobs)
-    version = next((r["version"] for r in ran["results"] if r["source"] == build.source and r["version"]), None)
+    version = next((r.version for r in of_document(ran) if r.source == build.source and r.version), None)
     baseline = base or baseline_of(framework, version or build.version, cache_dir)
     latest = index.final_releases(framework, cache_dir)[-1].version
     specs = [f"{framework}=={v}" for v in sorted({baseline, latest}, key=versions.key)]
     released = _matrix(specs, only, out / "releases", root, timeout, jobs)
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
-    results = sorted(released["results"] + ran["results"], key=reports.sort_key(order))
-    document = reports.matrix_document(
+    results = sorted(of_document(released) + of_document(ran), key=record.sort_key(order))
+    document = record.document_of(
         results, released.get("environments", []) + ran.get("environments", []), released.get("harness")
     )
-    (out / "matrix.json").write_text(reports.dumps(document))
-    record.render(root, scenarios, out, document)  # the before/after report of every scenario, in out/
-    found = changes(document["results"], f"{framework}=={baseline}", build.source)
+    # The before/after report of every scenario, in out/ (with its matrix.json), all or nothing.
+    record.write_folder(out, document, reports.renderer(scenarios, root), record.bisect_record(root / "reports"))
+    found = changes(results, f"{framework}=={baseline}", build.source)
     changed = sorted({c.scenario for c in found if c.kind != "unchanged"})
     link_base = comment.link_base_of(root)
     comments = {
@@ -151,8 +169,13 @@ def run(
         s: comment.render(reports.scenario_metadata(scenarios[s]), document, out.name, link_base=link_base)
         for s in changed
     }
-    text = summary(framework, build.source, f"{framework}=={baseline}", f"{framework}=={latest}", found, comments)
-    (out / "summary.md").write_text(text)
+    cannot_judge = unjudged_lines(results)
+    text = summary(
+        framework, build.source, f"{framework}=={baseline}", f"{framework}=={latest}", found, comments, cannot_judge
+    )
+    staging.write_file(out / "summary.md", text)
+    for line in cannot_judge:
+        print(line, file=sys.stderr)
     print(f"summary: {out / 'summary.md'}", file=sys.stderr)
     regressions = [c for c in found if c.kind == "regression"]
     for c in regressions:
@@ -160,4 +183,4 @@ def run(
             f"regression: {c.scenario}:{c.case} was fixed on {framework} {baseline}, reproduces on {build.source}",
             file=sys.stderr,
         )
-    return 1 if regressions else 0
+    return 1 if regressions or cannot_judge else 0

@@ -22,9 +22,10 @@ from harness.project import PROJECT, Project
 from harness.rendering import reports
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, OUTCOMES
+from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
-from harness.store import record, result_cache
-from harness.store.rows import disagreements, is_release
+from harness.store import record, result_cache, staging
+from harness.store.rows import Row, disagreements, of_document, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
@@ -81,18 +82,24 @@ def resolve_builds(
     return plan
 
 
-def _result(scenario: Scenario, case: Case, build: builds_mod.Build, version: str | None, **fields: object) -> dict:
-    return {
-        "scenario": scenario.id,
-        "case": case.id,
-        "framework": build.framework,
-        "version": version,
-        "source": build.source,
-        "release": build.release,
-        "backend": case.backend,
-        "timeline": "",
-        **fields,
-    }
+def _row(result: CaseResult, case: Case, build: builds_mod.Build, version: str | None, inputs: str | None) -> Row:
+    """The case's result with the build's keys: a row of the record."""
+    return Row(result, build.framework, version, build.source, build.release, case.backend, inputs)
+
+
+def _result(
+    scenario: Scenario,
+    case: Case,
+    build: builds_mod.Build,
+    version: str | None,
+    outcome: str,
+    detail: str,
+    timeline: str = "",
+    repro: str | None = None,
+    inputs: str | None = None,
+) -> Row:
+    """A row made of its parts (a build that could not install; the tests' fake builds)."""
+    return _row(CaseResult(scenario.id, case.id, outcome, detail, timeline, repro), case, build, version, inputs)
 
 
 # A result compared with a stored timeline is a second run of the case (the one that stored it,
@@ -119,7 +126,7 @@ def run_build(
     cache_dir: Path,
     recorded: dict[str, tuple[str, ...]] | None = None,
     store: SnapshotStore | None = None,
-) -> tuple[dict, list[dict]]:
+) -> tuple[dict, list[Row]]:
     """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included.
     ``recorded``: the record's packages per release (``record.recorded_packages``); ``store``:
     the snapshots the results will be compared with (without one, every case runs twice)."""
@@ -148,20 +155,7 @@ def run_build(
     assert run.env is not None
     env_record = run.env_record or {}
     version = env_record.get("version") or build.version
-    results = [
-        _result(
-            s,
-            c,
-            build,
-            version,
-            outcome=r.outcome,
-            detail=r.detail,
-            timeline=r.timeline,
-            repro=r.repro,
-            inputs=inputs(s),
-        )
-        for (s, c), r in zip(cases, run.results, strict=True)
-    ]
+    results = [_row(r, c, build, version, inputs(s)) for (s, c), r in zip(cases, run.results, strict=True)]
     for note in run.notes:
         log(f"  {build.source}: {note}")
     record = {
@@ -174,7 +168,7 @@ def run_build(
         "extras": env_record.get("extras"),
         "isolation": env_record.get("isolation"),
     }
-    counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
+    counts = {o: sum(r.outcome == o for r in results) for o in OUTCOMES}
     log(
         f"  {build.source}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
         f" (env {run.env.made} in {run.build_seconds:.1f}s, {run.ran} cases run"
@@ -183,36 +177,34 @@ def run_build(
     return record, results
 
 
-def check_snapshots(
-    results: list[dict], store: SnapshotStore, update: bool, recorded: list[dict] | None = None
-) -> None:
+def check_snapshots(results: list[Row], store: SnapshotStore, update: bool, recorded: list[Row] | None = None) -> None:
     """Compare every result with its snapshot; with ``update``, store the new and changed ones.
 
     A snapshot stored for a release between two others (a one-release bug's x.y.0) would
     make the later releases that matched the earlier snapshot compare with it instead:
     those in the record (``recorded``) and not re-run here get the earlier one pinned as their own.
     """
-    ran = {(r["scenario"], r["case"], r["version"]) for r in results}
+    ran = {(r.scenario, r.case, r.version) for r in results}
     for r in results:
         check = store.check(r)
-        r["snapshot"], r["snapshot_base"], r["snapshot_diff"] = check.status, check.base, check.diff
+        r.snapshot, r.snapshot_base, r.snapshot_diff = check.status, check.base, check.diff
         if update and check.status in (NEW, CHANGED):
             base = check.base
             later = [
                 x
                 for x in recorded or []
-                if (x["scenario"], x["case"]) == (r["scenario"], r["case"])
-                and is_release(x)
+                if (x.scenario, x.case) == (r.scenario, r.case)
+                and x.release
                 and base is not None
-                and x.get("snapshot_base") == base
-                and versions.key(x["version"]) > versions.key(r["version"])
-                and (x["scenario"], x["case"], x["version"]) not in ran
+                and x.snapshot_base == base
+                and versions.key(x.version or "0") > versions.key(r.version or "0")
+                and (x.scenario, x.case, x.version) not in ran
             ]
             if store.accept(r):
-                r["snapshot"], r["snapshot_base"] = UPDATED, r["version"]
+                r.snapshot, r.snapshot_base = UPDATED, r.version
                 for x in later:
-                    assert base is not None  # `later` is empty without a base
-                    store.pin(x["scenario"], x["case"], x["version"], base)
+                    assert base is not None and x.version is not None  # `later` is empty without a base
+                    store.pin(x.scenario, x.case, x.version, base)
 
 
 def _members(
@@ -231,9 +223,11 @@ def run(options: Options) -> int:
     scenarios = registry.discover()
     selected = registry.select(scenarios, options.only)
     reports_dir = options.root / "reports"
-    reports.check_writable(reports_dir)
     if options.out is not None:
-        reports.check_writable(options.out)
+        record.refuse_record_folder(options.out, options.root)
+    staging.check_writable(reports_dir)
+    if options.out is not None:
+        staging.check_writable(options.out)
     existing = record.load(reports_dir)  # an unreadable record is refused before any work
     bisects = record.bisect_record(reports_dir)
     store = SnapshotStore(options.root / "snapshots" / "matrix")
@@ -277,14 +271,14 @@ def run(options: Options) -> int:
         if ours:
             postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
     ran = time.monotonic()
-    environments_records = sorted((rec for rec, _ in outcomes), key=lambda e: (e["framework"], e["source"]))
+    environments_records = record.sorted_environments(rec for rec, _ in outcomes)
     results = [r for _, rs in outcomes for r in rs]
     if postgres.failure():
-        unserved = sum(str(r["detail"]).startswith(NO_SERVER) for r in results)
+        unserved = sum(r.detail.startswith(NO_SERVER) for r in results)
         log(f"postgresql: the server could not start; {unserved} cases on it are errors: {postgres.failure()}")
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
-    results.sort(key=reports.sort_key(order))
-    check_snapshots(results, store, options.update_snapshots, (existing or {}).get("results", []))
+    results.sort(key=record.sort_key(order))
+    check_snapshots(results, store, options.update_snapshots, of_document(existing))
     all_pairs = {(s.id, c.id) for s, c in registry.select(scenarios, [])}
     for orphan in store.orphans(all_pairs):
         log(f"warning: snapshots/matrix/{orphan}/ belongs to no scenario case any more; delete it")
@@ -292,10 +286,9 @@ def run(options: Options) -> int:
     harness = reports.harness_info(options.root)
     if options.shard:
         k, n = options.shard
-        document = reports.matrix_document(results, environments_records, harness)
+        document = record.document_of(results, environments_records, harness)
         shard_path = reports_dir / "shards" / f"shard-{k}-of-{n}.json"
-        shard_path.parent.mkdir(exist_ok=True)
-        reports.write_atomic(shard_path, reports.dumps(document))
+        staging.write_file(shard_path, record.dumps(document))
         log(
             f"wrote reports/shards/{shard_path.name}; "
             "merge the shards with `python -m harness merge reports/shards/*.json`"
@@ -309,8 +302,6 @@ def run(options: Options) -> int:
             environments_records,
             harness,
             store,
-            bisects,
-            existing,
             cache_dir,
             options.out,
             full=full,
@@ -327,39 +318,48 @@ def run(options: Options) -> int:
 def publish(
     root: Path,
     scenarios: dict,
-    results: list[dict],
+    results: list[Row],
     environments_records: list[dict],
     harness: dict,
     store: SnapshotStore,
-    bisects: dict,
-    existing: dict | None,
     cache_dir: Path,
     out: Path | None,
     full: bool = False,
     only: list[str] | None = None,
 ) -> Path:
-    """Merge the results into the record, or write them to a run folder of their own; return where."""
+    """Merge the results into the record, or write them to a run folder of their own; return where.
+
+    The record and bisect.json are read again under the record's lock (harness/store/record.py
+    ``transaction``): a run that wrote meanwhile keeps its results."""
     reports_dir = root / "reports"
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
-    ran = [scenarios[i] for i in dict.fromkeys(r["scenario"] for r in results) if i in scenarios]
-    # Membership as the store is now: a release whose snapshot --update-snapshots just stored
-    # has joined its scenario's matrix, and its results go to the record.
-    members = _members(root, ran, store, bisects, existing, cache_dir) if ran else {}
-    outside = sorted({r["source"] for r in results if not is_release(r) or r["version"] not in members[r["scenario"]]})
+    ran = [scenarios[i] for i in dict.fromkeys(r.scenario for r in results) if i in scenarios]
+    render = reports.renderer(scenarios, root)
+    with record.transaction(reports_dir, log) as tx:
+        existing, bisects = tx.existing, tx.bisects
+        # Membership as the store is now: a release whose snapshot --update-snapshots just stored
+        # has joined its scenario's matrix, and its results go to the record.
+        members = _members(root, ran, store, bisects, existing, cache_dir) if ran else {}
+        outside = sorted({r.source for r in results if not r.release or r.version not in members[r.scenario]})
+        if out is None and not outside:
+            prune: list[tuple[str, str, str]] = []
+            if full and existing:
+                # A full run is the whole matrix: results of releases that left it are dropped.
+                every = _members(root, list(scenarios.values()), store, bisects, existing, cache_dir)
+                prune = [
+                    r.key
+                    for r in of_document(existing)
+                    if r.scenario in every and (not r.release or r.version not in every[r.scenario])
+                ]
+                for key in prune:
+                    log(
+                        f"note: {key[2]} left the matrix of {key[0]}; its result for {key[1]} "
+                        "is dropped from the record"
+                    )
+            merged = record.merge(existing, results, environments_records, harness, order, prune)
+            tx.render(merged, render)
+            tx.write_record(merged)
     if out is None and not outside:
-        prune: list[tuple[str, str, str]] = []
-        if full and existing:
-            # A full run is the whole matrix: results of releases that left it are dropped.
-            every = _members(root, list(scenarios.values()), store, bisects, existing, cache_dir)
-            prune = [
-                (r["scenario"], r["case"], r["source"])
-                for r in existing["results"]
-                if r["scenario"] in every and (not is_release(r) or r["version"] not in every[r["scenario"]])
-            ]
-            for key in prune:
-                log(f"note: {key[2]} left the matrix of {key[0]}; its result for {key[1]} is dropped from the record")
-        merged = record.merge(existing, results, environments_records, harness, order, prune)
-        record.render(root, scenarios, document=merged)
         kept = len(merged["results"]) - len(results)
         log(
             f"record: {len(results)} results written to reports/{record.RECORD_NAME}, "
@@ -367,20 +367,19 @@ def publish(
         )
         return reports_dir
     if out is None:
-        out = reports_dir / record.RUNS_DIR / record.run_name(sorted({r["source"] for r in results}), only or [])
+        out = reports_dir / record.RUNS_DIR / record.run_name(sorted({r.source for r in results}), only or [])
         why = f"{', '.join(outside)} {'is' if len(outside) == 1 else 'are'} not in the matrix"
     else:
         why = "--out was given"
-    out.mkdir(parents=True, exist_ok=True)
-    document = reports.matrix_document(results, environments_records, harness)
-    written = record.render(root, scenarios, reports_dir=out, document=document)
+    document = record.document_of(results, environments_records, harness)
+    written = record.write_folder(out, document, render, bisects)
     shown = _shown(out, root)
     log(
         f"this run's reports are in {shown}/ ({len(written)} files); the record (reports/{record.RECORD_NAME}) "
         f"is unchanged: {why}"
     )
     before_after = [p for p in written if p.suffix == ".md" and p.name != "matrix.md"]
-    if any(not is_release(r) for r in results) and before_after:
+    if any(not r.release for r in results) and before_after:
         log(f"before/after report: {', '.join(_shown(p, root) for p in before_after)}")
     return out
 
@@ -393,56 +392,63 @@ def _shown(path: Path, root: Path) -> str:
         return str(path)
 
 
-def summarise(results: list[dict], elapsed: float, scenarios: dict[str, Scenario] | None = None) -> int:
-    counts = {o: sum(r["outcome"] == o for r in results) for o in OUTCOMES}
-    bad = [r for r in results if r["snapshot"] not in (MATCH, UPDATED)]
+def summarise(results: list[Row], elapsed: float, scenarios: dict[str, Scenario] | None = None) -> int:
+    """The run's summary on stderr; its exit status. A build the run could not judge (every case of
+    it an error) comes first, and fails the run."""
+    cannot_judge = unjudged_lines(results)
+    for line in cannot_judge:
+        log(line)
+    counts = {o: sum(r.outcome == o for r in results) for o in OUTCOMES}
+    bad = [r for r in results if r.snapshot not in (MATCH, UPDATED)]
     for r in bad:
         log(
-            f"\nsnapshot {r['snapshot']}: {r['scenario']}:{r['case']} on {r['source']}"
-            + (f" (compared with {r['snapshot_base']})" if r["snapshot_base"] else " (no stored snapshot)")
+            f"\nsnapshot {r.snapshot}: {r.scenario}:{r.case} on {r.source}"
+            + (f" (compared with {r.snapshot_base})" if r.snapshot_base else " (no stored snapshot)")
         )
-        log(f"  {r['outcome']}: {r['detail']}")
-        if r.get("snapshot_diff"):
-            log("".join("  " + line for line in r["snapshot_diff"].splitlines(keepends=True)).rstrip())
+        log(f"  {r.outcome}: {r.detail}")
+        if r.snapshot_diff:
+            log("".join("  " + line for line in r.snapshot_diff.splitlines(keepends=True)).rstrip())
     log(f"\n{len(results)} results in {elapsed:.1f}s: " + ", ".join(f"{n} {o}" for o, n in counts.items() if n))
-    inherited = sum(r["snapshot"] == MATCH and r["snapshot_base"] != r["version"] for r in results)
+    inherited = sum(r.snapshot == MATCH and r.snapshot_base != r.version for r in results)
     if inherited:
         log(f"{inherited} results have no snapshot of their own and match an earlier release's snapshot")
     log(
         "snapshots: "
         + ", ".join(
-            f"{sum(r['snapshot'] == s for r in results)} {s}"
+            f"{sum(r.snapshot == s for r in results)} {s}"
             for s in (MATCH, UPDATED, NEW, CHANGED)
-            if any(r["snapshot"] == s for r in results)
+            if any(r.snapshot == s for r in results)
         )
     )
     disagree = disagreements(results)
     for r in disagree:
         log(
-            f"\nshort reproduction disagrees: {r['scenario']}:{r['case']} on {r['source']}: the case says "
-            f"{r['outcome']}, scenarios/repro/{r['scenario']}--{r['case']}.py says {r['repro']}"
+            f"\nshort reproduction disagrees: {r.scenario}:{r.case} on {r.source}: the case says "
+            f"{r.outcome}, scenarios/repro/{r.scenario}--{r.case}.py says {r.repro}"
         )
     if disagree:
         log(f"{len(disagree)} results where the case and its short reproduction disagree")
     broken = contradicted_proofs(results, scenarios or {})
     for r, claim in broken:
         log(
-            f"\nproof contradicted: {r['scenario']}:{r['case']} on {r['source']} says {r['outcome']}; "
-            f"its {claim} proof names this release ({r['detail']})"
+            f"\nproof contradicted: {r.scenario}:{r.case} on {r.source} says {r.outcome}; "
+            f"its {claim} proof names this release ({r.detail})"
         )
     if bad:
         log(f"{len(bad)} results differ from their snapshots; if the change is right, re-run with --update-snapshots")
-    return 1 if bad or disagree or broken else 0
+    if cannot_judge:
+        log(f"{len(cannot_judge)} builds could not be judged (every case of them an error): see the first lines above")
+    return 1 if bad or disagree or broken or cannot_judge else 0
 
 
-def contradicted_proofs(results: list[dict], scenarios: dict[str, Scenario]) -> list[tuple[dict, str]]:
+def contradicted_proofs(results: list[Row], scenarios: dict[str, Scenario]) -> list[tuple[Row, str]]:
     """Results of a release a case's Release proof names, where the case no longer says the
     outcome the proof claims: the proof test reads the record, so the matrix is where it fails."""
     claims = {s.id: record.proof_claims(s) for s in scenarios.values()}
     out = []
     for r in results:
-        claim = claims.get(r["scenario"], {}).get((r["case"], r["source"]))
-        if claim is not None and r["outcome"] != claim:
+        claim = claims.get(r.scenario, {}).get((r.case, r.source))
+        if claim is not None and r.outcome != claim:
             out.append((r, claim))
     return out
 
@@ -455,23 +461,22 @@ def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:
     documents = []
     for path in paths:
         try:
-            documents.append(json.loads(path.read_text()))
+            document = json.loads(path.read_text())
         except (OSError, ValueError) as exc:
             raise builds_mod.SpecError(f"{path.name}: not a shard result ({exc})") from None
+        documents.append(record.migrate(record.validate(document, path.name, releases_only=False)))
     infos = {json.dumps(d.get("harness", {}), sort_keys=True) for d in documents}
     if len(infos) > 1:
         raise builds_mod.SpecError(
             "the shards were run by different harness code or Pythons; re-run them from one commit"
         )
-    results = [r for d in documents for r in d["results"]]
-    envs = sorted(
-        (e for d in documents for e in d.get("environments", [])), key=lambda e: (e["framework"], e["source"])
-    )
+    results = [r for d in documents for r in of_document(d)]
+    envs = record.sorted_environments(e for d in documents for e in d.get("environments", []))
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
-    results.sort(key=reports.sort_key(order))
+    results.sort(key=record.sort_key(order))
     reports_dir = root / "reports"
-    reports.check_writable(reports_dir)
-    existing = record.load(reports_dir)
+    staging.check_writable(reports_dir)
+    record.load(reports_dir)  # an unreadable record is refused before any work
     cache_dir = Project(root).cache
     publish(
         root,
@@ -480,11 +485,11 @@ def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:
         envs,
         documents[0].get("harness", {}) if documents else {},
         SnapshotStore(root / "snapshots" / "matrix"),
-        record.bisect_record(reports_dir),
-        existing,
         cache_dir,
         None,
     )
-    bad = [r for r in results if r["snapshot"] not in (MATCH, UPDATED)]
+    bad = [r for r in results if r.snapshot not in (MATCH, UPDATED)]
     log(f"merged {len(paths)} shards: {len(results)} results, {len(bad)} differ from their snapshots")
-    return 1 if bad else 0
+    for line in unjudged_lines(results):
+        log(line)
+    return 1 if bad or unjudged_lines(results) else 0

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from harness.project import PROJECT, Project
 from harness.runtime.proof_runs import ProofRun, edge_case, run_here
-from harness.runtime.runner import DEFAULT_TIMEOUT, CaseResult
+from harness.runtime.runner import DEFAULT_TIMEOUT
 from harness.runtime.scenario import Build, Case, Edge, Release, Scenario
 
 PROJECT_ROOT = PROJECT.root
@@ -98,4 +98,4 @@ def _in_release_environment(scenario: Scenario, case: Case, release: Release, ro
     run = run_cases(build, [(scenario, case)], RunSettings(root=root, timeout=timeout, rerun=True, pool="cold"))
     r = run.results[0]
     where = f"{build.framework} {build.version} (its matrix environment)"
-    return ProofRun(CaseResult(scenario.id, case.id, r.outcome, r.detail, r.timeline), release, where)
+    return ProofRun(r, release, where)

@@ -20,48 +20,13 @@ from harness.planning.builds import Build
 from harness.project import Project
 from harness.runtime.loaded import KEY as LOADED
 from harness.runtime.outcomes import ERROR
+from harness.runtime.result import CaseResult
 from harness.runtime.runner import DEFAULT_TIMEOUT, strip_paths
 from harness.runtime.scenario import SQLITE, Case, Scenario
 from harness.store import result_cache
 
 NO_REPORT = "the worker reported nothing for this case"
 NO_SERVER = "the PostgreSQL server could not start: "
-
-
-@dataclass(frozen=True)
-class CaseRun:
-    """One case's result in one build."""
-
-    scenario: str
-    case: str
-    outcome: str
-    detail: str
-    timeline: str = ""
-    repro: str | None = None  # the verdict of the case's short reproduction, where it has one
-
-    @classmethod
-    def from_worker(cls, record: dict) -> CaseRun:
-        return cls(
-            record["scenario"],
-            record["case"],
-            record["outcome"],
-            record["detail"],
-            record.get("timeline", ""),
-            record.get("repro"),
-        )
-
-    def to_worker(self) -> dict:
-        """As the worker reported it (the shape the environment's result cache keeps)."""
-        out = {
-            "scenario": self.scenario,
-            "case": self.case,
-            "outcome": self.outcome,
-            "detail": self.detail,
-            "timeline": self.timeline,
-        }
-        if self.repro is not None:
-            out["repro"] = self.repro
-        return out
 
 
 @dataclass(frozen=True)
@@ -96,7 +61,7 @@ class RunSettings:
 class BuildRun:
     """What running a set of cases in one build gave."""
 
-    results: list[CaseRun]
+    results: list[CaseResult]
     env: environments.Environment | None = None
     env_record: dict | None = None  # what the worker said of its environment (packages, python)
     install_error: str | None = None
@@ -122,7 +87,7 @@ def run_cases(
         )
     except (environments.BuildFailed, OSError) as exc:
         detail = f"install failed: {strip_paths(str(exc))}"
-        return BuildRun([CaseRun(s.id, c.id, ERROR, detail) for s, c in cases], install_error=detail)
+        return BuildRun([CaseResult(s.id, c.id, ERROR, detail) for s, c in cases], install_error=detail)
     if not env.reused:  # a new environment: the bytecode of the files it shares with others
         bytecode.share_into(env.path, Project(settings.root).cache / "bytecode")
     built = time.monotonic()
@@ -186,10 +151,10 @@ def run_cases(
     results = []
     for (s, c), k in zip(cases, keys, strict=True):
         if k in unserved:
-            results.append(CaseRun(s.id, c.id, ERROR, unserved[k]))
+            results.append(CaseResult(s.id, c.id, ERROR, unserved[k]))
             continue
         record = got.get(k) if k in to_run else entries[k]["result"]
-        results.append(CaseRun.from_worker(record) if record else CaseRun(s.id, c.id, ERROR, failure))
+        results.append(CaseResult.from_dict(record) if record else CaseResult(s.id, c.id, ERROR, failure))
     return BuildRun(
         results,
         env=env,

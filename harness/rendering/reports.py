@@ -1,76 +1,21 @@
-"""reports/matrix.json (the record) and reports/matrix.md (a view of it), written atomically."""
+"""The record's views: reports/matrix.md, one report per scenario, the SVG grids and the published
+short reproductions, rendered from a record document (harness/store/record.py, which owns and
+writes reports/matrix.json). Rendering reads the record and writes into a staging
+(harness/store/staging.py), so a report set is moved into place whole or not at all."""
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.errors import UsageError
 from harness.planning import versions
 from harness.project import PROJECT
 from harness.store import result_cache
-from harness.store.rows import written
 
 if TYPE_CHECKING:
     from harness.runtime.scenario import Scenario
-
-# 2: each result also holds ``repro``, the verdict of the case's short reproduction run in the
-# same build (fixed, reproduced, cannot-judge, error (...), or null where the case has none), and
-# ``backend``, the database the case ran on (sqlite, or postgresql for a ``<case>-postgresql`` case).
-SCHEMA_VERSION = 2
-READABLE_SCHEMAS = (1, 2)  # a version-1 record reads as one whose results have no repro verdict nor backend
-
-
-class ReportsNotWritable(UsageError, OSError):
-    pass
-
-
-def check_writable(reports_dir: Path) -> None:
-    """Fail before any work when reports/ cannot be written (bad input leaves it untouched)."""
-    try:
-        reports_dir.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=reports_dir, prefix=".tmp-probe-"):
-            pass
-    except OSError as exc:
-        raise ReportsNotWritable(f"reports directory {reports_dir.name}/ is not writable: {exc.strerror}") from None
-
-
-def write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
-def sort_key(order: dict[tuple[str, str], int]) -> Callable[[dict], tuple]:
-    def key(r: dict) -> tuple:
-        return (
-            order.get((r["scenario"], r["case"]), 1 << 30),
-            r["scenario"],
-            r["case"],
-            r["framework"],
-            versions.key(r["version"] or "0"),
-            r["source"],
-        )
-
-    return key
-
-
-def matrix_document(results: list[dict], environments: list[dict], harness: dict | None = None) -> dict:
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "harness": harness or {},
-        "results": [written(r) for r in results],
-        "environments": environments,
-    }
-
-
-def dumps(document: dict) -> str:
-    return json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+    from harness.store.staging import Staging
 
 
 def _cell(r: dict) -> str:
@@ -180,24 +125,39 @@ def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
     }
 
 
+def renderer(scenarios: dict, root: Path | None = None) -> Callable[[dict, Path, Staging, dict], list[Path]]:
+    """The reports' renderer that harness/store/record.py calls with a document, a folder, a
+    staging and the bisect record (whose boundaries the scenario reports quote)."""
+
+    def render(document: dict, folder: Path, stage: Staging, bisects: dict) -> list[Path]:
+        return write_all(document, scenarios, folder, stage, bisects, root)
+
+    return render
+
+
 def write_all(
-    document: dict, scenarios: dict, reports_dir: Path, bisects: dict | None = None, root: Path | None = None
+    document: dict,
+    scenarios: dict,
+    reports_dir: Path,
+    stage: Staging,
+    bisects: dict | None = None,
+    root: Path | None = None,
 ) -> list[Path]:
-    """matrix.json, matrix.md and one report per scenario in the results, each atomically.
+    """matrix.md and one report per scenario in the results, staged in ``stage`` (not matrix.json:
+    the record's owner writes it).
 
     ``bisects``: the bisect record (harness/store/boundaries.py), whose boundaries the scenario reports quote.
     """
     from harness.rendering import evidence
 
-    write_atomic(reports_dir / "matrix.json", dumps(document))
     present = [s for s in scenarios.values() if any(r["scenario"] == s.id for r in document["results"])]
-    write_atomic(reports_dir / "matrix.md", matrix_markdown(document, {s.id: s.id for s in present}))
-    written = [reports_dir / "matrix.json", reports_dir / "matrix.md"]
+    stage.write(reports_dir / "matrix.md", matrix_markdown(document, {s.id: s.id for s in present}))
+    written = [reports_dir / "matrix.md"]
     for s in present:
         path = reports_dir / f"{s.id}.md"
-        write_atomic(path, evidence.render(scenario_metadata(s, root), document, bisects))
+        stage.write(path, evidence.render(scenario_metadata(s, root), document, bisects))
         written.append(path)
-    written += write_grids_and_scripts(document, present, reports_dir)
+    written += write_grids_and_scripts(document, present, reports_dir, stage)
     return written
 
 
@@ -208,7 +168,7 @@ def _grid_lines(framework: str) -> list[str]:
     return [f"![{framework}: outcome per scenario, case and build]({grid.svg_name(framework)})", ""]
 
 
-def write_grids_and_scripts(document: dict, present: list, reports_dir: Path) -> list[Path]:
+def write_grids_and_scripts(document: dict, present: list, reports_dir: Path, stage: Staging) -> list[Path]:
     """The SVG grids (one per framework, one per scenario: harness/rendering/grid.py) and the standalone
     reproductions of every case (reports/repro/, harness/rendering/short_scripts.py)."""
     from harness.rendering import grid, short_scripts
@@ -216,11 +176,11 @@ def write_grids_and_scripts(document: dict, present: list, reports_dir: Path) ->
     written = []
     for framework in sorted({r["framework"] for r in document["results"]}):
         path = reports_dir / grid.svg_name(framework)
-        write_atomic(path, grid.framework_svg(document, framework))
+        stage.write(path, grid.framework_svg(document, framework))
         written.append(path)
     for s in present:
         path = reports_dir / f"{s.id}.svg"
-        write_atomic(path, grid.scenario_svg(scenario_metadata(s), document))
+        stage.write(path, grid.scenario_svg(scenario_metadata(s), document))
         written.append(path)
-    written += short_scripts.write_all(document, present, reports_dir, write_atomic)
+    written += short_scripts.write_all(document, present, reports_dir, stage)
     return written

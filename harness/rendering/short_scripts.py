@@ -11,13 +11,16 @@ only where the pinned release has them. Bundled, self-contained scripts are made
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.project import PROJECT
 from harness.rendering import export
 from harness.runtime import short_repro
 from harness.runtime.scenario import Case, Scenario
+
+if TYPE_CHECKING:
+    from harness.store.staging import Staging
 
 
 def source_of(scenario: Scenario, case: Case, scenarios_dir: Path = PROJECT.scenarios) -> Path | None:
@@ -90,12 +93,9 @@ def stamped(scenario: Scenario, case: Case, document: dict, source: str, pin: ex
     return "\n".join(header(scenario, case, document, pin)) + "\n" + source
 
 
-def write_all(
-    document: dict, scenarios: list[Scenario], reports_dir: Path, write: Callable[[Path, str], None]
-) -> list[Path]:
-    """Every case's published script; scripts of these scenarios' cases that have none are removed."""
+def write_all(document: dict, scenarios: list[Scenario], reports_dir: Path, stage: Staging) -> list[Path]:
+    """Every case's published script, staged; scripts of these scenarios' cases that have none are removed."""
     directory = reports_dir / export.REPRO_DIR
-    directory.mkdir(parents=True, exist_ok=True)
     written = []
     for s in scenarios:
         wanted = set()
@@ -106,10 +106,10 @@ def write_all(
             target = directory / export.script_name(s.id, case.id)
             text = stamped(s, case, document, path.read_text(encoding="utf-8"))
             if not target.exists() or target.read_text(encoding="utf-8") != text:
-                write(target, text)
+                stage.write(target, text)
             written.append(target)
             wanted.add(target.name)
         for stale in directory.glob(f"{s.id}--*.py"):
             if stale.name not in wanted and stale.name.removeprefix(f"{s.id}--").count("--") == 0:
-                stale.unlink()
+                stage.remove(stale)
     return written

@@ -6,9 +6,10 @@ outcome per framework and names every result that differs from its stored snapsh
 none, with the diff, then the results that need a look (``unexpected``, ``error``). It is
 printed on stdout; `.github/workflows/matrix.yml` appends it to ``$GITHUB_STEP_SUMMARY``.
 
-Exit status: 0 when every result matches its snapshot, 1 when any differs or has none
-(the same rule as ``nox -s matrix`` and ``python -m harness merge``), 2 for a file that is
-not a results document (one line on stderr).
+Exit status: 0 when every result matches its snapshot, 1 when any differs or has none, or when
+a build could not be judged (every case of it an error; said first in the summary): the same
+rule as ``nox -s matrix`` and ``python -m harness merge``; 2 for a file that is not a results
+document (one line on stderr). The summary is cut at 60,000 characters, saying what was cut.
 """
 
 from __future__ import annotations
@@ -16,17 +17,40 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from harness.project import PROJECT
 from harness.runtime.outcomes import ERROR, OUTCOMES, UNEXPECTED
-from harness.store.rows import disagreements
+from harness.store.rows import disagreements, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, UPDATED, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
 # A step summary holds at most 1 MiB; a run where every timeline changed must still fit.
 MAX_DIFF_LINES = 60
 MAX_DIFFS = 25
+# A pull request's summary (this one, candidate's summary.md) is read by a person: past this
+# many characters it is cut, saying how much was left out and where the rest is.
+MAX_SUMMARY_CHARS = 60_000
+
+
+def cap(text: str, where: str, limit: int = MAX_SUMMARY_CHARS) -> str:
+    """``text`` cut at a line boundary to at most ``limit`` characters, with a last line saying
+    what was cut and ``where`` the whole is; open code blocks and ``<details>`` are closed."""
+    if len(text) <= limit:
+        return text
+    room = limit - 600  # the closing lines and the note
+    kept = text[: text.rfind("\n", 0, room) + 1]
+    closers = []
+    if kept.count("```") % 2:
+        closers.append("```")
+    closers += ["</details>"] * max(0, kept.count("<details>") - kept.count("</details>"))
+    cut_lines = text[len(kept) :].count("\n")
+    note = (
+        f"**This summary was cut at {limit:,} characters:** {len(text) - len(kept):,} characters "
+        f"({cut_lines:,} lines) were left out; {where}."
+    )
+    return kept + "".join(c + "\n" for c in closers) + "\n" + note + "\n"
 
 
 class NotResults(ValueError):
@@ -51,7 +75,7 @@ def differs(result: dict) -> bool:
     return result.get("snapshot") not in (MATCH, UPDATED)
 
 
-def _name(r: dict) -> str:
+def _name(r: Mapping) -> str:
     return f"`{r['scenario']}:{r['case']}` on `{r['source']}`"
 
 
@@ -68,6 +92,9 @@ def _diff(r: dict, store: SnapshotStore) -> str:
 def markdown(results: list[dict], sources: list[str], store: SnapshotStore) -> str:
     """The summary: counts per framework, what differs from its snapshot, what needs a look."""
     out = [f"## Matrix: {len(results)} results from {', '.join(sources)}", ""]
+    cannot_judge = unjudged_lines(results)
+    if cannot_judge:
+        out += ["### The run could not judge every build", "", *(f"- **{line}**" for line in cannot_judge), ""]
     out += ["| framework | builds | " + " | ".join(OUTCOMES) + " |", "|---|---:|" + "---:|" * len(OUTCOMES)]
     for framework in sorted({r["framework"] for r in results}):
         rows = [r for r in results if r["framework"] == framework]
@@ -110,7 +137,7 @@ def markdown(results: list[dict], sources: list[str], store: SnapshotStore) -> s
         out += [f"### Needs a look: {len(problems)} unexpected or error", ""]
         out += [f"- {_name(r)}: **{r['outcome']}**: {r['detail']}" for r in problems]
         out.append("")
-    return "\n".join(out)
+    return cap("\n".join(out), "every result is in the record (reports/matrix.md, reports/matrix.json)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     store = SnapshotStore(PROJECT_ROOT / "snapshots" / "matrix")
     print(markdown(results, [p.name for p in args.files], store))
-    return 1 if any(differs(r) for r in results) or disagreements(results) else 0
+    return 1 if any(differs(r) for r in results) or disagreements(results) or unjudged_lines(results) else 0
 
 
 if __name__ == "__main__":

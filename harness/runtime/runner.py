@@ -11,12 +11,14 @@ import logging
 import os
 import re
 import traceback
-from dataclasses import asdict, dataclass
 
 from harness.runtime import netguard
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, Verdict
+from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, NotApplicable, Observation, Scenario
 from harness.runtime.timeline import render
+
+__all__ = ["DEFAULT_TIMEOUT", "CaseResult", "error_detail", "run_case", "strip_paths"]
 
 DEFAULT_TIMEOUT = 60.0
 
@@ -29,18 +31,6 @@ CASE_ENVIRONMENT = {
     "GEMINI_API_KEY": "",
     "ADK_DISABLE_TELEMETRY": "1",
 }
-
-
-@dataclass
-class CaseResult:
-    scenario: str
-    case: str
-    outcome: str
-    detail: str
-    timeline: str
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 _PATH_RE = re.compile(r"(?:/[^\s'\":]+)+/(?=[^\s/'\":]+)")

@@ -126,7 +126,51 @@ def load_record(path: Path) -> dict:
             raise ValueError(f"schema_version {document.get('schema_version')!r}, expected {SCHEMA_VERSION}")
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RecordError(f"reports/{path.name} cannot be read ({exc}); restore it with git or move it away") from None
+    _validate_probes(document, f"reports/{path.name}")
     return normalise({**empty_record(), **document})
+
+
+PROBE_KEYS = ("scenario", "case", "framework", "version", "outcome")
+RANGE_KEYS = ("scenario", "case", "framework", "from", "to")
+
+
+def _probe_problem(p: object) -> str | None:
+    """What is wrong with one probe, and what is valid; None when nothing is."""
+    if not isinstance(p, dict):
+        return "is not an object; valid: an object with " + ", ".join(PROBE_KEYS)
+    missing = [k for k in PROBE_KEYS if k not in p]
+    if missing:
+        return f"has no {missing[0]!r}; every probe holds " + ", ".join(PROBE_KEYS)
+    if p["outcome"] not in (REPRODUCED, FIXED, UNEXPECTED, NOT_APPLICABLE, ERROR):
+        return f"has outcome {p['outcome']!r}; valid: reproduced, fixed, unexpected, not-applicable, error"
+    if not isinstance(p["version"], str) or versions.key(p["version"])[0] != 1:
+        return f"has version {p['version']!r}; valid: a PEP 440 release version"
+    return None
+
+
+def _validate_probes(document: dict, where: str) -> None:
+    """A one-line ``RecordError`` naming the first bad probe or range (index, scenario:case@release)."""
+    for i, p in enumerate(document["probes"]):
+        problem = _probe_problem(p)
+        if problem is not None:
+            name = f"probe {i}"
+            if isinstance(p, dict):
+                name += (
+                    f" ({p.get('scenario', '?')}:{p.get('case', '?')}@{p.get('framework', '?')}=={p.get('version')})"
+                )
+            raise RecordError(f"{where}: {name} {problem}; fix it or restore the file with git")
+    ranges = document.get("bisects", [])
+    for i, b in enumerate(ranges if isinstance(ranges, list) else [None]):
+        if not isinstance(b, dict) or any(not isinstance(b.get(k), str) for k in RANGE_KEYS):
+            raise RecordError(
+                f"{where}: bisect {i} is not an object with {', '.join(RANGE_KEYS)}; "
+                "fix it or restore the file with git"
+            )
+    releases = document.get("releases", {})
+    if not isinstance(releases, dict) or not all(isinstance(v, list) for v in releases.values()):
+        raise RecordError(
+            f"{where}: its releases are not framework -> list of versions; fix it or restore the file with git"
+        )
 
 
 def _probe_key(p: dict) -> tuple:

@@ -1,8 +1,12 @@
-"""The record: ``reports/matrix.json`` and every report rendered from it.
+"""The record: ``reports/matrix.json``, its owner. Loads it, validates and migrates it, merges a
+run's results into it, and writes it (with the reports rendered from it) all or nothing, under
+the record's lock.
 
 The record holds the latest result of every (scenario, case, release) of the matrix. A run
 of releases of the matrix replaces exactly the results it ran and keeps every other one
-byte for byte (``merge``); the reports are always rendered from the whole record.
+byte for byte (``merge``); the reports are always rendered from the whole record, by
+harness/rendering/ (which reads the record and writes no record; this package imports nothing
+of it: the caller hands the reports' renderer to ``transaction``'s staging).
 
 *The matrix* of a scenario is the releases that matter for it: the framework's default
 set (harness/planning/releases.py), every release the scenario stores a snapshot of its own for
@@ -15,48 +19,137 @@ folder of its own (``reports/runs/<name>/``, ignored by git) and leaves the reco
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.errors import UsageError
 from harness.planning import index, versions
 from harness.project import PROJECT
-from harness.rendering import reports
+from harness.runtime.outcomes import OUTCOMES
 from harness.store import boundaries, result_cache, rows
-from harness.store.snapshots import SnapshotStore
+from harness.store.lock import LOCK_NAME, locked
+from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
+from harness.store.staging import Staging
 
 if TYPE_CHECKING:
     from harness.runtime.scenario import Scenario
 
+__all__ = ["LOCK_NAME", "locked"]
+
 RECORD_NAME = "matrix.json"
+BISECT_NAME = "bisect.json"
 RUNS_DIR = "runs"
+
+# 2: each result also holds ``repro``, the verdict of the case's short reproduction run in the
+# same build (fixed, reproduced, cannot-judge, error (...), or null where the case has none), and
+# ``backend``, the database the case ran on (sqlite, or postgresql for a ``<case>-postgresql`` case).
+SCHEMA_VERSION = 2
+READABLE_SCHEMAS = (1, 2)  # a version-1 record reads as one whose results have no repro verdict nor backend
+# The keys a result of each schema must hold (version 2 added the last two).
+REQUIRED_KEYS = {1: rows.RESULT_KEYS[:-2], 2: rows.RESULT_KEYS}
+SNAPSHOT_WORDS = (MATCH, UPDATED, NEW, CHANGED)
 
 
 class RecordError(UsageError, ValueError):
     """reports/matrix.json is not a record this code can read (one line: what, and what to do)."""
 
 
-def load(reports_dir: Path) -> dict | None:
-    """The record, or None when there is none yet."""
-    path = reports_dir / RECORD_NAME
-    if not path.exists():
-        return None
+# --- reading: load, validate, migrate ------------------------------------------------------------
+
+
+def _row_name(i: int, r: dict) -> str:
+    return f"result {i} ({r.get('scenario', '?')}:{r.get('case', '?')}@{r.get('source', '?')})"
+
+
+def _row_problem(r: object, required: tuple[str, ...], releases_only: bool) -> str | None:
+    """What is wrong with one result, and what is valid; None when nothing is."""
+    if not isinstance(r, dict):
+        return "is not an object; valid: an object with " + ", ".join(required)
+    missing = [k for k in required if k not in r]
+    if missing:
+        return f"has no {missing[0]!r}; every result holds " + ", ".join(required)
+    for k in ("scenario", "case", "framework", "source"):
+        if not isinstance(r[k], str) or not r[k]:
+            return f"has {k} {r[k]!r}; valid: a non-empty string"
+    if r["outcome"] not in OUTCOMES:
+        return f"has outcome {r['outcome']!r}; valid: " + ", ".join(OUTCOMES)
+    if not isinstance(r["detail"], str):
+        return f"has detail {r['detail']!r}; valid: a string"
+    if r["snapshot"] not in SNAPSHOT_WORDS:
+        return f"has snapshot {r['snapshot']!r}; valid: " + ", ".join(SNAPSHOT_WORDS)
+    version = r["version"]
+    valid_version = isinstance(version, str) and versions.key(version)[0] == 1
+    if releases_only or rows.is_release(r):
+        if not valid_version:
+            return f"has version {version!r}; valid: a PEP 440 release version, as in its source NAME==VERSION"
+        if not rows.is_release(r):
+            return f"has source {r['source']!r} beside version {version!r}; valid: {r['framework']}=={version}"
+    elif version is not None and not valid_version:
+        return f"has version {version!r}; valid: a PEP 440 version or null"
+    return None
+
+
+def validate(document: object, where: str, releases_only: bool = True) -> dict:
+    """``document`` when it is a record or shard result this code can read; else a one-line
+    ``RecordError`` naming the first bad result (its index and scenario:case@source) and what is
+    valid. ``releases_only``: every result is a release's (the record; a shard may hold others)."""
+    restore = f"restore it with `git checkout -- {where}` or move it away"
+    if not isinstance(document, dict) or not isinstance(document.get("results"), list):
+        raise RecordError(f"{where} cannot be read (no results list); {restore}")
+    schema = document.get("schema_version")
+    if schema not in READABLE_SCHEMAS:
+        raise RecordError(f"{where} cannot be read (schema_version {schema!r}, expected {SCHEMA_VERSION}); {restore}")
+    required = REQUIRED_KEYS[schema]
+    seen: dict[tuple[str, str, str], int] = {}
+    for i, r in enumerate(document["results"]):
+        problem = _row_problem(r, required, releases_only)
+        if problem is None:
+            key = (r["scenario"], r["case"], r["source"])
+            if key in seen:
+                problem = f"repeats result {seen[key]}; valid: one result per (scenario, case, source)"
+            seen[key] = i
+        if problem is not None:
+            name = _row_name(i, r) if isinstance(r, dict) else f"result {i}"
+            raise RecordError(f"{where}: {name} {problem}; fix the row or {restore}")
+    environments = document.get("environments", [])
+    if not isinstance(environments, list) or not all(
+        isinstance(e, dict) and isinstance(e.get("source"), str) and isinstance(e.get("framework"), str)
+        for e in environments
+    ):
+        raise RecordError(
+            f"{where}: its environments are not a list of objects with a source and a framework; {restore}"
+        )
+    return document
+
+
+def migrate(document: dict) -> dict:
+    """The document in the current schema: a version-1 result gains ``repro`` and ``backend`` as
+    null (what ``rows.written`` writes for them), so it is written back as it read."""
+    if document.get("schema_version") == SCHEMA_VERSION:
+        return document
+    results = [{**r, "repro": r.get("repro"), "backend": r.get("backend")} for r in document["results"]]
+    return {**document, "schema_version": SCHEMA_VERSION, "results": results}
+
+
+def read(path: Path, where: str, releases_only: bool = True) -> dict:
+    """The validated, migrated document at ``path`` (a record or a shard result)."""
     try:
         document = json.loads(path.read_text())
-        if not isinstance(document, dict) or not isinstance(document.get("results"), list):
-            raise ValueError("no results list")
-        if document.get("schema_version") not in reports.READABLE_SCHEMAS:
-            raise ValueError(f"schema_version {document.get('schema_version')!r}, expected {reports.SCHEMA_VERSION}")
-    except ValueError as exc:
+    except (OSError, ValueError) as exc:
         raise RecordError(
-            f"reports/{RECORD_NAME} cannot be read ({exc}); restore it with "
-            f"`git checkout -- reports/{RECORD_NAME}` or move it away"
+            f"{where} cannot be read ({exc}); restore it with `git checkout -- {where}` or move it away"
         ) from None
-    return document
+    return migrate(validate(document, where, releases_only))
+
+
+def load(reports_dir: Path) -> dict | None:
+    """The record, validated and in the current schema, or None when there is none yet."""
+    return Record(reports_dir).load()
 
 
 def recorded_packages(document: dict | None) -> dict[str, tuple[str, ...]]:
@@ -69,13 +162,53 @@ def recorded_packages(document: dict | None) -> dict[str, tuple[str, ...]]:
     }
 
 
-def _key(r: dict) -> tuple[str, str, str]:
+# --- writing: the document, merge, and the all-or-nothing write under the lock ---------------------
+
+
+def sort_key(order: dict[tuple[str, str], int]) -> Callable[[rows.AnyRow], tuple]:
+    """The record's order of results: its cases' order (``order``), then framework and version."""
+
+    def key(row: rows.AnyRow) -> tuple:
+        r = rows.fields(row)
+        return (
+            order.get((r["scenario"], r["case"]), 1 << 30),
+            r["scenario"],
+            r["case"],
+            r["framework"],
+            versions.key(r["version"] or "0"),
+            r["source"],
+        )
+
+    return key
+
+
+def document_of(results: Iterable[rows.AnyRow], environments: list[dict], harness: dict | None = None) -> dict:
+    """A record (or run folder's, or shard's) document of these results, as the file holds it."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "harness": harness or {},
+        "results": [rows.written(r) for r in results],
+        "environments": environments,
+    }
+
+
+def dumps(document: dict) -> str:
+    return json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def _key(row: rows.AnyRow) -> tuple[str, str, str]:
+    r = rows.fields(row)
     return (r["scenario"], r["case"], r["source"])
+
+
+def sorted_environments(environments: Iterable[dict]) -> list[dict]:
+    """Environment entries in the record's order: by framework, then source."""
+    return sorted(environments, key=lambda e: (e["framework"], e["source"]))
 
 
 def merge(
     existing: dict | None,
-    results: list[dict],
+    results: Sequence[rows.AnyRow],
     environments: list[dict],
     harness: dict,
     order: dict[tuple[str, str], int],
@@ -95,19 +228,111 @@ def merge(
         if _key(r) not in new_keys and _key(r) not in dropped and (r["scenario"], r["case"]) in order
     ]
     merged = kept + [rows.written(r) for r in results]
-    merged.sort(key=reports.sort_key(order))
+    merged.sort(key=sort_key(order))
     sources = {r["source"] for r in merged}
     envs = {e["source"]: e for e in (existing or {}).get("environments", [])}
     envs.update({e["source"]: e for e in environments})
-    kept_envs = sorted((e for s, e in envs.items() if s in sources), key=lambda e: (e["framework"], e["source"]))
-    return reports.matrix_document(merged, kept_envs, harness)
+    kept_envs = sorted_environments(e for s, e in envs.items() if s in sources)
+    return document_of(merged, kept_envs, harness)
+
+
+# Renders a document's reports into a staging (the reports' renderer, harness/rendering/reports.py
+# ``render``): its arguments are the document, the folder, the staging and the bisect record.
+Renderer = Callable[[dict, Path, Staging, dict], list[Path]]
+
+
+class Transaction:
+    """One read-merge-write of the record, under its lock: ``existing`` and ``bisects`` are read
+    inside the lock; what is written with ``write_record``, ``write_bisects`` and the staging's
+    reports takes effect together when the block ends (see ``transaction``)."""
+
+    def __init__(self, reports_dir: Path, stage: Staging) -> None:
+        self.reports_dir = reports_dir
+        self.stage = stage
+        self.existing = Record(reports_dir).load()
+        self.bisects = Record(reports_dir).bisects()
+        self._record: dict | None = None
+        self._bisects: dict | None = None
+
+    def write_record(self, document: dict) -> Path:
+        self._record = document
+        return self.reports_dir / RECORD_NAME
+
+    def write_bisects(self, document: dict) -> Path:
+        self._bisects = self.bisects = document
+        return self.reports_dir / BISECT_NAME
+
+    def render(self, document: dict, renderer: Renderer) -> list[Path]:
+        """The record's reports of ``document`` (with the bisect record as it stands), staged."""
+        return renderer(document, self.reports_dir, self.stage, self.bisects)
+
+    def _stage_documents(self) -> None:
+        # Last, so they are moved in place after every report: a failure leaves the old record.
+        if self._bisects is not None:
+            self.stage.write(self.reports_dir / BISECT_NAME, boundaries.dumps(self._bisects))
+        if self._record is not None:
+            self.stage.write(self.reports_dir / RECORD_NAME, dumps(self._record))
+
+
+class Record:
+    """The record of a checkout's reports/ folder, and its one owner: ``load`` reads it validated
+    (every result's keys, outcome words, versions, no repeated key) and migrated to the current
+    schema; ``transaction`` reads it again under the record's lock, merges, and writes it with
+    its reports all or nothing. Nothing else writes reports/matrix.json or reports/bisect.json."""
+
+    def __init__(self, reports_dir: Path) -> None:
+        self.reports_dir = reports_dir
+        self.path = reports_dir / RECORD_NAME
+
+    def load(self) -> dict | None:
+        """The record's document, or None when there is none yet (a damaged one: ``RecordError``)."""
+        if not self.path.exists():
+            return None
+        return read(self.path, f"reports/{RECORD_NAME}")
+
+    def bisects(self) -> dict:
+        """The bisect record (reports/bisect.json), validated."""
+        return boundaries.load_record(self.reports_dir / BISECT_NAME)
+
+    @contextlib.contextmanager
+    def transaction(self, log: Callable[[str], None] | None = None) -> Iterator[Transaction]:
+        """Read, change and write the record (and bisect.json) under the record's lock, all or nothing."""
+        with locked(self.reports_dir, log), Staging(self.reports_dir) as stage:
+            tx = Transaction(self.reports_dir, stage)
+            yield tx
+            tx._stage_documents()
+
+
+def transaction(
+    reports_dir: Path, log: Callable[[str], None] | None = None
+) -> contextlib.AbstractContextManager[Transaction]:
+    """``Record(reports_dir).transaction(log)``."""
+    return Record(reports_dir).transaction(log)
+
+
+def write_folder(folder: Path, document: dict, renderer: Renderer, bisects: dict) -> list[Path]:
+    """A run folder (``--out``, reports/runs/<name>/): its own matrix.json and reports, all or
+    nothing (no lock: it is not the record)."""
+    with Staging(folder) as stage:
+        written = renderer(document, folder, stage, bisects)
+        stage.write(folder / RECORD_NAME, dumps(document))
+    return [folder / RECORD_NAME, *written]
+
+
+def refuse_record_folder(out: Path, root: Path, flag: str = "--out") -> None:
+    """A run folder can never be the record's own folder (it would replace the record)."""
+    if out.resolve() == (root / "reports").resolve():
+        raise UsageError(
+            f"{flag} {out} is the record's own folder (reports/); name another folder, "
+            f"or leave {flag} out to merge into the record"
+        )
 
 
 # --- which releases are in the matrix ---------------------------------------------------------
 
 
 def bisect_record(reports_dir: Path) -> dict:
-    return boundaries.load_record(reports_dir / "bisect.json")
+    return Record(reports_dir).bisects()
 
 
 def scenario_releases(
@@ -185,13 +410,3 @@ def run_name(sources: list[str], only: list[str]) -> str:
         digest = hashlib.sha256(name.encode()).hexdigest()[:8]
         name = f"{name[:70].rstrip('+-.')}-{digest}"
     return name
-
-
-def render(root: Path, scenarios: dict, reports_dir: Path | None = None, document: dict | None = None) -> list[Path]:
-    """Write every report of ``document`` (by default the record) into ``reports_dir``."""
-    record_dir = root / "reports"
-    reports_dir = reports_dir or record_dir
-    document = document if document is not None else load(record_dir)
-    if document is None:
-        return []
-    return reports.write_all(document, scenarios, reports_dir, bisect_record(record_dir), root)

@@ -1,9 +1,16 @@
-"""A result of the record (reports/matrix.json): its keys, in the order the file writes them, and
-what tells a release's result from a candidate's. The one place both are defined."""
+"""A result of the record (reports/matrix.json): its keys, in the order the file writes them, what
+tells a release's result from a candidate's, and ``Row``, the type that carries a case's result
+(harness/runtime/result.py ``CaseResult``) with the build's keys. The one place all are defined:
+outside harness/store/, a result row is read by its attributes, never by a string key."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from harness.runtime.outcomes import ERROR
+from harness.runtime.result import CaseResult
 
 # The contract's keys (../shared/CONTRACT.md; schema_version 2 adds ``repro`` and ``backend``),
 # then the keys the reports read; a result is written with exactly these, in this order.
@@ -22,10 +29,108 @@ RESULT_KEYS = (
 EXTRA_KEYS = ("snapshot_base", "timeline")
 
 
-def is_release(result: Mapping) -> bool:
+@dataclass
+class Row:
+    """One result of a run or of the record: the case's result and the build's keys. The snapshot
+    fields are set when it is checked against its stored snapshot (harness/execution/matrix.py)."""
+
+    result: CaseResult
+    framework: str
+    version: str | None
+    source: str
+    release: bool = True  # a release of the index (not a local build nor a direct reference)
+    backend: str | None = None
+    inputs: str | None = None  # the digest of the scenario code that answered it
+    snapshot: str | None = None
+    snapshot_base: str | None = None
+    snapshot_diff: str = ""
+
+    @property
+    def scenario(self) -> str:
+        return self.result.scenario
+
+    @property
+    def case(self) -> str:
+        return self.result.case
+
+    @property
+    def outcome(self) -> str:
+        return self.result.outcome
+
+    @property
+    def detail(self) -> str:
+        return self.result.detail
+
+    @property
+    def timeline(self) -> str:
+        return self.result.timeline
+
+    @property
+    def repro(self) -> str | None:
+        return self.result.repro
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """What identifies it in the record: (scenario, case, source)."""
+        return (self.scenario, self.case, self.source)
+
+    def fields(self) -> dict:
+        """Every field by its record key (what harness/store/ reads; ``written`` keeps the record's)."""
+        return {
+            "scenario": self.scenario,
+            "case": self.case,
+            "framework": self.framework,
+            "version": self.version,
+            "source": self.source,
+            "outcome": self.outcome,
+            "detail": self.detail,
+            "snapshot": self.snapshot,
+            "repro": self.repro,
+            "backend": self.backend,
+            "snapshot_base": self.snapshot_base,
+            "timeline": self.timeline,
+            "inputs": self.inputs,
+            "release": self.release,
+            "snapshot_diff": self.snapshot_diff,
+        }
+
+    @classmethod
+    def from_json(cls, row: Mapping) -> Row:
+        """From the record's (or a shard's, or a run folder's) JSON object of one result."""
+        return cls(
+            CaseResult(
+                row["scenario"], row["case"], row["outcome"], row["detail"], row.get("timeline") or "", row.get("repro")
+            ),
+            row["framework"],
+            row["version"],
+            row["source"],
+            release=row["source"] == f"{row['framework']}=={row['version']}",
+            backend=row.get("backend"),
+            inputs=row.get("inputs"),
+            snapshot=row.get("snapshot"),
+            snapshot_base=row.get("snapshot_base"),
+        )
+
+
+# What the functions below take: a row, or its JSON object as the record holds it.
+AnyRow = Row | Mapping
+RowT = TypeVar("RowT", Row, Mapping)
+
+
+def fields(result: AnyRow) -> Mapping:
+    return result.fields() if isinstance(result, Row) else result
+
+
+def of_document(document: Mapping | None) -> list[Row]:
+    """A record's (or run folder's, or shard's) results as rows."""
+    return [Row.from_json(r) for r in (document or {}).get("results", [])]
+
+
+def is_release(result: AnyRow) -> bool:
     """A result of a release from the index (``source`` is ``NAME==VERSION``), not of a local build
     (``local:<name>``) or a direct reference."""
-    return result["source"] == f"{result['framework']}=={result['version']}"
+    r = fields(result)
+    return r["source"] == f"{r['framework']}=={r['version']}"
 
 
 # The digest of the scenario code that answered it (harness/store/result_cache.py
@@ -33,16 +138,50 @@ def is_release(result: Mapping) -> bool:
 INPUTS_KEY = "inputs"
 
 
-def written(result: Mapping) -> dict:
+def written(result: AnyRow) -> dict:
     """The result as the record holds it: the keys above, in order, missing ones as null."""
-    out = {k: result.get(k) for k in RESULT_KEYS + EXTRA_KEYS}
-    if result.get(INPUTS_KEY):
-        out[INPUTS_KEY] = result[INPUTS_KEY]
+    r = fields(result)
+    out = {k: r.get(k) for k in RESULT_KEYS + EXTRA_KEYS}
+    if r.get(INPUTS_KEY):
+        out[INPUTS_KEY] = r[INPUTS_KEY]
     return out
 
 
-def disagreements(results: list[dict]) -> list[dict]:
+def disagreements(results: Iterable[RowT]) -> list[RowT]:
     """Results where the case says reproduced or fixed and its short reproduction, run in the same
     build, says otherwise (cases without a script are not counted)."""
-    judged = [r for r in results if r["outcome"] in ("reproduced", "fixed") and r.get("repro")]
-    return [r for r in judged if r["repro"] != r["outcome"]]
+    return [
+        result
+        for result, r in ((x, fields(x)) for x in results)
+        if r["outcome"] in ("reproduced", "fixed") and r.get("repro") and r["repro"] != r["outcome"]
+    ]
+
+
+def unjudged(results: Iterable[AnyRow]) -> dict[str, list[Mapping]]:
+    """The builds the run could not judge: ``source`` -> its results, where every case of it ended
+    in ``error`` (an install failure); or ``source on BACKEND`` where every case of it on a database
+    backend did (a server that did not start). Such a run judged nothing there and must say so."""
+    by_source: dict[str, list[Mapping]] = {}
+    for r in map(fields, results):
+        by_source.setdefault(r["source"], []).append(r)
+    out: dict[str, list[Mapping]] = {}
+    for source, rs in by_source.items():
+        groups = {source: rs}
+        if not all(r["outcome"] == ERROR for r in rs):
+            groups = {}
+            for r in rs:
+                if r.get("backend") not in (None, "sqlite"):
+                    groups.setdefault(f"{source} on {r['backend']}", []).append(r)
+        out.update({name: g for name, g in groups.items() if all(r["outcome"] == ERROR for r in g)})
+    return out
+
+
+def unjudged_lines(results: Iterable[AnyRow]) -> list[str]:
+    """One line per build the run could not judge (``unjudged``): the build, how many cases, the
+    first error's detail (its first line, cut at 300 characters)."""
+    out = []
+    for name, rs in unjudged(results).items():
+        detail = (str(rs[0]["detail"]).splitlines() or [""])[0]
+        detail = detail if len(detail) <= 300 else detail[:297] + "..."
+        out.append(f"could not judge {name}: all {len(rs)} cases ended in error: {detail}")
+    return out

@@ -16,12 +16,14 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.planning import versions
 from harness.runtime.outcomes import ERROR, OUTCOMES
+from harness.store.rows import AnyRow, fields
 
 MATCH, NEW, CHANGED, UPDATED = "match", "new", "changed", "updated"
 
 
-def render(result: dict) -> str:
+def render(row: AnyRow) -> str:
     """The stored text of a result: what a snapshot compares."""
+    result = fields(row)
     return f"outcome: {result['outcome']}\ndetail: {result['detail']}\n\n{result['timeline']}"
 
 
@@ -55,8 +57,9 @@ class SnapshotStore:
     def read(self, scenario: str, case: str, version: str) -> str:
         return (self._dir(scenario, case) / f"{version}.txt").read_text()
 
-    def check(self, result: dict) -> Check:
+    def check(self, row: AnyRow) -> Check:
         """Compare a result with its release's snapshot, or the nearest earlier release's."""
+        result = fields(row)
         base = self.nearest(result["scenario"], result["case"], result["version"] or "0")
         if base is None:
             return Check(NEW, None, "")
@@ -74,8 +77,9 @@ class SnapshotStore:
         )
         return Check(CHANGED, base, diff)
 
-    def accept(self, result: dict) -> bool:
+    def accept(self, row: AnyRow) -> bool:
         """Store a release's result as its snapshot; False when it must not be stored."""
+        result = fields(row)
         if result["outcome"] == ERROR or not result.get("release"):
             return False
         path = self._dir(result["scenario"], result["case"]) / f"{result['version']}.txt"
