@@ -8,7 +8,7 @@ import sys
 
 from harness.planning.builds import SpecError
 from harness.project import PROJECT
-from harness.rendering import export
+from harness.rendering import export, pytest_export
 from harness.runtime import frameworks, registry
 from harness.runtime.scenario import Case, Scenario
 from harness.store import record
@@ -36,6 +36,12 @@ def setup(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the self-contained script that bundles the scenario module and the harness and judges with "
         "its oracle, instead of the case's short reproduction (never committed)",
+    )
+    parser.add_argument(
+        "--pytest",
+        action="store_true",
+        help="the case as a pytest test in the framework's own test style (scenarios/pytest/), with a header "
+        "naming the upstream thread and the releases it fails and passes on (default file: test_SCENARIO__CASE.py)",
     )
 
 
@@ -89,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         raise export.ExportError(
             f"-o {args.output}: not a directory; for every case of {args.id}, -o names a directory"
         )
+    if args.pytest:
+        return pytest_export.write(chosen, document or {}, args.output, out, single, args.bundle or bool(args.release))
     for scenario, case in chosen:
         pin = _export_pin(scenario, case, args.release, document)
         name = export.script_name(scenario.id, case.id)
