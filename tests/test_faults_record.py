@@ -500,42 +500,6 @@ def test_a_database_server_that_did_not_start_is_named_as_not_judged():
 
 # --- one result type ---------------------------------------------------------------------------------
 
-# The modules a result passes through from the worker to the record. The worker's wire format is
-# read and written by key in one place, harness/runtime/result.py (and harness/execution/run.py's
-# protocol lines, the worker protocol's, turn it into CaseResult there).
-ROW_READERS = [
-    "execution/matrix.py",
-    "execution/candidate.py",
-    "execution/bisect.py",
-    "execution/proofs.py",
-    "runtime/runner.py",
-    *(f"commands/{p.name}" for p in sorted((HARNESS / "commands").glob("*.py"))),
-]
-
-
-def row_subscripts(paths: list[Path]) -> list[str]:
-    """``file:line key`` of every subscript by a result row's key (``r["outcome"]``) in ``paths``."""
-    from harness.store import rows
-
-    keys = {*rows.RESULT_KEYS, *rows.EXTRA_KEYS, rows.INPUTS_KEY, "release", "snapshot_diff"}
-    found = []
-    for path in paths:
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in keys:
-                found.append(f"{path.name}:{node.lineno} {node.slice.value}")
-    return found
-
-
-def test_no_result_row_is_read_by_a_string_key_outside_the_store(tmp_path):
-    """Fault: a result passed through five shapes (CaseResult, worker dict, CaseRun, the `_result`
-    dict, the `written` dict) read by string keys everywhere. From the worker to the record it is
-    now one type (harness/runtime/result.py ``CaseResult``, carried by harness/store/rows.py
-    ``Row``), read by attributes; the check is shown to catch a seeded module."""
-    assert row_subscripts([HARNESS / p for p in ROW_READERS]) == []
-    seeded = tmp_path / "seeded.py"
-    seeded.write_text('def f(r, env):\n    return r["outcome"], env["python"]\n')
-    assert row_subscripts([seeded]) == ["seeded.py:2 outcome"]
-
 
 def test_rows_round_trip_the_committed_record_byte_for_byte():
     """The record row type serialises exactly as the record is written: every row of the committed

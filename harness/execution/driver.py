@@ -31,6 +31,7 @@ from pathlib import Path
 
 from harness.execution import isolation, pool
 from harness.runtime.outcomes import ERROR
+from harness.runtime.result import add_wire_repro, wire_case, wire_failed, wire_name
 from harness.runtime.runner import bounded_detail
 from harness.runtime.worker import case_output
 
@@ -200,7 +201,7 @@ def run_worker(
     done: list[dict] = []
     env_record = None
     while True:
-        skip = [f"{r['scenario']}:{r['case']}" for r in done]
+        skip = [wire_name(r) for r in done]
         argv = ["--framework", framework, "--timeout", str(timeout), "--repeat", str(repeat)]
         argv += ["--only", *selectors, "--skip", *skip]
         if repeat_only is not None:  # the cases that run ``repeat`` times; the others once
@@ -251,8 +252,8 @@ def _follow(
 
     def crashed(prefix: str) -> None:
         assert current is not None
-        detail = _tail(case_output(cases_output, current["scenario"], current["case"]), prefix)
-        done.append({**current, "outcome": ERROR, "detail": detail, "timeline": ""})
+        detail = _tail(case_output(cases_output, *wire_case(current)), prefix)
+        done.append(wire_failed(current, ERROR, detail))
 
     while True:
         try:
@@ -261,9 +262,7 @@ def _follow(
             proc.kill()
             if current is None:
                 return env_record, False, warm, f"worker silent for {deadline:g}s before any case started"
-            done.append(
-                {**current, "outcome": ERROR, "detail": f"timed out after {timeout:g}s (worker killed)", "timeline": ""}
-            )
+            done.append(wire_failed(current, ERROR, f"timed out after {timeout:g}s (worker killed)"))
             return env_record, True, warm, None
         if line is None:
             rc = proc.exit_code()
@@ -285,7 +284,7 @@ def _follow(
             what = bounded_detail(line, "not a protocol line from the worker: ", lines=1)
             if current is None:
                 return env_record, False, warm, what
-            done.append({**current, "outcome": ERROR, "detail": what, "timeline": ""})
+            done.append(wire_failed(current, ERROR, what))
             return env_record, True, warm, None
         kind, record = parsed
         if kind == "env":
@@ -298,8 +297,7 @@ def _follow(
             done.append(record)
             current = None
             deadline = timeout + case_slack
-        elif kind == "repro" and done and done[-1].get("case") == record.get("case"):
-            done[-1]["repro"] = record.get("verdict")  # the case's short reproduction, run after it
+        elif kind == "repro" and done and add_wire_repro(done[-1], record):
             deadline = timeout + case_slack
 
 

@@ -20,7 +20,7 @@ from harness.planning.builds import Build
 from harness.project import Project
 from harness.runtime.loaded import KEY as LOADED
 from harness.runtime.outcomes import ERROR
-from harness.runtime.result import CaseResult
+from harness.runtime.result import CaseResult, wire_name
 from harness.runtime.runner import DEFAULT_TIMEOUT, strip_paths
 from harness.runtime.scenario import SQLITE, Case, Scenario
 from harness.store import result_cache
@@ -135,7 +135,7 @@ def run_cases(
         )
     if not env.reused and to_run:  # what its first run compiled, for the next new environment
         bytecode.harvest(env.path, Project(settings.root).cache / "bytecode")
-    got = {f"{r['scenario']}:{r['case']}": r for r in raw if "scenario" in r}
+    got = {wire_name(r): r for r in raw if "scenario" in r}
     # The project files each case's process loaded: the cache's inputs, not part of the result.
     loaded = {k: r.pop(LOADED, []) for k, r in got.items()}
     failure = next((r["error"] for r in raw if "error" in r), NO_REPORT)

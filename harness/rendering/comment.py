@@ -24,7 +24,8 @@ from harness.project import PROJECT_ROOT
 from harness.rendering import export
 from harness.rendering.evidence import _esc, _fence
 from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED
-from harness.store.rows import is_release
+from harness.store.rows import Row
+from harness.store.rows import of_document as rows_of
 
 LIMIT = 10_000  # the issue's bound for a comment a reviewer reads (GitHub allows 65,536)
 MARGIN = 200  # kept free under LIMIT
@@ -34,12 +35,12 @@ class CommentError(UsageError, ValueError):
     """No comment can be written as asked (one line: what, and what to do)."""
 
 
-def _order(r: dict) -> tuple:
-    return (not is_release(r), versions.key(r["version"] or "0"), r["source"])
+def _order(r: Row) -> tuple:
+    return (not r.release, versions.key(r.version or "0"), r.source)
 
 
-def _label(r: dict) -> str:
-    return f"{r['framework']} {r['version']}" if is_release(r) else f"candidate `{r['source']}`"
+def _label(r: Row) -> str:
+    return f"{r.framework} {r.version}" if r.release else f"candidate `{r.source}`"
 
 
 def _script_link(scenario_id: str, case_id: str, link_base: str) -> str:
@@ -94,19 +95,19 @@ def _control_word(outcome: str | None) -> str | None:
     return {FIXED: "holds", REPRODUCED: "broke"}.get(outcome or "", outcome)
 
 
-def _spans(releases: list[dict], cases: list[str], rows: list[dict]) -> list[list[str]]:
+def _spans(releases: list[Row], cases: list[str], rows: list[Row]) -> list[list[str]]:
     """Runs of consecutive releases (by version, release lines apart) in which no case's outcome changes."""
-    outcome = {(r["case"], r["source"]): r["outcome"] for r in rows}
+    outcome = {(r.case, r.source): r.outcome for r in rows}
     spans: list[list[str]] = []
     for i, r in enumerate(releases):
         prev = releases[i - 1] if i else None
         if (
             prev is None
-            or versions.line(prev["version"]) != versions.line(r["version"])
-            or any(outcome.get((c, prev["source"])) != outcome.get((c, r["source"])) for c in cases)
+            or versions.line(str(prev.version)) != versions.line(str(r.version))
+            or any(outcome.get((c, prev.source)) != outcome.get((c, r.source)) for c in cases)
         ):
             spans.append([])
-        spans[-1].append(r["source"])
+        spans[-1].append(r.source)
     return spans
 
 
@@ -123,15 +124,15 @@ def _cell(outcome: str | None) -> str:
     return f"**{outcome}**" if outcome in (REPRODUCED, UNEXPECTED) else outcome
 
 
-def _record_table(scenario: dict, rows: list[dict], link_base: str) -> list[str]:
-    releases: list[dict] = []
-    for r in sorted((r for r in rows if is_release(r)), key=_order):
-        if r["source"] not in [x["source"] for x in releases]:
+def _record_table(scenario: dict, rows: list[Row], link_base: str) -> list[str]:
+    releases: list[Row] = []
+    for r in sorted((r for r in rows if r.release), key=_order):
+        if r.source not in [x.source for x in releases]:
             releases.append(r)
-    cases = [c for c in scenario["cases"] if any(r["case"] == c["id"] for r in rows)]
+    cases = [c for c in scenario["cases"] if any(r.case == c["id"] for r in rows)]
     spans = _spans(releases, [c["id"] for c in cases], rows)
-    version_of = {r["source"]: r["version"] for r in releases}
-    outcome = {(r["case"], r["source"]): r["outcome"] for r in rows}
+    version_of = {r.source: str(r.version) for r in releases}
+    outcome = {(r.case, r.source): r.outcome for r in rows}
     framework = scenario["framework"]
     out = [
         f"| case ({framework}) | " + " | ".join(_span_label(s, version_of) for s in spans) + " | script |",
@@ -150,33 +151,31 @@ def _record_table(scenario: dict, rows: list[dict], link_base: str) -> list[str]
     return out
 
 
-def _run_table(scenario: dict, rows: list[dict], link_base: str) -> list[str]:
-    builds: list[dict] = []
+def _run_table(scenario: dict, rows: list[Row], link_base: str) -> list[str]:
+    builds: list[Row] = []
     for r in sorted(rows, key=_order):
-        if r["source"] not in [b["source"] for b in builds]:
+        if r.source not in [b.source for b in builds]:
             builds.append(r)
-    releases = [b for b in builds if is_release(b)]
-    candidates = [b for b in builds if not is_release(b)]
+    releases = [b for b in builds if b.release]
+    candidates = [b for b in builds if not b.release]
     base = releases[-1] if releases else None
-    by = {(r["case"], r["source"]): r for r in rows}
-    heads = [f"{b['version']} (before)" for b in releases] + [f"`{b['source']}` (after)" for b in candidates]
+    by = {(r.case, r.source): r for r in rows}
+    heads = [f"{b.version} (before)" for b in releases] + [f"`{b.source}` (after)" for b in candidates]
     out = [
         f"| case ({scenario['framework']}) | " + " | ".join(heads) + " | change | script |",
         "|---|" + "---|" * (len(heads) + 2),
     ]
     for c in scenario["cases"]:
-        if not any(r["case"] == c["id"] for r in rows):
+        if not any(r.case == c["id"] for r in rows):
             continue
-        cells = [_cell(by[(c["id"], b["source"])]["outcome"]) if (c["id"], b["source"]) in by else "–" for b in builds]
+        cells = [_cell(by[(c["id"], b.source)].outcome) if (c["id"], b.source) in by else "–" for b in builds]
         changes = []
         for cand in candidates:
-            before = by.get((c["id"], base["source"])) if base else None
-            after = by.get((c["id"], cand["source"]))
+            before = by.get((c["id"], base.source)) if base else None
+            after = by.get((c["id"], cand.source))
             if before and after:
                 changes.append(
-                    "unchanged"
-                    if before["outcome"] == after["outcome"]
-                    else f"{before['outcome']} → {after['outcome']}"
+                    "unchanged" if before.outcome == after.outcome else f"{before.outcome} → {after.outcome}"
                 )
         out.append(
             f"| {_case_label(c)} | " + " | ".join(cells) + f" | {'; '.join(changes) or '–'} | "
@@ -192,27 +191,27 @@ def _cut(text: str, limit: int | None, what: str, report: str) -> str:
     return "\n".join(lines[:limit] + [f"… {len(lines) - limit} more {what} lines: see {report}"])
 
 
-def _diff(a: dict, b: dict) -> str:
+def _diff(a: Row, b: Row) -> str:
     return "".join(
         difflib.unified_diff(
-            a["timeline"].splitlines(keepends=True),
-            b["timeline"].splitlines(keepends=True),
-            fromfile=f"{_label(a)} ({a['outcome']})".replace("`", ""),
-            tofile=f"{_label(b)} ({b['outcome']})".replace("`", ""),
+            a.timeline.splitlines(keepends=True),
+            b.timeline.splitlines(keepends=True),
+            fromfile=f"{_label(a)} ({a.outcome})".replace("`", ""),
+            tofile=f"{_label(b)} ({b.outcome})".replace("`", ""),
         )
     )
 
 
-def _evidence_pairs(scenario: dict, rows: list[dict], run: bool) -> list[tuple[dict, dict, tuple[dict, dict] | None]]:
+def _evidence_pairs(scenario: dict, rows: list[Row], run: bool) -> list[tuple[dict, Row, tuple[Row, Row] | None]]:
     """Per case: (case, the result whose timeline is shown, the two results diffed, older first, or None)."""
     pairs = []
     for c in scenario["cases"]:
-        mine = sorted((r for r in rows if r["case"] == c["id"] and r["timeline"]), key=_order)
+        mine = sorted((r for r in rows if r.case == c["id"] and r.timeline), key=_order)
         if not mine:
             continue
         if run:
-            base = [r for r in mine if is_release(r)]
-            cands = [r for r in mine if not is_release(r)]
+            base = [r for r in mine if r.release]
+            cands = [r for r in mine if not r.release]
             if cands:
                 pairs.append((c, cands[-1], (base[-1], cands[-1]) if base else None))
             continue
@@ -220,15 +219,15 @@ def _evidence_pairs(scenario: dict, rows: list[dict], run: bool) -> list[tuple[d
         changes = [
             (a, b)
             for a, b in pairwise(mine)
-            if versions.line(a["version"]) == versions.line(b["version"])
-            and {a["outcome"], b["outcome"]} == {REPRODUCED, FIXED}
+            if versions.line(str(a.version)) == versions.line(str(b.version))
+            and {a.outcome, b.outcome} == {REPRODUCED, FIXED}
         ]
         if changes:
             a, b = changes[-1]
-            pairs.append((c, a if a["outcome"] == REPRODUCED else b, (a, b)))
+            pairs.append((c, a if a.outcome == REPRODUCED else b, (a, b)))
             continue
-        repro = [r for r in mine if r["outcome"] == REPRODUCED]
-        odd = [r for r in mine if r["outcome"] == UNEXPECTED]
+        repro = [r for r in mine if r.outcome == REPRODUCED]
+        odd = [r for r in mine if r.outcome == UNEXPECTED]
         shown = repro[-1] if repro else (odd[-1] if odd else None)
         if shown is not None:
             pairs.append((c, shown, None))
@@ -237,7 +236,7 @@ def _evidence_pairs(scenario: dict, rows: list[dict], run: bool) -> list[tuple[d
 
 
 def _details(
-    pairs: list[tuple[dict, dict, tuple[dict, dict] | None]],
+    pairs: list[tuple[dict, Row, tuple[Row, Row] | None]],
     report: str,
     timeline_lines: int | None,
     diff_lines: int | None,
@@ -248,14 +247,14 @@ def _details(
         blocks = []
         if timelines:
             blocks += [
-                f"Timeline on {_label(shown)} ({shown['outcome']}):",
+                f"Timeline on {_label(shown)} ({shown.outcome}):",
                 "",
-                *_fence(_cut(shown["timeline"], timeline_lines, "timeline", report)),
+                *_fence(_cut(shown.timeline, timeline_lines, "timeline", report)),
                 "",
             ]
-        if pair is not None and pair[0]["timeline"] != pair[1]["timeline"]:
+        if pair is not None and pair[0].timeline != pair[1].timeline:
             blocks += [
-                f"Diff {_label(pair[0])} ({pair[0]['outcome']}) → {_label(pair[1])} ({pair[1]['outcome']}):",
+                f"Diff {_label(pair[0])} ({pair[0].outcome}) → {_label(pair[1])} ({pair[1].outcome}):",
                 "",
                 *_fence(_cut(_diff(*pair), diff_lines, "diff", report), "diff"),
                 "",
@@ -264,7 +263,7 @@ def _details(
             continue
         ends = pair or (shown,)
         summary = f"<code>{case['id']}</code>: " + " → ".join(
-            f"{_esc(r['outcome'])} on {_esc(_label(r).replace('`', ''))}" for r in ends
+            f"{_esc(r.outcome)} on {_esc(_label(r).replace('`', ''))}" for r in ends
         )
         out += ["<details>", f"<summary>{summary}</summary>", "", *blocks, "</details>", ""]
     return out
@@ -275,7 +274,7 @@ def render(
 ) -> str:
     """The comment. ``scenario``: metadata as the reports use it (harness/rendering/reports.py ``scenario_metadata``);
     ``document``: the record, or a candidate run's matrix.json when ``run_dir`` names that run."""
-    rows = [r for r in document["results"] if r["scenario"] == scenario["id"]]
+    rows = [r for r in rows_of(document) if r.scenario == scenario["id"]]
     if not rows:
         where = f"{run_dir}/matrix.json" if run_dir else "reports/matrix.json"
         raise CommentError(
@@ -290,30 +289,30 @@ def render(
     for note in scenario.get("boundary_notes", ()):
         head += [note, ""]
     # A run with a candidate build gets before/after; an exploratory run of releases, ranges.
-    before_after = bool(run_dir) and any(not is_release(r) for r in rows)
+    before_after = bool(run_dir) and any(not r.release for r in rows)
     if before_after:
         table = _run_table(scenario, rows, link_base)
-        specs = sorted({r["source"] for r in rows}, key=lambda s: next(_order(r) for r in rows if r["source"] == s))
+        specs = sorted({r.source for r in rows}, key=lambda s: next(_order(r) for r in rows if r.source == s))
         specs = [s if not s.startswith("local:") else f"/path/to/{s[6:]}" for s in specs]
         lead = ["Before and after the candidate build, per case:", ""]
     else:
         table = _record_table(scenario, rows, link_base)
         releases = sorted(
-            {r["source"] for r in rows if is_release(r)},
-            key=lambda s: next(_order(r) for r in rows if r["source"] == s),
+            {r.source for r in rows if r.release},
+            key=lambda s: next(_order(r) for r in rows if r.source == s),
         )
         # The command names the releases around each change, not all of them.
         keep: set[str] = set()
         for c in scenario["cases"]:
-            mine = sorted((r for r in rows if r["case"] == c["id"] and is_release(r)), key=_order)
+            mine = sorted((r for r in rows if r.case == c["id"] and r.release), key=_order)
             for a, b in pairwise(mine):
-                if a["outcome"] != b["outcome"]:
-                    keep.update((a["source"], b["source"]))
+                if a.outcome != b.outcome:
+                    keep.update((a.source, b.source))
         specs = [s for s in releases if s in keep] or releases[-1:]
-        n = len({r["source"] for r in rows})
+        n = len({r.source for r in rows})
         lead = [f"Outcome per case and release range ({n} releases run; the count in brackets):", ""]
     shown_case = next(
-        (c["id"] for c in scenario["cases"] if any(r["case"] == c["id"] and r["outcome"] == REPRODUCED for r in rows)),
+        (c["id"] for c in scenario["cases"] if any(r.case == c["id"] and r.outcome == REPRODUCED for r in rows)),
         scenario["cases"][0]["id"],
     )
     script = export.script_name(scenario["id"], shown_case)

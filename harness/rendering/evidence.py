@@ -12,7 +12,8 @@ import itertools
 from harness.planning import versions
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store import boundaries
-from harness.store.rows import is_release
+from harness.store.rows import Row
+from harness.store.rows import of_document as rows_of
 
 GITHUB_LIMIT = 65536
 TIMELINE_LINES = 60  # longer timelines are cut, with a note saying so
@@ -23,12 +24,12 @@ def _esc(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _label(r: dict) -> str:
-    return r["source"] if r["source"].startswith("local:") else f"{r['framework']} {r['version']}"
+def _label(r: Row) -> str:
+    return r.source if r.source.startswith("local:") else f"{r.framework} {r.version}"
 
 
-def _release_order(r: dict) -> tuple:
-    return (versions.key(r["version"] or "0"), r["source"].startswith("local:"), r["source"])
+def _release_order(r: Row) -> tuple:
+    return (versions.key(r.version or "0"), r.source.startswith("local:"), r.source)
 
 
 def _cut(text: str, limit: int, what: str) -> str:
@@ -48,62 +49,60 @@ def _fence(text: str, lang: str = "text") -> list[str]:
     return [f"```{lang}", text.replace("```", "ʼʼʼ"), "```"]
 
 
-def release_lines(rows: list[dict]) -> list[tuple[str, list[dict]]]:
+def release_lines(rows: list[Row]) -> list[tuple[str, list[Row]]]:
     """Release rows grouped by release line (``1.x``, ``2.x``), each in version order.
 
     Lines overlap in time (google-adk 1.39.1 came out after 2.4.0), so "last release where
     it reproduces" and "first fixed" are only meaningful inside one line.
     """
-    lines: dict[str, list[dict]] = {}
-    for r in sorted((r for r in rows if is_release(r)), key=_release_order):
-        lines.setdefault(versions.line(r["version"]), []).append(r)
+    lines: dict[str, list[Row]] = {}
+    for r in sorted((r for r in rows if r.release), key=_release_order):
+        lines.setdefault(versions.line(str(r.version)), []).append(r)
     return list(lines.items())
 
 
-def _line_summary(releases: list[dict]) -> str:
-    repro = [r for r in releases if r["outcome"] == REPRODUCED]
-    fixed_ = [r for r in releases if r["outcome"] == FIXED]
-    unexpected = [r for r in releases if r["outcome"] == UNEXPECTED]
-    parts = [
-        f"last release where it reproduces: **{repro[-1]['version']}**" if repro else "reproduces on no release run"
-    ]
+def _line_summary(releases: list[Row]) -> str:
+    repro = [r for r in releases if r.outcome == REPRODUCED]
+    fixed_ = [r for r in releases if r.outcome == FIXED]
+    unexpected = [r for r in releases if r.outcome == UNEXPECTED]
+    parts = [f"last release where it reproduces: **{repro[-1].version}**" if repro else "reproduces on no release run"]
     later_fixed = [r for r in fixed_ if not repro or _release_order(r) > _release_order(repro[-1])]
     if later_fixed:
-        parts.append(f"first release where it is fixed: **{later_fixed[0]['version']}**")
+        parts.append(f"first release where it is fixed: **{later_fixed[0].version}**")
     elif fixed_:
-        parts.append(f"fixed on {', '.join(r['version'] for r in fixed_)}, but it reproduces again later")
+        parts.append(f"fixed on {', '.join(str(r.version) for r in fixed_)}, but it reproduces again later")
     else:
         parts.append("fixed on no release run")
     changes = [
-        f"{a['version']} → {b['version']}: {a['outcome']} → {b['outcome']}"
+        f"{a.version} → {b.version}: {a.outcome} → {b.outcome}"
         for a, b in itertools.pairwise(releases)
-        if a["outcome"] != b["outcome"]
+        if a.outcome != b.outcome
     ]
     if changes:
         parts.append("changes: " + "; ".join(changes))
-    parts.append(f"unexpected on: {', '.join(r['version'] for r in unexpected) if unexpected else 'none'}")
+    parts.append(f"unexpected on: {', '.join(str(r.version) for r in unexpected) if unexpected else 'none'}")
     return "; ".join(parts)
 
 
-def _control_summary(releases: list[dict]) -> str:
+def _control_summary(releases: list[Row]) -> str:
     """A control must hold (``fixed``) everywhere it runs: say so, or say where it broke. A release
     where it is not applicable is neither (it did not run there): counted apart."""
-    ran = [r for r in releases if r["outcome"] != NOT_APPLICABLE]
+    ran = [r for r in releases if r.outcome != NOT_APPLICABLE]
     na = len(releases) - len(ran)
     apart = f"; not applicable on {na}" if na else ""
-    broke = [r for r in ran if r["outcome"] != FIXED]
+    broke = [r for r in ran if r.outcome != FIXED]
     if not broke:
         if not ran:
             return f"control: not applicable on every release run ({len(releases)})"
         return f"control: held on every release run ({len(ran)}){apart}"
     return (
         "control: **broke** on "
-        + ", ".join(f"{r['version']} ({r['outcome']})" for r in broke)
+        + ", ".join(f"{r.version} ({r.outcome})" for r in broke)
         + f"; held on {len(ran) - len(broke)} of {len(ran)} releases run{apart}"
     )
 
 
-def _summary_line(rows: list[dict], control: bool = False) -> str:
+def _summary_line(rows: list[Row], control: bool = False) -> str:
     """One line per release line (a single line needs no label)."""
     lines = release_lines(rows)
     summarise = _control_summary if control else _line_summary
@@ -111,49 +110,45 @@ def _summary_line(rows: list[dict], control: bool = False) -> str:
         return "no release run."
     if len(lines) == 1:
         return summarise(lines[0][1]) + "."
-    framework = lines[0][1][0]["framework"]
+    framework = lines[0][1][0].framework
     return " ".join(f"**{framework} {line}**: {summarise(group)}." for line, group in lines)
 
 
-def _diff_pair(rows: list[dict]) -> tuple[dict, dict] | None:
+def _diff_pair(rows: list[Row]) -> tuple[Row, Row] | None:
     """The reproduced and the fixed result whose timelines the report diffs: the last reproduced and
     the first fixed of one release line (the newest line with both), never across lines (google-adk
     2.7.1 against 1.9.0 compares two code bases, not a fix)."""
-    lines: dict[str, list[dict]] = {}
-    for r in sorted((r for r in rows if r["timeline"]), key=_release_order):
-        lines.setdefault(versions.line(r["version"] or "0"), []).append(r)
+    lines: dict[str, list[Row]] = {}
+    for r in sorted((r for r in rows if r.timeline), key=_release_order):
+        lines.setdefault(versions.line(r.version or "0"), []).append(r)
     for line in sorted(lines, key=lambda name: versions.key(name.partition(".")[0]), reverse=True):
-        repro = [r for r in lines[line] if r["outcome"] == REPRODUCED]
-        fixed_ = [r for r in lines[line] if r["outcome"] == FIXED]
-        if repro and fixed_ and repro[-1]["timeline"] != fixed_[0]["timeline"]:
+        repro = [r for r in lines[line] if r.outcome == REPRODUCED]
+        fixed_ = [r for r in lines[line] if r.outcome == FIXED]
+        if repro and fixed_ and repro[-1].timeline != fixed_[0].timeline:
             return repro[-1], fixed_[0]
     return None
 
 
-def _before_after(rows: list[dict]) -> list[str]:
-    candidates = [r for r in rows if r["source"].startswith("local:")]
-    releases = [r for r in rows if not r["source"].startswith("local:")]
+def _before_after(rows: list[Row]) -> list[str]:
+    candidates = [r for r in rows if r.source.startswith("local:")]
+    releases = [r for r in rows if not r.source.startswith("local:")]
     lines = []
     for cand in candidates:
         for base in releases:
-            if base["outcome"] == cand["outcome"]:
-                lines.append(
-                    f"unchanged: {cand['outcome']} on {_label(base)} and on the candidate build `{cand['source']}`"
-                )
+            if base.outcome == cand.outcome:
+                lines.append(f"unchanged: {cand.outcome} on {_label(base)} and on the candidate build `{cand.source}`")
             else:
-                lines.append(
-                    f"{base['outcome']} on {_label(base)}, {cand['outcome']} on the candidate build `{cand['source']}`"
-                )
+                lines.append(f"{base.outcome} on {_label(base)}, {cand.outcome} on the candidate build `{cand.source}`")
     return lines
 
 
-def _range(group: list[dict]) -> str:
+def _range(group: list[Row]) -> str:
     """A table row's builds: every release named, or the two ends and how many were run."""
     if len(group) == 1:
         return _label(group[0])
     if len(group) == 2:
-        return f"{_label(group[0])}, {group[1]['version']}"
-    return f"{_label(group[0])} – {group[-1]['version']}, {len(group)} run"
+        return f"{_label(group[0])}, {group[1].version}"
+    return f"{_label(group[0])} – {group[-1].version}, {len(group)} run"
 
 
 def _bisect_lines(k: boundaries.Known) -> list[str]:
@@ -202,7 +197,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
     derived together with the record's results.
     """
     bisects = bisects or boundaries.empty_record()
-    results = [r for r in document["results"] if r["scenario"] == scenario["id"]]
+    results = [r for r in rows_of(document) if r.scenario == scenario["id"]]
     results.sort(key=_release_order)
     out = [f"# {scenario['id']}", ""]
     out += [f"**Bug** ({scenario['framework']}): {scenario['description']}", ""]
@@ -210,7 +205,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
     out += ["Upstream: " + ", ".join(f"<{u}>" for u in scenario["links"]), ""]
     specs = []
     for r in results:
-        spec = r["source"] if not r["source"].startswith("local:") else f"/path/to/{r['source'][6:]}"
+        spec = r.source if not r.source.startswith("local:") else f"/path/to/{r.source[6:]}"
         if spec not in specs:
             specs.append(spec)
     out += ["Reproduce:", "", *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"), ""]
@@ -220,18 +215,18 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
 
     shapes: dict[str, str] = {}
     for r in results:
-        if r["timeline"] and r["timeline"] not in shapes:
-            shapes[r["timeline"]] = chr(ord("A") + len(shapes)) if len(shapes) < 26 else f"S{len(shapes)}"
+        if r.timeline and r.timeline not in shapes:
+            shapes[r.timeline] = chr(ord("A") + len(shapes)) if len(shapes) < 26 else f"S{len(shapes)}"
 
     for case in scenario["cases"]:
-        rows = [r for r in results if r["case"] == case["id"]]
+        rows = [r for r in results if r.case == case["id"]]
         if not rows:
             continue
         heading = f"## {case['id']}" + (" (control)" if case.get("control") else "")
         out += [heading, "", case.get("summary", ""), "", _summary_line(rows, bool(case.get("control"))), ""]
         out += _script_link(scenario, case)
         known = boundaries.known(
-            bisects, document["results"], scenario["id"], case["id"], scenario["framework"], scenario.get("inputs")
+            bisects, results, scenario["id"], case["id"], scenario["framework"], scenario.get("inputs")
         )
         bisect_lines = _bisect_lines(known)
         if bisect_lines:
@@ -245,11 +240,11 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
             (
                 r,
                 (
-                    r["outcome"],
-                    r["detail"],
-                    shapes.get(r["timeline"], "–"),
-                    r["source"].startswith("local:"),
-                    versions.line(r["version"] or "0"),
+                    r.outcome,
+                    r.detail,
+                    shapes.get(r.timeline, "–"),
+                    r.source.startswith("local:"),
+                    versions.line(r.version or "0"),
                 ),
             )
             for r in rows
@@ -260,14 +255,14 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
         out.append("")
         case_shapes = []
         for r in rows:
-            if r["timeline"] and r["timeline"] not in case_shapes:
-                case_shapes.append(r["timeline"])
+            if r.timeline and r.timeline not in case_shapes:
+                case_shapes.append(r.timeline)
         for tl in case_shapes:
-            producing = [r for r in rows if r["timeline"] == tl]
+            producing = [r for r in rows if r.timeline == tl]
             who = ", ".join(_label(r) for r in producing)
             out += [
                 "<details>",
-                f"<summary>timeline {shapes[tl]} ({producing[0]['outcome']}): {_esc(who)}</summary>",
+                f"<summary>timeline {shapes[tl]} ({producing[0].outcome}): {_esc(who)}</summary>",
                 "",
             ]
             out += _fence(_cut(tl, TIMELINE_LINES, "timeline")) + ["", "</details>", ""]
@@ -276,8 +271,8 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
             a, b = pair
             diff = "".join(
                 difflib.unified_diff(
-                    a["timeline"].splitlines(keepends=True),
-                    b["timeline"].splitlines(keepends=True),
+                    a.timeline.splitlines(keepends=True),
+                    b.timeline.splitlines(keepends=True),
                     fromfile=f"{_label(a)} (reproduced)",
                     tofile=f"{_label(b)} (fixed)",
                 )
@@ -289,7 +284,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
             ]
             out += _fence(_cut(diff, DIFF_LINES, "diff"), "diff") + ["", "</details>", ""]
 
-    out += _environment(document, {r["source"] for r in results})
+    out += _environment(document, {r.source for r in results})
     text = "\n".join(out)
     if len(text) > GITHUB_LIMIT:
         text = text[: GITHUB_LIMIT - 200].rsplit("\n", 1)[0]

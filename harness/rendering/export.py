@@ -42,7 +42,7 @@ from harness.rendering import templates
 from harness.runtime import frameworks
 from harness.runtime.outcomes import REPRODUCED
 from harness.runtime.scenario import Case, Scenario
-from harness.store.rows import is_release
+from harness.store.rows import Row, of_document
 
 PROJECT_ROOT = PROJECT.root
 PACKAGES = ("harness", "scenarios")  # the project's import roots: what gets bundled
@@ -200,14 +200,10 @@ class Pin:
         return f"{self.framework}=={self.version}" if self.version else self.framework
 
 
-def case_results(document: dict | None, scenario_id: str, case_id: str) -> list[dict]:
+def case_results(document: dict | None, scenario_id: str, case_id: str) -> list[Row]:
     """The record's release results of a case, oldest first."""
-    rows = [
-        r
-        for r in (document or {}).get("results", [])
-        if r["scenario"] == scenario_id and r["case"] == case_id and is_release(r)
-    ]
-    return sorted(rows, key=lambda r: versions.key(r["version"]))
+    rows = [r for r in of_document(document) if r.scenario == scenario_id and r.case == case_id and r.release]
+    return sorted(rows, key=lambda r: versions.key(str(r.version)))
 
 
 def _env_date(document: dict | None, source: str) -> str | None:
@@ -222,15 +218,14 @@ def record_pin(document: dict | None, scenario: Scenario, case: Case) -> Pin | N
     rows = case_results(document, scenario.id, case.id)
     if not rows:
         return None
-    repro = [r for r in rows if r["outcome"] == REPRODUCED]
+    repro = [r for r in rows if r.outcome == REPRODUCED]
     chosen = repro[-1] if repro else rows[-1]
     why = (
         "the newest release of the harness's record on which this case reproduces"
         if repro
-        else f"the newest release of the harness's record (the case says {chosen['outcome']} there; "
-        "it reproduces on none)"
+        else f"the newest release of the harness's record (the case says {chosen.outcome} there; it reproduces on none)"
     )
-    return Pin(scenario.framework, chosen["version"], _env_date(document, chosen["source"]), why)
+    return Pin(scenario.framework, chosen.version, _env_date(document, chosen.source), why)
 
 
 def requirements(scenario: Scenario, pin: Pin) -> list[str]:
@@ -292,22 +287,22 @@ def _wrap(text: str, width: int = 92, prefix: str = "") -> str:
     return textwrap.fill(" ".join(text.split()), width=width, initial_indent=prefix, subsequent_indent=prefix)
 
 
-def record_summary(rows: list[dict]) -> list[str]:
+def record_summary(rows: list[Row]) -> list[str]:
     """One line per run of consecutive releases (per release line) with the same outcome."""
     lines: list[str] = []
-    group: list[dict] = []
+    group: list[Row] = []
 
     def flush():
         if group:
-            span = group[0]["version"] if len(group) == 1 else f"{group[0]['version']} – {group[-1]['version']}"
+            span = group[0].version if len(group) == 1 else f"{group[0].version} – {group[-1].version}"
             n = f" ({len(group)} releases run)" if len(group) > 2 else ""
-            lines.append(f"{group[0]['framework']} {span}{n}: {group[0]['outcome']}: {group[0]['detail']}")
+            lines.append(f"{group[0].framework} {span}{n}: {group[0].outcome}: {group[0].detail}")
 
     for r in rows:
         if group and (
-            r["outcome"] != group[-1]["outcome"]
-            or r["detail"] != group[-1]["detail"]
-            or versions.line(r["version"]) != versions.line(group[-1]["version"])
+            r.outcome != group[-1].outcome
+            or r.detail != group[-1].detail
+            or versions.line(str(r.version)) != versions.line(str(group[-1].version))
         ):
             flush()
             group = []
@@ -316,7 +311,7 @@ def record_summary(rows: list[dict]) -> list[str]:
     return lines
 
 
-def _docstring(scenario: Scenario, case: Case, pin: Pin, filename: str, rows: list[dict], module_doc: str) -> str:
+def _docstring(scenario: Scenario, case: Case, pin: Pin, filename: str, rows: list[Row], module_doc: str) -> str:
     fw = frameworks.get(scenario.framework)
     out = [f"{scenario.id}, case {case.id}: a standalone reproduction ({scenario.framework}).", ""]
     out += [_wrap(f"Bug: {scenario.description}"), "", _wrap(f"Expected: {scenario.expected}"), ""]
@@ -406,7 +401,7 @@ def script(
     case: Case,
     pin: Pin,
     filename: str | None = None,
-    rows: list[dict] | None = None,
+    rows: list[Row] | None = None,
     root: Path = PROJECT_ROOT,
     sources: dict[str, str] | None = None,
     check: bool = True,

@@ -16,6 +16,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from harness.planning import versions
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
+from harness.store.rows import Row
+from harness.store.rows import of_document as rows_of
 
 # outcome -> (fill, letter, letter colour)
 STYLE = {
@@ -36,21 +38,21 @@ CHAR = 8  # width of one character of the 12px monospace labels (7.2 in DejaVu S
 FONT = 'font-family="DejaVu Sans Mono,Menlo,Consolas,monospace"'
 
 
-def _is_local(r: dict) -> bool:
-    return r["source"].startswith("local:") or r["source"] != f"{r['framework']}=={r['version']}"
+def _is_local(r: Row) -> bool:
+    return r.source.startswith("local:") or not r.release
 
 
-def _columns(rows: list[dict]) -> list[tuple[str, str, str]]:
+def _columns(rows: list[Row]) -> list[tuple[str, str, str]]:
     """(source, label, group) of every build in ``rows``: releases by version, local builds last."""
-    builds: dict[str, dict] = {}
+    builds: dict[str, Row] = {}
     for r in rows:
-        builds.setdefault(r["source"], r)
-    order = sorted(builds.values(), key=lambda r: (_is_local(r), versions.key(r["version"] or "0"), r["source"]))
+        builds.setdefault(r.source, r)
+    order = sorted(builds.values(), key=lambda r: (_is_local(r), versions.key(r.version or "0"), r.source))
     return [
         (
-            r["source"],
-            _short(r["source"]) if _is_local(r) else r["version"],
-            "local builds" if _is_local(r) else versions.line(r["version"]),
+            r.source,
+            _short(r.source) if _is_local(r) else str(r.version),
+            "local builds" if _is_local(r) else versions.line(str(r.version)),
         )
         for r in order
     ]
@@ -62,12 +64,12 @@ def _short(label: str, limit: int = 28) -> str:
 
 
 def _svg(
-    title: str, row_groups: list[list[tuple[str, str]]], results: list[dict], label_of_row: Callable[[dict], str]
+    title: str, row_groups: list[list[tuple[str, str]]], results: list[Row], label_of_row: Callable[[Row], str]
 ) -> str:
     """The grid. ``row_groups``: groups of (row key, row label); ``results``: rows are keyed by
     ``label_of_row(result)``, columns by ``source``."""
     columns = _columns(results)
-    by_cell = {(label_of_row(r), r["source"]): r for r in results}
+    by_cell = {(label_of_row(r), r.source): r for r in results}
     row_labels = [label for group in row_groups for _, label in group]
     left = PAD + CHAR * max([len(x) for x in row_labels] + [4]) + 8
     head = CHAR * max([len(c[1]) for c in columns] + [4]) + 8  # rotated build labels
@@ -120,8 +122,8 @@ def _svg(
                     f'stroke="#DDDDDD" data-row={quoteattr(key)} data-build={quoteattr(source)}/>'
                 )
                 continue
-            fill, letter, ink = STYLE[r["outcome"]]
-            tip = f"{label} on {source}: {r['outcome']}: {r['detail']}"
+            fill, letter, ink = STYLE[r.outcome]
+            tip = f"{label} on {source}: {r.outcome}: {r.detail}"
             out += [
                 f"<g><title>{escape(tip)}</title>",
                 f'<rect x="{cx}" y="{cy}" width="{CELL}" height="{CELL}" fill="{fill}" '
@@ -151,28 +153,28 @@ def scenario_svg(scenario: dict, document: dict) -> str:
 
     ``scenario``: the metadata the reports use (harness/rendering/reports.py ``scenario_metadata``).
     """
-    results = [r for r in document["results"] if r["scenario"] == scenario["id"]]
+    results = [r for r in rows_of(document) if r.scenario == scenario["id"]]
     rows = [
         (c["id"], c["id"] + (" (control)" if c.get("control") else ""))
         for c in scenario["cases"]
-        if any(r["case"] == c["id"] for r in results)
+        if any(r.case == c["id"] for r in results)
     ]
     title = f"{scenario['id']} ({scenario['framework']}): outcome per case and build"
-    return _svg(title, [rows], results, lambda r: r["case"])
+    return _svg(title, [rows], results, lambda r: r.case)
 
 
 def framework_svg(document: dict, framework: str) -> str:
     """The grid of one framework: every (scenario, case) of the record by every build, rows in
     the record's order, scenarios set apart."""
-    results = [r for r in document["results"] if r["framework"] == framework]
+    results = [r for r in rows_of(document) if r.framework == framework]
     groups: dict[str, list[tuple[str, str]]] = {}
     for r in results:
-        key = f"{r['scenario']}:{r['case']}"
-        group = groups.setdefault(r["scenario"], [])
+        key = f"{r.scenario}:{r.case}"
+        group = groups.setdefault(r.scenario, [])
         if (key, key) not in group:
             group.append((key, key))
     title = f"{framework}: outcome per scenario, case and build"
-    return _svg(title, list(groups.values()), results, lambda r: f"{r['scenario']}:{r['case']}")
+    return _svg(title, list(groups.values()), results, lambda r: f"{r.scenario}:{r.case}")
 
 
 def svg_name(framework: str) -> str:

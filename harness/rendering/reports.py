@@ -12,34 +12,36 @@ from typing import TYPE_CHECKING
 from harness.planning import versions
 from harness.project import PROJECT
 from harness.store import result_cache
+from harness.store.rows import Row
+from harness.store.rows import of_document as rows_of
 
 if TYPE_CHECKING:
     from harness.runtime.scenario import Scenario
     from harness.store.staging import Staging
 
 
-def _cell(r: dict) -> str:
-    mark = "" if r["snapshot"] in ("match", "updated") else f" ({r['snapshot']})"
-    return f"{r['outcome']}{mark}"
+def _cell(r: Row) -> str:
+    mark = "" if r.snapshot in ("match", "updated") else f" ({r.snapshot})"
+    return f"{r.outcome}{mark}"
 
 
 def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = None) -> str:
     """One table per framework: scenario and case by build, outcome in each cell."""
-    results = document["results"]
+    results = rows_of(document)
     lines = ["# Matrix", ""]
     lines.append(
         "Outcome per (scenario, case) and build. `(changed)`/`(new)`: differs from, or has no, stored snapshot."
     )
     lines.append("")
-    for framework in sorted({r["framework"] for r in results}):
-        rows = [r for r in results if r["framework"] == framework]
+    for framework in sorted({r.framework for r in results}):
+        rows = [r for r in results if r.framework == framework]
         builds: list[str] = []
         for r in rows:
-            if r["source"] not in builds:
-                builds.append(r["source"])
+            if r.source not in builds:
+                builds.append(r.source)
         builds.sort(
             key=lambda s: next(
-                (versions.key(r["version"] or "0"), s.startswith("local:"), s) for r in rows if r["source"] == s
+                (versions.key(r.version or "0"), s.startswith("local:"), s) for r in rows if r.source == s
             )
         )
         lines.append(f"## {framework}")
@@ -49,20 +51,20 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
         lines.append("|---|---|" + "---|" * len(builds))
         pairs: list[tuple[str, str]] = []
         for r in rows:
-            if (r["scenario"], r["case"]) not in pairs:
-                pairs.append((r["scenario"], r["case"]))
+            if (r.scenario, r.case) not in pairs:
+                pairs.append((r.scenario, r.case))
         for scenario, case in pairs:
-            by_build = {r["source"]: r for r in rows if (r["scenario"], r["case"]) == (scenario, case)}
+            by_build = {r.source: r for r in rows if (r.scenario, r.case) == (scenario, case)}
             cells = [_cell(by_build[b]) if b in by_build else "" for b in builds]
             link = f"[{scenario}]({scenario}.md)" if scenario_titles is not None else scenario
             lines.append(f"| {link} | {case} | " + " | ".join(cells) + " |")
         lines.append("")
-    problems = [r for r in results if r["outcome"] in ("error", "unexpected")]
+    problems = [r for r in results if r.outcome in ("error", "unexpected")]
     if problems:
         lines.append("## Needs a look")
         lines.append("")
         for r in problems:
-            lines.append(f"- `{r['scenario']}:{r['case']}` on `{r['source']}`: **{r['outcome']}**: {r['detail']}")
+            lines.append(f"- `{r.scenario}:{r.case}` on `{r.source}`: **{r.outcome}**: {r.detail}")
         lines.append("")
     return "\n".join(lines)
 
@@ -150,7 +152,10 @@ def write_all(
     """
     from harness.rendering import evidence
 
-    present = [s for s in scenarios.values() if any(r["scenario"] == s.id for r in document["results"])]
+    # Read into rows once, for every view below (each takes a document whose results are rows).
+    document = {**document, "results": rows_of(document)}
+    ran = {r.scenario for r in document["results"]}
+    present = [s for s in scenarios.values() if s.id in ran]
     stage.write(reports_dir / "matrix.md", matrix_markdown(document, {s.id: s.id for s in present}))
     written = [reports_dir / "matrix.md"]
     for s in present:
@@ -174,7 +179,7 @@ def write_grids_and_scripts(document: dict, present: list, reports_dir: Path, st
     from harness.rendering import grid, short_scripts
 
     written = []
-    for framework in sorted({r["framework"] for r in document["results"]}):
+    for framework in sorted({r.framework for r in rows_of(document)}):
         path = reports_dir / grid.svg_name(framework)
         stage.write(path, grid.framework_svg(document, framework))
         written.append(path)

@@ -20,6 +20,7 @@ from harness.runtime import short_repro
 from harness.runtime.scenario import Case, Scenario
 
 if TYPE_CHECKING:
+    from harness.store.rows import Row
     from harness.store.staging import Staging
 
 
@@ -56,17 +57,17 @@ def header(scenario: Scenario, case: Case, document: dict, pin: export.Pin | Non
         "# Checked beside the harness's case on every release below; to try one, set its version and its",
         "# exclude-newer date above. By the case's outcome / this script's verdict, release (date):",
     ]
-    lines += release_lines([(r, _date_of(document, r["source"]) or "-") for r in rows])
+    lines += release_lines([(r, _date_of(document, r.source) or "-") for r in rows])
     return lines
 
 
-def release_lines(dated: list[tuple[dict, str]], width: int = 100) -> list[str]:
+def release_lines(dated: list[tuple[Row, str]], width: int = 100) -> list[str]:
     """Consecutive releases with the same two verdicts on one group, each release with its date,
     wrapped at ``width``: ``#   fixed / fixed: 2.9.0 (2026-09-01T10:00:00Z), 2.10.0 (...)``."""
     groups: list[tuple[str, list[str]]] = []
     for r, date in dated:
-        label = f"{r['outcome']} / {r.get('repro') or 'not run'}"
-        entry = f"{r['version']} ({date})"
+        label = f"{r.outcome} / {r.repro or 'not run'}"
+        entry = f"{r.version} ({date})"
         if groups and groups[-1][0] == label:
             groups[-1][1].append(entry)
         else:

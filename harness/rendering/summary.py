@@ -17,12 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable
 from pathlib import Path
 
 from harness.project import PROJECT
 from harness.runtime.outcomes import ERROR, OUTCOMES, UNEXPECTED
-from harness.store.rows import disagreements, unjudged_lines
+from harness.store.rows import AnyRow, Row, as_rows, disagreements, of_document, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, UPDATED, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
@@ -57,9 +57,9 @@ class NotResults(ValueError):
     """A file that is not a record or shard result."""
 
 
-def load(paths: list[Path]) -> list[dict]:
+def load(paths: list[Path]) -> list[Row]:
     """Every result of the given documents, in their order."""
-    results: list[dict] = []
+    results: list[Row] = []
     for path in paths:
         try:
             document = json.loads(path.read_text())
@@ -67,21 +67,24 @@ def load(paths: list[Path]) -> list[dict]:
             raise NotResults(f"{path}: not a results document ({exc})") from None
         if not isinstance(document, dict) or not isinstance(document.get("results"), list):
             raise NotResults(f"{path}: not a results document (no results list)")
-        results += document["results"]
+        try:
+            results += of_document(document)
+        except (KeyError, TypeError) as exc:
+            raise NotResults(f"{path}: not a results document (a result without {exc})") from None
     return results
 
 
-def differs(result: dict) -> bool:
-    return result.get("snapshot") not in (MATCH, UPDATED)
+def differs(result: Row) -> bool:
+    return result.snapshot not in (MATCH, UPDATED)
 
 
-def _name(r: Mapping) -> str:
-    return f"`{r['scenario']}:{r['case']}` on `{r['source']}`"
+def _name(r: Row) -> str:
+    return f"`{r.scenario}:{r.case}` on `{r.source}`"
 
 
-def _diff(r: dict, store: SnapshotStore) -> str:
+def _diff(r: Row, store: SnapshotStore) -> str:
     """The diff between a changed result and its stored snapshot, recomputed from the store."""
-    if r.get("snapshot") != CHANGED or r.get("timeline") is None:
+    if r.snapshot != CHANGED or not r.timeline:
         return ""
     lines = store.check(r).diff.splitlines()
     if len(lines) > MAX_DIFF_LINES:
@@ -89,17 +92,18 @@ def _diff(r: dict, store: SnapshotStore) -> str:
     return "\n".join(lines)
 
 
-def markdown(results: list[dict], sources: list[str], store: SnapshotStore) -> str:
+def markdown(results: Iterable[AnyRow], sources: list[str], store: SnapshotStore) -> str:
     """The summary: counts per framework, what differs from its snapshot, what needs a look."""
+    results = as_rows(results)
     out = [f"## Matrix: {len(results)} results from {', '.join(sources)}", ""]
     cannot_judge = unjudged_lines(results)
     if cannot_judge:
         out += ["### The run could not judge every build", "", *(f"- **{line}**" for line in cannot_judge), ""]
     out += ["| framework | builds | " + " | ".join(OUTCOMES) + " |", "|---|---:|" + "---:|" * len(OUTCOMES)]
-    for framework in sorted({r["framework"] for r in results}):
-        rows = [r for r in results if r["framework"] == framework]
-        counts = [str(sum(r["outcome"] == o for r in rows)) for o in OUTCOMES]
-        out.append(f"| {framework} | {len({r['source'] for r in rows})} | " + " | ".join(counts) + " |")
+    for framework in sorted({r.framework for r in results}):
+        rows = [r for r in results if r.framework == framework]
+        counts = [str(sum(r.outcome == o for r in rows)) for o in OUTCOMES]
+        out.append(f"| {framework} | {len({r.source for r in rows})} | " + " | ".join(counts) + " |")
     out.append("")
     bad = [r for r in results if differs(r)]
     if not bad:
@@ -111,9 +115,9 @@ def markdown(results: list[dict], sources: list[str], store: SnapshotStore) -> s
             "",
         ]
         for i, r in enumerate(bad):
-            base = r.get("snapshot_base")
+            base = r.snapshot_base
             against = f"compared with the snapshot of {base}" if base else "no stored snapshot"
-            out.append(f"- {_name(r)}: **{r['snapshot']}** ({against}): {r['outcome']}: {r['detail']}")
+            out.append(f"- {_name(r)}: **{r.snapshot}** ({against}): {r.outcome}: {r.detail}")
             diff = _diff(r, store) if i < MAX_DIFFS else ""
             if diff:
                 out += ["", "  ```diff", *("  " + line for line in diff.splitlines()), "  ```"]
@@ -127,15 +131,15 @@ def markdown(results: list[dict], sources: list[str], store: SnapshotStore) -> s
     if disagree:
         out += [f"### {len(disagree)} results where the case and its short reproduction disagree", ""]
         out += [
-            f"- {_name(r)}: the case says **{r['outcome']}**, "
-            f"`scenarios/repro/{r['scenario']}--{r['case']}.py` says **{r['repro']}**"
+            f"- {_name(r)}: the case says **{r.outcome}**, "
+            f"`scenarios/repro/{r.scenario}--{r.case}.py` says **{r.repro}**"
             for r in disagree
         ]
         out.append("")
-    problems = [r for r in results if r["outcome"] in (UNEXPECTED, ERROR)]
+    problems = [r for r in results if r.outcome in (UNEXPECTED, ERROR)]
     if problems:
         out += [f"### Needs a look: {len(problems)} unexpected or error", ""]
-        out += [f"- {_name(r)}: **{r['outcome']}**: {r['detail']}" for r in problems]
+        out += [f"- {_name(r)}: **{r.outcome}**: {r.detail}" for r in problems]
         out.append("")
     return cap("\n".join(out), "every result is in the record (reports/matrix.md, reports/matrix.json)")
 

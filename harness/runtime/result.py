@@ -52,3 +52,32 @@ class CaseResult:
 
     def with_repro(self, verdict: str | None) -> CaseResult:
         return replace(self, repro=verdict)
+
+
+# The wire format's other readers (harness/execution/driver.py and run.py) go through these, so
+# its keys are read in this module only.
+
+
+def wire_case(record: Mapping) -> tuple[str, str]:
+    """(scenario, case) of a wire record (a result, or the worker's ``start`` line)."""
+    return record["scenario"], record["case"]
+
+
+def wire_name(record: Mapping) -> str:
+    """``scenario:case`` of a wire record."""
+    return ":".join(wire_case(record))
+
+
+def wire_failed(started: Mapping, outcome: str, detail: str) -> dict:
+    """The wire record of a case that never reported (its worker died, hung or wrote garbage):
+    the ``start`` line's case with ``outcome`` and ``detail`` and no timeline."""
+    return {**started, "outcome": outcome, "detail": detail, "timeline": ""}
+
+
+def add_wire_repro(result: dict, repro_line: Mapping) -> bool:
+    """Sets the verdict of a ``repro`` line (the case's short reproduction, run after it) on the
+    wire ``result`` of the same case; False (nothing set) when it names another case."""
+    if result.get("case") != repro_line.get("case"):
+        return False
+    result["repro"] = repro_line.get("verdict")
+    return True

@@ -22,6 +22,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.planning import versions
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
+from harness.store.rows import AnyRow, fields
 
 SCHEMA_VERSION = 2
 
@@ -239,7 +240,7 @@ def is_current(entry: Mapping, inputs: str | None) -> bool:
 
 
 def known(
-    record: dict, results: Iterable[dict], scenario: str, case: str, framework: str, inputs: str | None = None
+    record: dict, results: Iterable[AnyRow], scenario: str, case: str, framework: str, inputs: str | None = None
 ) -> Known:
     """Probes of every bisect of this case, then the record's results of releases over them.
 
@@ -254,7 +255,7 @@ def known(
                 continue
             points[p["version"]] = p["outcome"]
             probes += 1
-    for r in results:
+    for r in map(fields, results):
         if (
             (r["scenario"], r["case"], r["framework"]) == (scenario, case, framework)
             and r["source"] == f"{framework}=={r['version']}"
@@ -274,7 +275,7 @@ def known(
 
 
 def boundary_releases(
-    record: dict, results: Iterable[dict], scenario: str, framework: str, inputs: str | None = None
+    record: dict, results: Iterable[AnyRow], scenario: str, framework: str, inputs: str | None = None
 ) -> set[str]:
     """The releases on either side of any boundary of any case of ``scenario``: they join its matrix."""
     results = list(results)

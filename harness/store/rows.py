@@ -121,9 +121,15 @@ def fields(result: AnyRow) -> Mapping:
     return result.fields() if isinstance(result, Row) else result
 
 
+def as_rows(results: Iterable[AnyRow]) -> list[Row]:
+    """``results`` as rows: a Row kept as it is, a record's JSON object of one result read into one."""
+    return [r if isinstance(r, Row) else Row.from_json(r) for r in results]
+
+
 def of_document(document: Mapping | None) -> list[Row]:
-    """A record's (or run folder's, or shard's) results as rows."""
-    return [Row.from_json(r) for r in (document or {}).get("results", [])]
+    """A record's (or run folder's, or shard's) results as rows (a document whose results are rows
+    already, as the reports' renderer passes on, gives them back as they are)."""
+    return as_rows((document or {}).get("results", []))
 
 
 def is_release(result: AnyRow) -> bool:
