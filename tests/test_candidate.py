@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -66,16 +67,27 @@ def project_copy(tmp_path: Path) -> Path:
     return project
 
 
-def candidate(project: Path, tree: Path, out: Path) -> tuple[int, str, str]:
-    """What the workflow's evidence step runs (`nox -s candidate -- PATH --out DIR` runs this)."""
-    proc = subprocess.run(
+def candidate(project: Path, tree: Path, out: Path, gaps: list[float] | None = None) -> tuple[int, str, str]:
+    """What the workflow's evidence step runs (`nox -s candidate -- PATH --out DIR` runs this);
+    ``gaps``: filled with the seconds between stderr's lines (and from the start to the first)."""
+    proc = subprocess.Popen(
         [sys.executable, "-m", "harness", "candidate", str(tree), "--out", str(out), "--jobs", "2"],
         cwd=project,
-        capture_output=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         text=True,
     )
+    assert proc.stderr is not None
+    last, lines = time.monotonic(), []
+    for line in proc.stderr:  # as the harness writes them: a CI log's view
+        now = time.monotonic()
+        if gaps is not None:
+            gaps.append(now - last)
+        last = now
+        lines.append(line)
+    proc.wait()
     summary = (out / "summary.md").read_text() if (out / "summary.md").exists() else ""
-    return proc.returncode, summary, proc.stderr
+    return proc.returncode, summary, "".join(lines)
 
 
 def test_a_fix_applied_to_an_old_release_is_named_as_fixing_the_retry_cases(tmp_path):
@@ -108,8 +120,15 @@ def test_a_reverted_guard_is_a_regression_named_with_exit_1(tmp_path):
         return text.replace(GUARD_290, "", 1)
 
     project = project_copy(tmp_path)
-    rc, summary, err = candidate(project, checkout(tmp_path, "2.13.0", revert_guard), tmp_path / "reverted")
+    gaps: list[float] = []
+    rc, summary, err = candidate(project, checkout(tmp_path, "2.13.0", revert_guard), tmp_path / "reverted", gaps)
     assert rc == 1, err
+    # Issue 37: a line of progress at least every 5 s of a real candidate run; steps named truly.
+    assert max(gaps) <= 5.0, f"{max(gaps):.1f}s without a line of progress:\n{err}"
+    assert "done; 0 left" not in err and "--out was given" not in err and "--update-snapshots" not in err
+    assert "next: step 2/2, the releases it is judged against" in err
+    script = (tmp_path / "reverted" / "scripts" / f"{RETRY}--resumable-resume.py").read_text()
+    assert '"google-adk==2.13.0"' in script.split("# ///")[1]  # its PEP 723 header
     regressions = summary.split("**Regressions (fixed before, reproduced on the candidate):**", 1)[1]
     assert f"`{RETRY}:resumable-resume` (fixed → reproduced)" in regressions
     assert f"regression: {RETRY}:resumable-resume was fixed on google-adk 2.13.0" in err

@@ -431,7 +431,7 @@ def test_a_candidate_that_cannot_install_fails_and_says_so_first(tmp_path, monke
     )
     adk = [s for s in registry.discover().values() if s.framework == "google-adk"]
 
-    def fake_matrix(specs, only, out, root, timeout, jobs):
+    def fake_matrix(specs, only, out, root, timeout, jobs, *step_and_history):
         if specs[0].startswith("google-adk=="):
             rows = _candidate_rows(adk, specs[0], specs[0].split("==")[1], lambda s, c: "reproduced")
         else:

@@ -14,7 +14,10 @@ HELP = "every scenario of a framework on a candidate checkout and its baseline r
 def setup(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH", help="a checkout, sdist or wheel of google-adk or openai-agents")
     parser.add_argument(
-        "--out", metavar="DIR", default="reports/runs/candidate", help="where the evidence goes (summary.md, reports)"
+        "--out",
+        metavar="DIR",
+        help="a new or empty folder for the evidence (summary.md, the before/after reports, the scripts; "
+        "default: a new folder reports/runs/candidate/<candidate>-<UTC time>/)",
     )
     parser.add_argument(
         "--base",
@@ -31,4 +34,5 @@ def run(args: argparse.Namespace) -> int:
     from harness.execution import candidate
     from harness.project import PROJECT
 
-    return candidate.run(args.path, Path(args.out), PROJECT.root, args.base, args.timeout, args.jobs)
+    out = Path(args.out) if args.out else None
+    return candidate.run(args.path, out, PROJECT.root, args.base, args.timeout, args.jobs)

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from harness.execution import progress
 from harness.execution.run import RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import index, versions
@@ -74,8 +75,8 @@ Evaluation = Mapping[str, "str | tuple[str, str]"]
 Evaluate = Callable[[str], Evaluation]
 
 
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+# One line on stderr, through the progress writer (its status line is cleared first).
+log = progress.log
 
 
 # --- the search (no environments: the evaluator is injected) -------------------------
@@ -328,6 +329,27 @@ def _record_results(reports_dir: Path) -> list[dict]:
     return document["results"] if document else []
 
 
+def _tracked_bisect(
+    releases: list[str], cases: list[str], evaluate: Evaluate, framework: str, scenario_id: str, known: dict
+) -> tuple[Search, list[CaseBisection]]:
+    """``bisect`` with a progress status: the releases evaluated against the probes a bisection
+    of one boundary usually needs (2 + log2 of the range; raised when the search needs more)."""
+    expected = 2 + max(1, len(releases) - 1).bit_length()
+    tracker = progress.Tracker(f"bisect {scenario_id}", expected)
+
+    def tracked(version: str) -> Evaluation:
+        source = f"{framework}=={version}"
+        tracker.total = max(tracker.total, tracker.done + 1)
+        tracker.begin(source)
+        try:
+            return evaluate(version)
+        finally:
+            tracker.finish(source)
+
+    with tracker:
+        return bisect(releases, cases, tracked, label=lambda v: f"{framework}=={v}", known=known)
+
+
 def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None = None) -> int:
     """Bisect; print the result; record it. 0 when every case got an answer, 1 otherwise."""
     out = out or sys.stdout
@@ -390,7 +412,7 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
         locks = record.recorded_packages(record.load(reports_dir))
         evaluator = EnvironmentEvaluator(framework, scenario, list(cases), RunSettings.of(options, recorded=locks))
         evaluate = evaluator
-    search, results = bisect(releases, cases, evaluate, label=lambda v: f"{framework}=={v}", known=known)
+    search, results = _tracked_bisect(releases, cases, evaluate, framework, scenario.id, known)
 
     status = 0
     for result in results:

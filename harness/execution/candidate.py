@@ -9,13 +9,18 @@ reproduces on the candidate. ``summary.md`` says both, then the before/after com
 scenario that changed (with its short reproduction); the command exits 1 when there is a
 regression, naming it, and when a build could not be judged (every case of it an error: an
 install failure), which the summary says first; the summary is cut at 60,000 characters.
-What the reusable workflow runs (.github/workflows/framework-pr.yml).
+Each run writes one folder of its own (reports/runs/candidate/<candidate>-<UTC time>/, or exactly
+the new or empty ``--out``): summary.md, each scenario's report, scripts/ (the short reproduction
+the summary shows, pinned to the baseline), matrix.json, and the two steps' folders. Its progress
+names the two steps (harness/execution/progress.py). What the reusable workflow runs
+(.github/workflows/framework-pr.yml).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,8 +125,30 @@ def summary(
     return cap("\n".join(out).rstrip() + "\n", "every scenario's report is in this evidence folder")
 
 
-def _matrix(specs: list[str], only: list[str], out: Path, root: Path, timeout: float | None, jobs: int | None) -> dict:
-    options = matrix.Options(specs=specs, only=only, out=out, root=root)
+# The candidate's two steps, as its progress lines name them.
+STEP_CANDIDATE = "candidate step 1/2 (the candidate build)"
+STEP_RELEASES = "candidate step 2/2 (the releases it is judged against)"
+THEN_RELEASES = "next: step 2/2, the releases it is judged against"
+THEN_VERDICT = "next: the verdict (summary.md)"
+# Where a run's evidence goes without --out: a folder of its own per run.
+RUNS_FOLDER = Path("reports") / "runs" / "candidate"
+
+
+def _matrix(
+    specs: list[str],
+    only: list[str],
+    out: Path,
+    root: Path,
+    timeout: float | None,
+    jobs: int | None,
+    step: tuple[str, str] = (STEP_CANDIDATE, THEN_RELEASES),
+    history: list[float] | None = None,
+) -> dict:
+    """One step of the run (a matrix run on ``specs`` for its outcomes); its matrix.json."""
+    title, then = step
+    options = matrix.Options(
+        specs=specs, only=only, out=out, root=root, title=title, then=then, history=history, evidence_only=True
+    )
     if timeout:
         options.timeout = timeout
     if jobs:
@@ -130,43 +157,113 @@ def _matrix(specs: list[str], only: list[str], out: Path, root: Path, timeout: f
     return json.loads((out / "matrix.json").read_text())
 
 
+def run_folder(root: Path, source: str, now: float | None = None) -> Path:
+    """reports/runs/candidate/<the candidate>-<UTC time>/: one folder per run, so two runs (one per
+    framework, or the same candidate twice) never share one."""
+    from harness.store import record
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now is None else now))
+    name = f"{record.run_name([source], [])}-{stamp}"
+    folder, n = root / RUNS_FOLDER / name, 2
+    while folder.exists():  # two runs in the same second
+        folder, n = root / RUNS_FOLDER / f"{name}.{n}", n + 1
+    return folder
+
+
+def check_out_folder(out: Path) -> None:
+    """A given --out is written exactly there, and must not hold files of another run (they would
+    stand beside this run's summary as if they were its evidence)."""
+    from harness.errors import UsageError
+
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        raise UsageError(f"--out {out}: the folder is not empty; give a new folder (each run's evidence stands alone)")
+
+
+def write_scripts(
+    out: Path, scenarios: dict[str, Scenario], changed: list[str], document: dict, baseline: str
+) -> dict[str, Path]:
+    """The short reproduction (scenarios/repro/, as reports/repro/ publishes it) of the case each
+    changed scenario's comment shows, pinned to ``baseline`` (the release the candidate was
+    compared with, its dependencies as of that release): out/scripts/<name>; scenario id -> the
+    script (a case without a short script has none)."""
+    from harness.rendering import comment, export, short_scripts
+    from harness.store import staging
+
+    framework, version = baseline.split("==", 1)
+    environments = document.get("environments", [])
+    date = next((e.get("exclude_newer") for e in environments if e.get("source") == baseline), None)
+    pin = export.Pin(framework, version, date, "the release this candidate was compared with")
+    written = {}
+    for scenario_id in changed:
+        scenario = scenarios[scenario_id]
+        reproduced = {r.case for r in of_document(document) if r.scenario == scenario_id and r.outcome == REPRODUCED}
+        case = scenario.case(comment.shown_case([c.id for c in scenario.cases], reproduced))
+        source = short_scripts.source_of(scenario, case)
+        if source is None:
+            continue
+        path = out / "scripts" / export.script_name(scenario_id, case.id)
+        staging.write_file(path, short_scripts.stamped(scenario, case, document, source.read_text("utf-8"), pin))
+        written[scenario_id] = path
+    return written
+
+
 def run(
-    path: str, out: Path, root: Path, base: str | None = None, timeout: float | None = None, jobs: int | None = None
+    path: str,
+    out: Path | None,
+    root: Path,
+    base: str | None = None,
+    timeout: float | None = None,
+    jobs: int | None = None,
 ) -> int:
-    """Run the evidence into ``out``; 1 when the candidate regresses a case, 2 for bad input."""
+    """Run the evidence into ``out`` (None: a new folder under reports/runs/candidate/); 1 when the
+    candidate regresses a case or a build could not be judged, 2 for bad input."""
     from harness.rendering import comment, reports
     from harness.store import record, staging
 
-    record.refuse_record_folder(out, root)
+    if out is not None:
+        record.refuse_record_folder(out, root)
+        check_out_folder(out)
     cache_dir = Project(root).cache
     build = builds.parse(path, cache_dir)
     if build.release or build.local_path is None:
         raise SpecError(f"{path}: not a local build; give the path of a checkout, sdist or wheel of a framework")
+    if base is not None:
+        builds.parse(f"{build.framework}=={base}", cache_dir)  # an unknown release: refused before any work
+    if out is None:
+        out = run_folder(root, build.source)
     framework = build.framework
     scenarios: dict[str, Scenario] = {k: s for k, s in registry.discover().items() if s.framework == framework}
     if not scenarios:
         raise SpecError(f"the harness has no {framework} scenario")
     only = sorted(scenarios)
     # The candidate first: a checkout's version is known once it is built (a dynamic version).
-    ran = _matrix([path], only, out / "candidate", root, timeout, jobs)
+    history: list[float] = []  # the candidate build's duration: step 2's first estimate
+    ran = _matrix([path], only, out / "candidate", root, timeout, jobs, (STEP_CANDIDATE, THEN_RELEASES), history)
     version = next((r.version for r in of_document(ran) if r.source == build.source and r.version), None)
     baseline = base or baseline_of(framework, version or build.version, cache_dir)
     latest = index.final_releases(framework, cache_dir)[-1].version
     specs = [f"{framework}=={v}" for v in sorted({baseline, latest}, key=versions.key)]
-    released = _matrix(specs, only, out / "releases", root, timeout, jobs)
+    released = _matrix(specs, only, out / "releases", root, timeout, jobs, (STEP_RELEASES, THEN_VERDICT), history)
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results = sorted(of_document(released) + of_document(ran), key=record.sort_key(order))
     document = record.document_of(
         results, released.get("environments", []) + ran.get("environments", []), released.get("harness")
     )
     # The before/after report of every scenario, in out/ (with its matrix.json), all or nothing.
-    record.write_folder(out, document, reports.renderer(scenarios, root), record.bisect_record(root / "reports"))
+    record.write_folder(
+        out, document, reports.renderer(scenarios, root, run_only=True), record.bisect_record(root / "reports")
+    )
     found = changes(results, f"{framework}=={baseline}", build.source)
     changed = sorted({c.scenario for c in found if c.kind != "unchanged"})
     link_base = comment.link_base_of(root)
+    scripts = write_scripts(out, scenarios, changed, document, f"{framework}=={baseline}")
     comments = {
         # The folder by its name only: the comment names the report inside the evidence artifact.
-        s: comment.render(reports.scenario_metadata(scenarios[s]), document, out.name, link_base=link_base)
+        s: comment.render(
+            reports.scenario_metadata(scenarios[s]), document, out.name, link_base=link_base, script=scripts.get(s)
+        )
         for s in changed
     }
     cannot_judge = unjudged_lines(results)
@@ -176,7 +273,17 @@ def run(
     staging.write_file(out / "summary.md", text)
     for line in cannot_judge:
         print(line, file=sys.stderr)
-    print(f"summary: {out / 'summary.md'}", file=sys.stderr)
+    print(f"summary: {_shown(out / 'summary.md', root)}", file=sys.stderr)
+    if changed:
+        print(
+            "before/after reports: " + ", ".join(_shown(out / f"{s}.md", root) for s in changed),
+            file=sys.stderr,
+        )
+        print(
+            f"reproduction scripts (pinned to {framework} {baseline}): "
+            + ", ".join(_shown(p, root) for p in scripts.values()),
+            file=sys.stderr,
+        )
     regressions = [c for c in found if c.kind == "regression"]
     for c in regressions:
         print(
@@ -184,3 +291,11 @@ def run(
             file=sys.stderr,
         )
     return 1 if regressions or cannot_judge else 0
+
+
+def _shown(path: Path, root: Path) -> str:
+    """A path as the user should read it: relative to the project when inside it."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)

@@ -29,7 +29,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from harness.execution import isolation, pool
+from harness.execution import isolation, pool, progress
 from harness.runtime.outcomes import ERROR
 from harness.runtime.result import add_wire_repro, wire_case, wire_failed, wire_name
 from harness.runtime.runner import bounded_detail
@@ -295,6 +295,7 @@ def _follow(
             deadline = timeout + case_slack
         elif kind == "result":
             done.append(record)
+            progress.case_done()
             current = None
             deadline = timeout + case_slack
         elif kind == "repro" and done and add_wire_repro(done[-1], record):

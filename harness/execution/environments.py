@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from harness.execution import progress
 from harness.planning import index
 from harness.planning.builds import Build
 
@@ -239,6 +240,7 @@ def _ensure(
                     raise BuildFailed(missing)
                 stamp.touch()
             return Environment(build, path, python, date, reused=True)
+    progress.phase(build.source, "building its environment", announce=True)
     if path.exists():
         shutil.rmtree(path)
     new_venv(path)

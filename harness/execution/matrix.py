@@ -7,14 +7,12 @@ parallel, one worker process per environment) -> check snapshots -> write report
 from __future__ import annotations
 
 import os
-import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import pool, postgres
+from harness.execution import pool, postgres, progress
 from harness.execution.run import NO_SERVER, RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import releases, versions
@@ -47,17 +45,18 @@ class Options:
     # the builds that have none (they stay for the next run), "cold" runs every build afresh.
     pool: str = "auto"
     pool_memory_mb: float | None = None  # the pool's memory budget (default: half the machine's)
+    # Run for another command (candidate): its progress lines name the step (``title``) and what
+    # comes after it (``then``); ``history`` holds the build durations an earlier step measured
+    # (its estimate); ``evidence_only``: the outcomes are the point, so no snapshot verdicts, no
+    # hints about the record or --update-snapshots (flags the calling command does not have).
+    title: str = "matrix"
+    then: str = ""
+    history: list[float] | None = None
+    evidence_only: bool = False
 
 
-_LOG_LOCK = threading.Lock()
-
-
-def log(message: str) -> None:
-    """One progress line on stderr; builds log from parallel threads, so each line is written
-    whole, under a lock (print() writes the text and the newline separately)."""
-    with _LOG_LOCK:
-        sys.stderr.write(message + "\n")
-        sys.stderr.flush()
+# One progress line on stderr, written whole (builds log from parallel threads).
+log = progress.log
 
 
 def resolve_builds(
@@ -216,9 +215,8 @@ def _members(
     return record.matrix_releases(scenarios, defaults, store, bisects, (existing or {}).get("results", []), cache_dir)
 
 
-def run(options: Options) -> int:
-    """Run the matrix; return the exit status (0: every result matches its snapshot)."""
-    begun = time.monotonic()
+def _plan(options: Options) -> tuple[list, dict | None, SnapshotStore, dict[str, Scenario], Path, Path]:
+    """The builds to run with their cases, after every check of the input (one line, exit 2)."""
     cache_dir = Project(options.root).cache
     scenarios = registry.discover()
     selected = registry.select(scenarios, options.only)
@@ -247,25 +245,37 @@ def run(options: Options) -> int:
         log(f"shard {k}/{n}: {', '.join(b.source for b, _ in plan) or 'no builds'}")
     if not plan and not options.shard:
         raise builds_mod.SpecError("nothing to run: no selected scenario uses the given builds' frameworks")
+    return plan, existing, store, scenarios, cache_dir, reports_dir
+
+
+def run(options: Options) -> int:
+    """Run the matrix; return the exit status (0: every result matches its snapshot)."""
+    begun = time.monotonic()
+    # Planning reads the package index: said after a few seconds' silence, so bad input stays one line.
+    with progress.Tracker(f"{options.title}: planning (the record, the snapshots, the package index)", 0):
+        plan, existing, store, scenarios, cache_dir, reports_dir = _plan(options)
     locks = record.recorded_packages(existing)
     total_cases = sum(len(c) for _, c in plan)
-    log(f"matrix: {len(plan)} builds, {total_cases} case runs, {options.jobs} in parallel")
+    log(
+        f"{options.title}: {len(plan)} build{'s' if len(plan) != 1 else ''}, {total_cases} case runs, "
+        f"{options.jobs} in parallel"
+    )
     started = time.monotonic()
-    done = 0
-    progress = threading.Lock()
+    tracker = progress.Tracker(options.title, len(plan), min(options.jobs, len(plan)) or 1, options.history)
 
     def one(item):
-        nonlocal done
         build, cases = item
+        tracker.begin(build.source)
         out = run_build(build, cases, options, cache_dir, recorded=locks, store=store)
-        with progress:
-            done += 1
-            log(f"[{done}/{len(plan)}] {build.source} done; {len(plan) - done} left")
+        done = tracker.finish(build.source)
+        left = len(plan) - done
+        after = f"{left} left, {tracker.estimate()}" if left else (options.then or "0 left")
+        log(f"[{done}/{len(plan)}] {build.source} done; {after}")
         return out
 
     ours = postgres.running() is None  # a server this run starts (not one a caller, a test, started)
     try:
-        with ThreadPoolExecutor(max_workers=options.jobs) as executor:
+        with tracker, ThreadPoolExecutor(max_workers=options.jobs) as executor:
             outcomes = list(executor.map(one, plan))
     finally:
         if ours:
@@ -306,12 +316,17 @@ def run(options: Options) -> int:
             options.out,
             full=full,
             only=options.only,
+            quiet=options.evidence_only,
         )
     log(
         f"time: {started - begun:.1f}s to plan, {ran - started:.1f}s to run the builds, "
         f"{time.monotonic() - ran:.1f}s to check snapshots and write reports"
         + (f"; {pool.summary(options.root)}" if options.pool != "cold" and pool.members(options.root) else "")
     )
+    if options.evidence_only:
+        counts = {o: sum(r.outcome == o for r in results) for o in OUTCOMES}
+        log(f"{options.title}: {len(results)} results: " + ", ".join(f"{n} {o}" for o, n in counts.items() if n))
+        return 1 if unjudged_lines(results) else 0
     return summarise(results, time.monotonic() - started, scenarios)
 
 
@@ -326,6 +341,7 @@ def publish(
     out: Path | None,
     full: bool = False,
     only: list[str] | None = None,
+    quiet: bool = False,
 ) -> Path:
     """Merge the results into the record, or write them to a run folder of their own; return where.
 
@@ -373,6 +389,8 @@ def publish(
         why = "--out was given"
     document = record.document_of(results, environments_records, harness)
     written = record.write_folder(out, document, render, bisects)
+    if quiet:  # the calling command says where its evidence is
+        return out
     shown = _shown(out, root)
     log(
         f"this run's reports are in {shown}/ ({len(written)} files); the record (reports/{record.RECORD_NAME}) "

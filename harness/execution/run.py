@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import bytecode, environments, pool, postgres
+from harness.execution import bytecode, environments, pool, postgres, progress
 from harness.execution.driver import run_worker
 from harness.planning.builds import Build
 from harness.project import Project
@@ -77,6 +77,7 @@ def run_cases(
     """Every case of ``cases`` in ``build``: one result each, in order. ``repeat_only``: the
     ``scenario:case`` keys that run ``settings.repeat`` times (default: every case)."""
     started = time.monotonic()
+    progress.phase(build.source, "checking its environment")
     try:
         env = environments.ensure(
             build,
@@ -108,6 +109,10 @@ def run_cases(
             unserved = {k: NO_SERVER + strip_paths(str(exc)) for k in to_run if backends[k] != SQLITE}
             to_run = [k for k in to_run if k not in unserved]
     env_record, raw = cached.get("env"), list[dict]()
+    if to_run:
+        progress.phase(build.source, "running cases", cases=len(to_run))
+    else:
+        progress.phase(build.source, "reading its cached results")
     if to_run:
         warm = (
             pool.for_run(

@@ -269,11 +269,23 @@ def _details(
     return out
 
 
+def shown_case(case_ids: list[str], reproduced: set[str]) -> str:
+    """The case whose short reproduction a comment shows: the first of ``case_ids`` that
+    reproduces somewhere (``reproduced``), else the first."""
+    return next((c for c in case_ids if c in reproduced), case_ids[0])
+
+
 def render(
-    scenario: dict, document: dict, run_dir: str | None = None, link_base: str = "", root_dir: Path = PROJECT_ROOT
+    scenario: dict,
+    document: dict,
+    run_dir: str | None = None,
+    link_base: str = "",
+    root_dir: Path = PROJECT_ROOT,
+    script: Path | None = None,
 ) -> str:
     """The comment. ``scenario``: metadata as the reports use it (harness/rendering/reports.py ``scenario_metadata``);
-    ``document``: the record, or a candidate run's matrix.json when ``run_dir`` names that run."""
+    ``document``: the record, or a candidate run's matrix.json when ``run_dir`` names that run; ``script``:
+    the short reproduction to show (a candidate run's, pinned to its baseline; default: the published one)."""
     rows = [r for r in rows_of(document) if r.scenario == scenario["id"]]
     if not rows:
         where = f"{run_dir}/matrix.json" if run_dir else "reports/matrix.json"
@@ -311,14 +323,17 @@ def render(
         specs = [s for s in releases if s in keep] or releases[-1:]
         n = len({r.source for r in rows})
         lead = [f"Outcome per case and release range ({n} releases run; the count in brackets):", ""]
-    shown_case = next(
-        (c["id"] for c in scenario["cases"] if any(r.case == c["id"] and r.outcome == REPRODUCED for r in rows)),
-        scenario["cases"][0]["id"],
+    case_shown = shown_case([c["id"] for c in scenario["cases"]], {r.case for r in rows if r.outcome == REPRODUCED})
+    name = export.script_name(scenario["id"], case_shown)
+    published = script or root_dir / "reports" / export.REPRO_DIR / name
+    where = (
+        f"the script below (in this evidence: `{(run_dir or '.').rstrip('/')}/scripts/{name}`, pinned to the "
+        "release the candidate was compared with)"
+        if script
+        else f"the script below as `{name}`"
     )
-    script = export.script_name(scenario["id"], shown_case)
-    published = root_dir / "reports" / export.REPRO_DIR / script
     reproduce = [
-        f"Reproduce without the harness: save the script below as `{script}` and `uv run {script}` "
+        f"Reproduce without the harness: save {where} and `uv run {name}` "
         "(exit 0 fixed, 3 reproduced, 125 cannot judge: `git bisect run` reads them).",
         "",
     ]
@@ -327,7 +342,7 @@ def render(
         lines = len(body.splitlines())
         reproduce += [
             "<details>",
-            f"<summary>{script} ({lines} lines)</summary>",
+            f"<summary>{name} ({lines} lines)</summary>",
             "",
             *_fence(body.rstrip("\n"), "python"),
             "</details>",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+from functools import partial
 
 from harness.planning import versions
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
@@ -61,14 +62,20 @@ def release_lines(rows: list[Row]) -> list[tuple[str, list[Row]]]:
     return list(lines.items())
 
 
-def _line_summary(releases: list[Row]) -> str:
+# A run folder ran a few releases (candidate: the baseline and the latest): its "first fixed" is
+# among those, which the bisect line beneath (over every release) would seem to contradict.
+FIRST_FIXED = "first release where it is fixed"
+FIRST_FIXED_OF_RUN = "first of the releases this run ran where it is fixed (bisect, below, looks at every release)"
+
+
+def _line_summary(releases: list[Row], first_fixed: str = FIRST_FIXED) -> str:
     repro = [r for r in releases if r.outcome == REPRODUCED]
     fixed_ = [r for r in releases if r.outcome == FIXED]
     unexpected = [r for r in releases if r.outcome == UNEXPECTED]
     parts = [f"last release where it reproduces: **{repro[-1].version}**" if repro else "reproduces on no release run"]
     later_fixed = [r for r in fixed_ if not repro or _release_order(r) > _release_order(repro[-1])]
     if later_fixed:
-        parts.append(f"first release where it is fixed: **{later_fixed[0].version}**")
+        parts.append(f"{first_fixed}: **{later_fixed[0].version}**")
     elif fixed_:
         parts.append(f"fixed on {', '.join(str(r.version) for r in fixed_)}, but it reproduces again later")
     else:
@@ -102,10 +109,14 @@ def _control_summary(releases: list[Row]) -> str:
     )
 
 
-def _summary_line(rows: list[Row], control: bool = False) -> str:
-    """One line per release line (a single line needs no label)."""
+def _summary_line(rows: list[Row], control: bool = False, run_only: bool = False) -> str:
+    """One line per release line (a single line needs no label); ``run_only``: a run folder's."""
     lines = release_lines(rows)
-    summarise = _control_summary if control else _line_summary
+    summarise = (
+        _control_summary
+        if control
+        else partial(_line_summary, first_fixed=FIRST_FIXED_OF_RUN if run_only else FIRST_FIXED)
+    )
     if not lines:
         return "no release run."
     if len(lines) == 1:
@@ -190,7 +201,7 @@ def _script_link(scenario: dict, case: dict) -> list[str]:
     ]
 
 
-def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
+def render(scenario: dict, document: dict, bisects: dict | None = None, run_only: bool = False) -> str:
     """The report of one scenario. ``scenario``: id, framework, links, description, expected, cases.
 
     ``bisects``: the bisect record (reports/bisect.json), whose boundaries are quoted per case,
@@ -223,7 +234,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None) -> str:
         if not rows:
             continue
         heading = f"## {case['id']}" + (" (control)" if case.get("control") else "")
-        out += [heading, "", case.get("summary", ""), "", _summary_line(rows, bool(case.get("control"))), ""]
+        out += [heading, "", case.get("summary", ""), "", _summary_line(rows, bool(case.get("control")), run_only), ""]
         out += _script_link(scenario, case)
         known = boundaries.known(
             bisects, results, scenario["id"], case["id"], scenario["framework"], scenario.get("inputs")

@@ -20,6 +20,7 @@ from harness.project import PROJECT
 from harness.rendering import export
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import Case, Scenario
+from harness.store.rows import Row
 
 TEMPLATE_DIR = "pytest"  # under scenarios/
 # What the test does where the record has the case in each outcome.
@@ -37,14 +38,14 @@ def test_file_name(scenario_id: str, case_id: str) -> str:
     return f"test_{scenario_id.replace('-', '_')}__{case_id.replace('-', '_')}.py"
 
 
-def _spans(rows: list[dict]) -> list[tuple[str, str, int]]:
+def _spans(rows: list[Row]) -> list[tuple[str, str, int]]:
     """Consecutive releases with one outcome: (outcome, "first – last", how many)."""
     spans: list[tuple[str, list[str]]] = []
     for r in rows:
-        if spans and spans[-1][0] == r["outcome"]:
-            spans[-1][1].append(r["version"])
+        if spans and spans[-1][0] == r.outcome:
+            spans[-1][1].append(str(r.version))
         else:
-            spans.append((r["outcome"], [r["version"]]))
+            spans.append((r.outcome, [str(r.version)]))
     return [(o, vs[0] if len(vs) == 1 else f"{vs[0]} – {vs[-1]}", len(vs)) for o, vs in spans]
 
 
@@ -66,7 +67,7 @@ def header(scenario: Scenario, case: Case, document: dict) -> list[str]:
             releases = f"{span} ({count} releases)" if count > 2 else span
             what = TEST_VERDICT.get(outcome)
             lines.append(f"#   {releases}: {outcome}" + (f", the test {what}" if what else ", not for this test"))
-    fixed = [r["version"] for r in rows if r["outcome"] == FIXED]
+    fixed = [str(r.version) for r in rows if r.outcome == FIXED]
     pin = max(fixed, key=versions.key) if fixed else None
     install = f'"{scenario.framework}=={pin}"' if pin else scenario.framework
     lines += [f"# Run: pip install {install} pytest pytest-asyncio && pytest THIS_FILE", ""]

@@ -127,12 +127,15 @@ def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
     }
 
 
-def renderer(scenarios: dict, root: Path | None = None) -> Callable[[dict, Path, Staging, dict], list[Path]]:
+def renderer(
+    scenarios: dict, root: Path | None = None, run_only: bool = False
+) -> Callable[[dict, Path, Staging, dict], list[Path]]:
     """The reports' renderer that harness/store/record.py calls with a document, a folder, a
-    staging and the bisect record (whose boundaries the scenario reports quote)."""
+    staging and the bisect record (whose boundaries the scenario reports quote); ``run_only``: a
+    run folder's reports (a few releases: "first fixed" is said to be among them)."""
 
     def render(document: dict, folder: Path, stage: Staging, bisects: dict) -> list[Path]:
-        return write_all(document, scenarios, folder, stage, bisects, root)
+        return write_all(document, scenarios, folder, stage, bisects, root, run_only)
 
     return render
 
@@ -144,6 +147,7 @@ def write_all(
     stage: Staging,
     bisects: dict | None = None,
     root: Path | None = None,
+    run_only: bool = False,
 ) -> list[Path]:
     """matrix.md and one report per scenario in the results, staged in ``stage`` (not matrix.json:
     the record's owner writes it).
@@ -160,7 +164,7 @@ def write_all(
     written = [reports_dir / "matrix.md"]
     for s in present:
         path = reports_dir / f"{s.id}.md"
-        stage.write(path, evidence.render(scenario_metadata(s, root), document, bisects))
+        stage.write(path, evidence.render(scenario_metadata(s, root), document, bisects, run_only))
         written.append(path)
     written += write_grids_and_scripts(document, present, reports_dir, stage)
     return written
