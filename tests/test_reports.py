@@ -64,9 +64,11 @@ def test_report_structure_tables_and_details_parse_as_gfm():
     text = evidence.render(SCENARIO, doc)
     tokens = parse(text)
     tables = [t for t in tokens if t.type == "table_open"]
-    assert len(tables) == 1
+    assert len(tables) == 2  # the thread's claim beside the measurement, then the outcomes
     rows = [t for t in tokens if t.type == "tr_open"]
-    assert len(rows) == 3  # header + two grouped rows (2.8.0 – 2.9.0 reproduced, 2.10.0 fixed)
+    # claim table: header + claim + measurement; outcomes: header + two grouped rows
+    # (2.8.0 – 2.9.0 reproduced, 2.10.0 fixed)
+    assert len(rows) == 3 + 3
     html_blocks = [t.content for t in tokens if t.type == "html_block"]
     opened = sum(b.count("<details>") for b in html_blocks)
     assert opened == 6  # timeline shapes A and B, their diff, one per environment (3)

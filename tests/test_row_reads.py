@@ -29,10 +29,17 @@ ROW_READERS = [
 # subscripted and the keys it may be read by (what each is in the comment). Any other read by a row
 # key's name is reported, these expressions included.
 NOT_ROWS: dict[str, dict[str, set[str]]] = {
-    "execution/explain.py": {  # an entry of reports/explain/<scenario>.json and its two sides
+    "execution/explain.py": {  # an entry of reports/boundaries/<scenario>.json and its two sides
         "e": {"case"},
         "e['before']": {"version"},
         "e['after']": {"version"},
+        "before": {"version", "outcome"},
+        "after": {"version", "outcome"},
+    },
+    "rendering/boundary_evidence.py": {  # the same entries, as the reports show them
+        "e": {"case"},
+        "e['before']": {"outcome"},
+        "e['after']": {"outcome"},
         "before": {"version", "outcome"},
         "after": {"version", "outcome"},
     },
@@ -50,9 +57,10 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
             "env": {"source"},  # an environment of the record
             "info": {"version"},  # the record's harness information
         }
-        for name in ("comment.py", "evidence.py", "export.py", "grid.py", "short_scripts.py")
+        for name in ("claims.py", "comment.py", "evidence.py", "export.py", "grid.py", "short_scripts.py")
     },
 }
+NOT_ROWS["rendering/claims.py"]["claim"] = {"source"}  # a thread's claim (scenarios/_claims.py)
 
 
 def row_subscripts(paths: list[Path], root: Path = HARNESS) -> list[str]:

@@ -11,6 +11,7 @@ import itertools
 from functools import partial
 
 from harness.planning import versions
+from harness.rendering import boundary_evidence, claims
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store import boundaries
 from harness.store.rows import Row
@@ -214,6 +215,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
     out += [f"**Bug** ({scenario['framework']}): {scenario['description']}", ""]
     out += [f"**Expected**: {scenario['expected']}", ""]
     out += ["Upstream: " + ", ".join(f"<{u}>" for u in scenario["links"]), ""]
+    out += claims.report_lines(scenario, results, bisects)
     specs = []
     for r in results:
         spec = r.source if not r.source.startswith("local:") else f"/path/to/{r.source[6:]}"
@@ -242,6 +244,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
         bisect_lines = _bisect_lines(known)
         if bisect_lines:
             out += bisect_lines + [""]
+        out += boundary_evidence.case_lines(scenario.get("explained") or [], case["id"])
         ba = _before_after(rows)
         if ba:
             out += ["**What the candidate changed:**", ""] + [f"- {line}" for line in ba] + [""]

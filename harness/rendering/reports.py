@@ -5,12 +5,14 @@ writes reports/matrix.json). Rendering reads the record and writes into a stagin
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.planning import versions
 from harness.project import PROJECT
+from harness.rendering import boundary_evidence
 from harness.store import result_cache
 from harness.store.rows import Row
 from harness.store.rows import of_document as rows_of
@@ -113,8 +115,12 @@ def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
         "description": scenario.description,
         "expected": scenario.expected,
         "boundary_notes": list(getattr(scenario, "range_notes", ())),
+        # What the thread claims (scenarios/_claims.py), set beside the measurement; {} for none.
+        "claims": _claims_of(scenario),
         # Its code's digest: the boundaries quoted ignore probes and results of older code.
         "inputs": result_cache.scenario_inputs(root or PROJECT.root, scenario.module, scenario.id),
+        # Each boundary's executed-code change, where `python -m harness explain` wrote one.
+        "explained": boundary_evidence.load(root or PROJECT.root, scenario.id),
         "cases": [
             {
                 "id": c.id,
@@ -125,6 +131,11 @@ def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
             for c in scenario.cases
         ],
     }
+
+
+def _claims_of(scenario: Scenario) -> dict:
+    claim = getattr(scenario, "claims", None)
+    return {} if claim is None or claim.empty() else dataclasses.asdict(claim)
 
 
 def renderer(

@@ -3,7 +3,9 @@
 FILE is the record (``reports/matrix.json``) or the shard results a sharded run merged
 (``reports/shards/*.json``); they share one shape. The summary gives the counts of each
 outcome per framework and names every result that differs from its stored snapshot or has
-none, with the diff, then the results that need a look (``unexpected``, ``error``). It is
+none, with the diff, then the results that need a look (``unexpected``, ``error``), then every
+boundary no executed framework line explains (reports/boundaries/, ``python -m harness explain``), then
+where a thread's claim (scenarios/_claims.py) and the measurement disagree. It is
 printed on stdout; `.github/workflows/matrix.yml` appends it to ``$GITHUB_STEP_SUMMARY``.
 
 Exit status: 0 when every result matches its snapshot, 1 when any differs or has none, or when
@@ -20,7 +22,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from harness.project import PROJECT
+from harness.project import PROJECT, Project
+from harness.rendering import boundary_evidence
 from harness.runtime.outcomes import ERROR, OUTCOMES, UNEXPECTED
 from harness.store.rows import AnyRow, Row, as_rows, disagreements, of_document, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, UPDATED, SnapshotStore
@@ -92,8 +95,18 @@ def _diff(r: Row, store: SnapshotStore) -> str:
     return "\n".join(lines)
 
 
-def markdown(results: Iterable[AnyRow], sources: list[str], store: SnapshotStore) -> str:
-    """The summary: counts per framework, what differs from its snapshot, what needs a look."""
+def markdown(
+    results: Iterable[AnyRow],
+    sources: list[str],
+    store: SnapshotStore,
+    boundaries_root: Path | None = None,
+    claim_disagreements: list[str] | None = None,
+) -> str:
+    """The summary: counts per framework, what differs from its snapshot, what needs a look.
+
+    ``boundaries_root``: the project whose reports/boundaries/ files (``python -m harness explain``)
+    are read for the results' scenarios; every boundary no executed line explains is listed.
+    ``claim_disagreements``: where a thread's claim and the measurement differ (``claim_lines``)."""
     results = as_rows(results)
     out = [f"## Matrix: {len(results)} results from {', '.join(sources)}", ""]
     cannot_judge = unjudged_lines(results)
@@ -141,7 +154,48 @@ def markdown(results: Iterable[AnyRow], sources: list[str], store: SnapshotStore
         out += [f"### Needs a look: {len(problems)} unexpected or error", ""]
         out += [f"- {_name(r)}: **{r.outcome}**: {r.detail}" for r in problems]
         out.append("")
+    unexplained = (
+        boundary_evidence.unexplained(boundaries_root, [r.scenario for r in results]) if boundaries_root else []
+    )
+    if unexplained:
+        out += [
+            f"### {len(unexplained)} {'boundary' if len(unexplained) == 1 else 'boundaries'} no executed "
+            "framework line explains",
+            "",
+            "Where no executed line changed, a dependency, the environment or the harness changed the outcome; "
+            "where the traced runs failed, nothing was measured. For a person to look at, not a failure.",
+            "",
+        ]
+        out += [f"- {line}" for line in unexplained]
+        out.append("")
+    if claim_disagreements:
+        n = len(claim_disagreements)
+        out += [
+            f"### {n} {'place where a thread' if n == 1 else 'places where threads'} and the measurement disagree",
+            "",
+            "What the upstream thread claims (scenarios/_claims.py) beside what the record measured: "
+            "a finding for a person, not a failure.",
+            "",
+        ]
+        out += [f"- {line}" for line in claim_disagreements]
+        out.append("")
     return cap("\n".join(out), "every result is in the record (reports/matrix.md, reports/matrix.json)")
+
+
+def claim_lines(results: list[Row], root: Path) -> list[str]:
+    """Every disagreement between a thread's claim and the measurement, for the scenarios of
+    ``results`` (their record rows and the bisect record of ``root``'s reports/)."""
+    from harness.rendering import claims, reports
+    from harness.runtime import registry
+    from harness.store import record
+
+    scenarios = registry.discover(Project(root).scenarios)
+    bisects = record.bisect_record(Project(root).reports)
+    out = []
+    for scenario_id in sorted({r.scenario for r in results} & set(scenarios)):
+        rows = [r for r in results if r.scenario == scenario_id]
+        out += claims.scenario_disagreements(reports.scenario_metadata(scenarios[scenario_id], root), rows, bisects)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     store = SnapshotStore(PROJECT_ROOT / "snapshots" / "matrix")
-    print(markdown(results, [p.name for p in args.files], store))
+    print(markdown(results, [p.name for p in args.files], store, PROJECT_ROOT, claim_lines(results, PROJECT_ROOT)))
     return 1 if any(differs(r) for r in results) or disagreements(results) or unjudged_lines(results) else 0
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -55,7 +56,28 @@ def discover(directory: Path = SCENARIOS_DIR) -> dict[str, Scenario]:
                 f"scenario module {path.stem}: id {scenario.id!r} is already used by module {found[scenario.id].module}"
             )
         found[scenario.id] = Scenario(**{**scenario.__dict__, "module": path.stem})
-    return dict(found)
+    return _with_claims(found, directory, package)
+
+
+CLAIMS_MODULE = "_claims.py"  # the threads' claims (scenarios/_claims.py), beside the modules
+
+
+def _with_claims(found: dict[str, Scenario], directory: Path, package: str) -> dict[str, Scenario]:
+    """``found`` with each claim of the folder's claims module set on its scenario. The claims live
+    apart from the scenario modules so declaring one leaves the scenario's code digest as it was."""
+    path = directory / CLAIMS_MODULE
+    if not path.exists():
+        return dict(found)
+    claims = getattr(_load_module(path, package), "CLAIMS", None)
+    if not isinstance(claims, dict):
+        raise ScenarioError(f"{CLAIMS_MODULE}: it defines no CLAIMS dict")
+    unknown = sorted(set(claims) - set(found))
+    if unknown:
+        raise ScenarioError(f"{CLAIMS_MODULE}: claims for unknown scenarios: {', '.join(unknown)}")
+    out = dict(found)
+    for scenario_id, claim in claims.items():
+        out[scenario_id] = validate(replace(found[scenario_id], claims=claim), found[scenario_id].module)
+    return out
 
 
 def select(scenarios: dict[str, Scenario], selectors: list[str]) -> list[tuple[Scenario, Case]]:

@@ -161,6 +161,26 @@ class Case:
 
 
 @dataclass(frozen=True)
+class Claim:
+    """What the upstream thread says about the bug's releases, as the scenario's docstring or
+    seed quotes it: a claim to set beside what the harness measured, never a measurement.
+
+    ``fixed_in``: the release the thread says fixes it; ``pr``: the pull request it names as the
+    fix ("#1234" or its URL); ``introduced_in``: the release it says brought the bug;
+    ``still_open``: the thread says no release fixes it; ``source``: where the repository states
+    the claim, in a few words ("module docstring: 'fixed in #871, released as 0.0.17'")."""
+
+    fixed_in: str | None = None
+    pr: str | None = None
+    introduced_in: str | None = None
+    still_open: bool = False
+    source: str = ""
+
+    def empty(self) -> bool:
+        return not (self.fixed_in or self.pr or self.introduced_in or self.still_open)
+
+
+@dataclass(frozen=True)
 class Scenario:
     id: str
     framework: str
@@ -182,6 +202,9 @@ class Scenario:
     # twice, the second time as ``<case>-postgresql`` on the run's PostgreSQL server
     # (harness/execution/postgres.py; the case asks harness/runtime/fakes/adk.py ``database_url``).
     backends: tuple[str, ...] = (SQLITE,)
+    # What the upstream thread claims (fixed in, by which PR, introduced in, still open), only
+    # where the docstring or seed already states it: the reports set it beside the measurement.
+    claims: Claim = Claim()
 
     def case(self, case_id: str) -> Case:
         for c in self.cases:
@@ -223,6 +246,11 @@ def validate(scenario: object, module: str) -> Scenario:
         or not set(backends) <= set(BACKENDS)
     ):
         problems.append(f"backends {backends!r} must be a tuple of {', '.join(BACKENDS)}, sqlite first, each once")
+    claims: object = scenario.claims
+    if not isinstance(claims, Claim):
+        problems.append(f"claims must be a Claim, got {type(claims).__name__}")
+    elif not claims.empty() and not claims.source.strip():
+        problems.append("claims: say where the repository states the thread's claim (source)")
     for req in scenario.requires:
         if not isinstance(req, str) or not REQUIREMENT_RE.match(req):
             problems.append(f"requires entry {req!r} is not a requirement (NAME, NAME[extra] or NAME>=1.0)")

@@ -1,0 +1,105 @@
+"""Each boundary's executed-code change (reports/boundaries/<scenario>.json, written by
+``python -m harness explain``: harness/execution/explain.py) as the scenario report and the run's
+summary show it.
+
+A scenario report shows, per case, each boundary's summary and then its excerpt (the change
+between the two releases' sources the case executed) in a folded diff block, or why there is
+none. The run's summary lists every boundary no executed line explains, for a person to look at.
+Only what the boundaries file holds is shown (no path of this machine, no time): the same file
+renders to the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from harness.project import Project
+
+FOLDER = "boundaries"  # under reports/, as harness/execution/explain.py writes it
+EXPLAINED, UNEXPLAINED, ERROR = "explained", "unexplained", "error"
+# A failed run's reason may quote a path of the machine that traced it: only its last part is shown.
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[/\\](?:[^\s/\\:'\"]+[/\\])+")
+
+
+def load(root: Path, scenario_id: str) -> list[dict]:
+    """The boundaries of ``scenario_id``'s file under ``root``'s reports/, or [] when it has none.
+    A file that is not a boundaries document counts as none: it is a derived view, rebuilt by
+    ``python -m harness explain``, and a report must still render without it."""
+    path = Project(root).reports / FOLDER / f"{scenario_id}.json"
+    try:
+        document = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return []
+    entries = document.get("boundaries") if isinstance(document, dict) else None
+    if not isinstance(entries, list):
+        return []
+    return [e for e in entries if isinstance(e, dict) and {"case", "before", "after", "status"} <= e.keys()]
+
+
+def _one_line(text: object) -> str:
+    """A reason on one line, with no folder of the machine that traced it."""
+    return _ABSOLUTE_PATH.sub("…/", " ".join(str(text).split()))
+
+
+def _sides(e: dict) -> str:
+    before, after = e["before"], e["after"]
+    return f"{before['version']} {before['outcome']} → {after['version']} {after['outcome']}"
+
+
+def _fence(lines: list[str]) -> list[str]:
+    # A fence inside the excerpt would close the block early: shown as look-alike quotes.
+    return ["```diff", *(line.replace("```", "ʼʼʼ") for line in lines), "```"]
+
+
+def _traced_note(e: dict) -> list[str]:
+    """When the traced runs did not give the record's outcomes, the excerpt explains another flip."""
+    traced = e.get("traced") or {}
+    before, after = e["before"]["outcome"], e["after"]["outcome"]
+    if e["status"] == ERROR or not traced or (traced.get("before"), traced.get("after")) == (before, after):
+        return []
+    return [
+        f"Note: the traced runs gave {traced.get('before')} → {traced.get('after')}, not the record's outcomes.",
+        "",
+    ]
+
+
+def case_lines(entries: list[dict], case_id: str) -> list[str]:
+    """The report's lines for one case's boundaries: heading line, then excerpt or reason."""
+    out: list[str] = []
+    for e in (e for e in entries if e["case"] == case_id):
+        heading = f"**Executed code, {_sides(e)}**: {_one_line(e.get('summary', ''))}"
+        if e["status"] == EXPLAINED:
+            more = (e.get("more") or {}).get("words", "")
+            out += [heading, "", *_traced_note(e)]
+            out += ["<details>", f"<summary>framework lines the case executed that changed, {_sides(e)}</summary>", ""]
+            out += _fence([str(line) for line in e.get("excerpt", [])])
+            out += ([f"({more})"] if more else []) + ["", "</details>", ""]
+        elif e["status"] == UNEXPLAINED:
+            out += [heading, "", *_traced_note(e), _unexplained_words(e), ""]
+        else:
+            out += [heading, "", f"not explained: the traced runs failed ({_one_line(e.get('reason', ''))})", ""]
+    return out
+
+
+def _unexplained_words(e: dict) -> str:
+    reason = _one_line(e.get("reason", ""))
+    return reason if reason.startswith("unexplained") else f"unexplained ({reason})"
+
+
+def unexplained(root: Path, scenario_ids: list[str]) -> list[str]:
+    """One line per boundary of ``scenario_ids`` that no executed line explains (or whose traced
+    runs failed), in scenario, then file order: for the run's summary."""
+    out = []
+    for scenario_id in sorted(set(scenario_ids)):
+        for e in load(root, scenario_id):
+            if e["status"] == EXPLAINED:
+                continue
+            words = (
+                _unexplained_words(e)
+                if e["status"] == UNEXPLAINED
+                else f"not explained: the traced runs failed ({_one_line(e.get('reason', ''))})"
+            )
+            out.append(f"`{scenario_id}:{e['case']}` {_sides(e)}: {words}")
+    return out

@@ -1,0 +1,121 @@
+"""What the upstream thread says beside what the harness measured, for the scenario report and
+the run's summary.
+
+The claim is the scenario's declaration (harness/runtime/scenario.py ``Claim``: fixed in,
+by which PR, introduced in, still open), quoted from its docstring or seed. The measurement is
+the record's: the boundaries of its bug cases (not controls, not non-regression variants) as
+bisect and the matrix know them (harness/store/boundaries.py), and the newest release run. A
+disagreement is a finding for a person (the thread may name the release a fix was merged for,
+not the one it shipped in), never a failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.planning import versions
+from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
+from harness.store import boundaries
+from harness.store.rows import Row
+
+
+@dataclass(frozen=True)
+class Measured:
+    """The record's answer to the claim's questions, over the scenario's bug cases."""
+
+    fixed_in: tuple[str, ...]  # releases where a bug case turns from reproduced to fixed
+    introduced_in: tuple[str, ...]  # releases where one turns reproduced from fixed or not applicable
+    newest: str | None  # the newest release run
+    open_on_newest: bool  # a bug case reproduces on it
+
+
+def _bug_cases(scenario: dict) -> list[str]:
+    return [c["id"] for c in scenario["cases"] if not c.get("control") and not c.get("non_regression")]
+
+
+def measure(scenario: dict, results: list[Row], bisects: dict) -> Measured:
+    """What the record and the bisects say about ``scenario``'s bug cases."""
+    fixed_in: set[str] = set()
+    introduced_in: set[str] = set()
+    cases = _bug_cases(scenario)
+    for case in cases:
+        known = boundaries.known(bisects, results, scenario["id"], case, scenario["framework"], scenario.get("inputs"))
+        for b in known.boundaries:
+            if (b.before.outcome, b.after.outcome) == (REPRODUCED, FIXED):
+                fixed_in.add(b.after.version)
+            elif b.after.outcome == REPRODUCED and b.before.outcome in (FIXED, NOT_APPLICABLE):
+                introduced_in.add(b.after.version)
+    released = [r for r in results if r.release and r.case in cases and r.version]
+    newest = max((str(r.version) for r in released), key=versions.key, default=None)
+    open_on_newest = any(r.version == newest and r.outcome == REPRODUCED for r in released)
+    return Measured(
+        tuple(sorted(fixed_in, key=versions.key)),
+        tuple(sorted(introduced_in, key=versions.key)),
+        newest,
+        open_on_newest,
+    )
+
+
+def _claimed(claim: dict) -> str:
+    parts = []
+    if claim.get("still_open"):
+        # An open thread's PR is a proposed fix, not a shipped one.
+        parts.append("still open" + (f" (fix proposed: PR {claim['pr']})" if claim.get("pr") else ""))
+    elif claim.get("fixed_in") or claim.get("pr"):
+        by = f" by PR {claim['pr']}" if claim.get("pr") else ""
+        parts.append(f"fixed in {claim['fixed_in']}{by}" if claim.get("fixed_in") else f"fixed{by}")
+    if claim.get("introduced_in"):
+        parts.append(f"introduced in {claim['introduced_in']}")
+    return "; ".join(parts)
+
+
+def _measured_words(m: Measured) -> str:
+    parts = [f"first fixed in {', '.join(m.fixed_in)}" if m.fixed_in else "no release where it turns fixed"]
+    if m.introduced_in:
+        parts.append(f"introduced in {', '.join(m.introduced_in)}")
+    if m.newest:
+        parts.append(f"newest release run, {m.newest}: {'reproduces' if m.open_on_newest else 'does not reproduce'}")
+    return "; ".join(parts)
+
+
+def disagreements(claim: dict, m: Measured) -> list[str]:
+    """Where the thread's claim and the measurement differ, in words (empty when they agree or
+    the thread claims nothing)."""
+    out = []
+    if claim.get("fixed_in") and claim["fixed_in"] not in m.fixed_in:
+        seen = f"first fixed in {', '.join(m.fixed_in)}" if m.fixed_in else "no release where it turns fixed"
+        out.append(f"the thread says fixed in {claim['fixed_in']}; measured: {seen}")
+    if claim.get("introduced_in") and claim["introduced_in"] not in m.introduced_in:
+        seen = f"introduced in {', '.join(m.introduced_in)}" if m.introduced_in else "no release where it turns up"
+        out.append(f"the thread says introduced in {claim['introduced_in']}; measured: {seen}")
+    if claim.get("still_open") and m.newest and not m.open_on_newest:
+        out.append(f"the thread says still open; measured: it does not reproduce on {m.newest}, the newest release run")
+    return out
+
+
+def report_lines(scenario: dict, results: list[Row], bisects: dict) -> list[str]:
+    """The report's lines: the thread's claim beside the measurement, then any disagreement."""
+    claim = scenario.get("claims") or {}
+    m = measure(scenario, results, bisects)
+    said = _claimed(claim)
+    out = [
+        "| | |",
+        "|---|---|",
+        "| the thread says | "
+        + (f"{said} ({claim.get('source', '')})" if said else "nothing this repository records")
+        + " |",
+        f"| measured (bug cases) | {_measured_words(m)} |",
+        "",
+    ]
+    found = disagreements(claim, m)
+    if found:
+        out += [f"**Claim and measurement disagree** (a finding, not a failure): {'; '.join(found)}.", ""]
+    return out
+
+
+def scenario_disagreements(scenario: dict, results: list[Row], bisects: dict) -> list[str]:
+    """One line per disagreement of ``scenario`` (for the run's summary)."""
+    claim = scenario.get("claims") or {}
+    if not _claimed(claim):
+        return []
+    return [f"`{scenario['id']}`: {line}" for line in disagreements(claim, measure(scenario, results, bisects))]

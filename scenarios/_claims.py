@@ -1,0 +1,100 @@
+"""What each scenario's upstream thread claims about its releases, as the scenario's docstring or
+seed already states it (harness/runtime/scenario.py ``Claim``): fixed in which release, by which
+PR, introduced in which release, still open. The reports set the claim beside what the record
+measured (harness/rendering/claims.py) and the run's summary lists where they disagree.
+
+Kept here, not in the scenario modules: a scenario module's bytes are its code's digest
+(harness/store/result_cache.py ``scenario_inputs``), and declaring a claim there would make every
+bisect probe and record result of the scenario stale. A scenario whose docstring states no claim
+of the thread has no entry (``Claim()``, shown as "nothing this repository records"); no entry
+is inferred from the harness's own measurements.
+"""
+
+from __future__ import annotations
+
+from harness.runtime.scenario import Claim
+
+CLAIMS: dict[str, Claim] = {
+    "adk-artifact-file-create-time": Claim(
+        pr="#7113", source="module docstring: 'PR #7113 forwards metadata.create_time'"
+    ),
+    "adk-callback-state-event-final": Claim(
+        pr="#7095",
+        still_open=True,
+        source="module docstring: 'The fix proposed in PR #7095 (open when this scenario was written)'",
+    ),
+    "adk-database-postgres-aware-datetime": Claim(
+        introduced_in="1.22.1", source='module docstring: the thread\'s "1.22.1+"'
+    ),
+    "adk-database-stale-session-interleave": Claim(
+        pr="#4752",
+        introduced_in="1.24.0",
+        source="module docstring: 'a community PR (#4752, closed unmerged)'; the thread's \"ADK <= 1.23 raises\"",
+    ),
+    "adk-database-update-time-local-zone": Claim(
+        pr="#5355", source="module docstring: 'Symptom (google/adk-python#5354, PR #5355 ...)'"
+    ),
+    "adk-loop-nested-escalate": Claim(
+        pr="#535", still_open=True, source="module docstring: 'Thread state: #526 open, ... PR #535 open'"
+    ),
+    "adk-memory-deleted-session": Claim(
+        pr="#7175", still_open=True, source="module docstring: 'Symptom (#7109, open) ... PR #7175 (open) proposes'"
+    ),
+    "adk-output-key-before-agent-callback": Claim(
+        pr="#4838",
+        still_open=True,
+        source="module docstring: 'The thread shows the issue still open and the PR closed'",
+    ),
+    "adk-sse-callback-partial": Claim(pr="#7036 / #7038", source="module docstring: 'The fix (PRs #7036 / #7038 ...)'"),
+    "adk-subagent-lro-second-resume": Claim(
+        introduced_in="1.27.0",
+        source='module docstring: the thread\'s "bug present in 1.27.0-1.30.0, worked in 1.26.0"',
+    ),
+    "adk-temp-output-key-sequential": Claim(
+        pr="#4618",
+        still_open=True,
+        source="module docstring: 'Thread state: #4564 and #3047 are still open, PR #4618 and PR #4501 closed'",
+    ),
+    "adk-transfer-peers-disallowed": Claim(
+        pr="#3862",
+        still_open=True,
+        source="module docstring: 'The thread (#3850 ...) is still open in the index ...; PR #3862 is closed'",
+    ),
+    "agents-as-tool-custom-output": Claim(
+        pr="#2112", source="module docstring: PR #2112, 'Fix as_tool returning blank string on early tool termination'"
+    ),
+    "agents-chat-stream-late-reasoning-index": Claim(pr="#5042", source="module docstring: 'fix proposed in PR #5042'"),
+    "agents-docstring-args-first": Claim(
+        pr="#3795",
+        source="module docstring: PR #3795, 'keep parameter descriptions for docstrings without a summary line'",
+    ),
+    "agents-max-turns-handler-session": Claim(
+        pr="#4160", source="module docstring: PR #4160, 'persist the max-turns handler output to the session'"
+    ),
+    "agents-nested-handoff-4hop": Claim(
+        pr="#3791", source="module docstring: 'The seed PR (#3791) dedupes forwarded pre_handoff_items'"
+    ),
+    "agents-output-type-union-oneof": Claim(pr="#1884", source="module docstring: 'fixed by .../pull/1884'"),
+    "agents-reasoning-item-chat-completions": Claim(
+        fixed_in="0.2.4", pr="#871", source='module docstring: the thread says "fixed in #871, released as 0.2.4"'
+    ),
+    "agents-run-hooks-llm-calls": Claim(pr="#1619", source="module docstring: 'fixed by PR #1619'"),
+    "agents-session-history-duplication": Claim(pr="#1700", source="module docstring: 'fixed by .../pull/1700'"),
+    "agents-sqlite-session-json-null": Claim(
+        pr="#4940", source="module docstring: 'its fix, PR #4940 (... closed without being merged)'"
+    ),
+    "agents-streamed-session-tool-items": Claim(pr="#2433", source="module docstring: 'fixed by .../pull/2433'"),
+    "agents-to-input-list-after-handoff": Claim(
+        pr="#2667",
+        still_open=True,
+        source="module docstring: 'addressed by .../pull/2667'; 'the thread still reads as open'",
+    ),
+    "agents-tripwire-drops-tool-items": Claim(
+        pr="#4148",
+        source="docstring: PR #4148, 'keep committed tool session records when a streamed output guardrail trips'",
+    ),
+    "agents-usage-requests-without-usage": Claim(
+        pr="#4290 / #4453",
+        source="module docstring: 'PR #4281, taken over as #4290 ...; PR #4444, taken over as #4453'",
+    ),
+}

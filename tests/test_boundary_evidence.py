@@ -1,0 +1,103 @@
+"""Issue 36, "each boundary explained by the framework's own code": the boundaries file that
+``python -m harness explain`` writes (reports/boundaries/<scenario>.json) is shown in the
+scenario's report (summary, then the excerpt in a folded diff block, or why there is none) and
+every boundary no executed line explains is listed in the run's summary. Before: neither the
+report nor the summary read the file, so a computed explanation reached nobody."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from harness.rendering import boundary_evidence, evidence, summary
+from harness.store.snapshots import SnapshotStore
+from tests.test_reports import SCENARIO, document, result
+
+EXCERPT = [
+    "--- 2.8.0/google/adk/runners.py",
+    "+++ 2.9.0/google/adk/runners.py",
+    "@@ -10,2 +10,4 @@ class Runner:",
+    "     def run_async(self):",
+    "+        if new_message is not None:",
+    "+            append(new_message)",
+    "     ```not a fence```",
+]
+
+
+def boundaries_file(root: Path) -> Path:
+    """A synthetic file with one explained, one unexplained and one failed boundary of case ``one``."""
+
+    def entry(before: str, after: str, status: str, reason: str = "", excerpt: list[str] | None = None) -> dict:
+        return {
+            "case": "one",
+            "summary": f"reproduced up to {before}, fixed from {after}",
+            "before": {"version": before, "outcome": "reproduced"},
+            "after": {"version": after, "outcome": "fixed"},
+            "status": status,
+            "reason": reason,
+            "traced": {"before": "reproduced", "after": "fixed"},
+            "excerpt": excerpt or [],
+            "more": {"hunks": 1, "lines": 12, "words": "and 1 more hunk, 12 more lines" if excerpt else ""},
+        }
+
+    path = root / "reports" / "boundaries" / "adk-demo.json"
+    path.parent.mkdir(parents=True)
+    entries = [
+        entry("2.8.0", "2.9.0", "explained", excerpt=EXCERPT),
+        entry("1.9.0", "1.10.0", "unexplained", "unexplained (no executed framework line changed: a dependency)"),
+        entry("1.2.0", "1.3.0", "error", "1.3.0: worker failed in /home/someone/.nox/builds/x/lib/runner.py:3"),
+    ]
+    path.write_text(json.dumps({"schema_version": 1, "scenario": "adk-demo", "boundaries": entries}))
+    return path
+
+
+def rendered(root: Path) -> str:
+    doc = document([result("2.8.0", "reproduced", "a\n"), result("2.9.0", "fixed", "b\n")])
+    return evidence.render({**SCENARIO, "explained": boundary_evidence.load(root, "adk-demo")}, doc)
+
+
+def test_the_report_shows_each_boundary_its_excerpt_folded_or_why_not(tmp_path):
+    boundaries_file(tmp_path)
+    text = rendered(tmp_path)
+    assert "**Executed code, 2.8.0 reproduced → 2.9.0 fixed**: reproduced up to 2.8.0, fixed from 2.9.0" in text
+    block = text.split("2.9.0 fixed</summary>", 1)[1].split("</details>", 1)[0]
+    assert "```diff\n--- 2.8.0/google/adk/runners.py\n" in block
+    assert "+        if new_message is not None:" in block
+    assert "(and 1 more hunk, 12 more lines)" in block
+    # An excerpt's own fence cannot close the block early.
+    assert block.count("```") == 2
+    assert "1.10.0 fixed**: reproduced up to 1.9.0, fixed from 1.10.0\n\nunexplained (no executed" in text
+    assert "not explained: the traced runs failed (1.3.0: worker failed in …/runner.py:3)" in text
+    assert "/home/someone" not in text
+    tokens = MarkdownIt("commonmark").parse(text)
+    assert any(t.type == "fence" and t.info == "diff" for t in tokens)
+    assert rendered(tmp_path) == text
+
+
+def test_a_report_without_a_boundaries_file_is_unchanged(tmp_path):
+    text = rendered(tmp_path)
+    assert "Executed code" not in text
+    assert text == evidence.render(
+        SCENARIO, document([result("2.8.0", "reproduced", "a\n"), result("2.9.0", "fixed", "b\n")])
+    )
+    (tmp_path / "reports" / "boundaries").mkdir(parents=True)
+    (tmp_path / "reports" / "boundaries" / "adk-demo.json").write_text("not json")
+    assert rendered(tmp_path) == text
+
+
+def test_the_summary_lists_every_boundary_no_executed_line_explains(tmp_path):
+    boundaries_file(tmp_path)
+    results = [result("2.8.0", "reproduced", "a\n"), result("2.9.0", "fixed", "b\n")]
+    text = summary.markdown(results, ["matrix.json"], SnapshotStore(tmp_path), tmp_path)
+    assert "### 2 boundaries no executed framework line explains" in text
+    assert (
+        "- `adk-demo:one` 1.9.0 reproduced → 1.10.0 fixed: unexplained (no executed framework line changed: "
+        "a dependency)" in text
+    )
+    assert "- `adk-demo:one` 1.2.0 reproduced → 1.3.0 fixed: not explained: the traced runs failed (" in text
+    assert "2.8.0 reproduced → 2.9.0 fixed:" not in text
+    assert "/home/someone" not in text
+    # Without the project's boundaries (or for scenarios with none) nothing is listed.
+    assert "no executed framework line" not in summary.markdown(results, ["matrix.json"], SnapshotStore(tmp_path))

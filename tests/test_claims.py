@@ -1,0 +1,127 @@
+"""Issue 36, "what the thread says, beside what was measured": each scenario declares the upstream
+thread's claim (scenarios/_claims.py, harness/runtime/scenario.py ``Claim``) only where its
+docstring already states it; the scenario report shows the claim beside the measured boundaries,
+and the run's summary lists every disagreement as a finding, not a failure. Before: no report
+said what the thread claims, so a thread that reads as open on a fixed release, or names the
+wrong release, went unremarked."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from harness.rendering import claims, evidence, reports, summary
+from harness.runtime import registry
+from harness.runtime.scenario import Claim, ScenarioError
+from harness.store import boundaries
+from harness.store.rows import of_document
+from harness.store.snapshots import SnapshotStore
+from tests.test_registry import GOOD, write
+from tests.test_reports import SCENARIO, document, result
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def metadata(**claim) -> dict:
+    return {**SCENARIO, "claims": dataclasses.asdict(Claim(**claim, source="docstring: test"))}
+
+
+def rows(*pairs: tuple[str, str]):
+    return of_document(document([result(version, outcome, f"{outcome}\n") for version, outcome in pairs]))
+
+
+FIXED_IN_2_9 = rows(("2.7.0", "reproduced"), ("2.8.0", "reproduced"), ("2.9.0", "fixed"), ("2.10.0", "fixed"))
+
+
+def test_a_claim_that_agrees_is_shown_beside_the_measurement_without_a_finding():
+    meta = metadata(fixed_in="2.9.0", pr="#1")
+    lines = claims.report_lines(meta, FIXED_IN_2_9, boundaries.empty_record())
+    assert "| the thread says | fixed in 2.9.0 by PR #1 (docstring: test) |" in lines
+    assert "| measured (bug cases) | first fixed in 2.9.0; newest release run, 2.10.0: does not reproduce |" in lines
+    assert not any("disagree" in line for line in lines)
+    assert claims.scenario_disagreements(meta, FIXED_IN_2_9, boundaries.empty_record()) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "finding"),
+    [
+        ({"fixed_in": "2.10.0"}, "the thread says fixed in 2.10.0; measured: first fixed in 2.9.0"),
+        ({"introduced_in": "2.7.0"}, "the thread says introduced in 2.7.0; measured: no release where it turns up"),
+        (
+            {"still_open": True, "pr": "#2"},
+            "the thread says still open; measured: it does not reproduce on 2.10.0, the newest release run",
+        ),
+    ],
+)
+def test_a_claim_that_disagrees_is_a_finding_in_the_report_and_the_summary(tmp_path, claim, finding):
+    meta = metadata(**claim)
+    text = evidence.render(meta, document([result(r.version, r.outcome, r.timeline) for r in FIXED_IN_2_9]))
+    assert f"**Claim and measurement disagree** (a finding, not a failure): {finding}." in text
+    found = claims.scenario_disagreements(meta, FIXED_IN_2_9, boundaries.empty_record())
+    assert found == [f"`adk-demo`: {finding}"]
+    page = summary.markdown(FIXED_IN_2_9, ["matrix.json"], SnapshotStore(tmp_path), claim_disagreements=found)
+    assert "### 1 place where a thread and the measurement disagree" in page
+    assert f"- `adk-demo`: {finding}" in page
+
+
+def test_no_claim_says_so_and_finds_nothing():
+    lines = claims.report_lines({**SCENARIO, "claims": {}}, FIXED_IN_2_9, boundaries.empty_record())
+    assert "| the thread says | nothing this repository records |" in lines
+    assert claims.scenario_disagreements({**SCENARIO, "claims": {}}, FIXED_IN_2_9, boundaries.empty_record()) == []
+
+
+def test_claims_are_declared_apart_from_the_scenario_module_and_checked(tmp_path):
+    """The claims module sets each scenario's ``claims`` (so the scenario's code digest is
+    untouched); a claim without its source, or for an unknown scenario, is refused in one line."""
+    write(tmp_path, "adk_one", GOOD.format(id="adk-one"))
+    write(
+        tmp_path,
+        "_claims",
+        "from harness.runtime.scenario import Claim\nCLAIMS = {'adk-one': Claim(pr='#7', source='s')}\n",
+    )
+    assert registry.discover(tmp_path)["adk-one"].claims == Claim(pr="#7", source="s")
+    other = tmp_path / "other"
+    other.mkdir()
+    write(other, "adk_one", GOOD.format(id="adk-one"))
+    write(other, "_claims", "from harness.runtime.scenario import Claim\nCLAIMS = {'adk-one': Claim(pr='#7')}\n")
+    with pytest.raises(ScenarioError, match="say where the repository states"):
+        registry.discover(other)
+    third = tmp_path / "third"
+    third.mkdir()
+    write(third, "adk_one", GOOD.format(id="adk-one"))
+    write(
+        third,
+        "_claims",
+        "from harness.runtime.scenario import Claim\nCLAIMS = {'adk-two': Claim(pr='#7', source='s')}\n",
+    )
+    with pytest.raises(ScenarioError, match="claims for unknown scenarios: adk-two"):
+        registry.discover(third)
+
+
+def test_every_declared_claim_is_stated_in_its_scenarios_docstring():
+    """No claim is invented: each PR number and release a claim names is in its scenario module's
+    docstring; the scenarios with no claim are counted (5 of 31 when this was written)."""
+    scenarios = registry.discover()
+    declared = {i: s.claims for i, s in scenarios.items() if not s.claims.empty()}
+    for scenario_id, claim in declared.items():
+        path = ROOT / "scenarios" / f"{scenarios[scenario_id].module}.py"
+        docstring = " ".join((ast.get_docstring(ast.parse(path.read_text())) or "").split())
+        named = [claim.fixed_in, claim.introduced_in, *(claim.pr or "").replace("/", " ").split()]
+        for word in filter(None, named):
+            assert word in docstring, (scenario_id, word)
+        assert claim.source
+    assert len(scenarios) - len(declared) == 5
+
+
+def test_the_reports_show_the_claims_of_the_record():
+    """The committed reports carry each scenario's claim beside its measurement (a fresh render
+    equals them: tests/test_row_reads.py)."""
+    scenario = registry.discover()["agents-reasoning-item-chat-completions"]
+    meta = reports.scenario_metadata(scenario, ROOT)
+    assert meta["claims"]["fixed_in"] == "0.2.4"
+    text = (ROOT / "reports" / "agents-reasoning-item-chat-completions.md").read_text()
+    assert "| the thread says | fixed in 0.2.4 by PR #871 (" in text
+    assert "| measured (bug cases) | first fixed in 0.2.4;" in text
