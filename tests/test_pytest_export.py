@@ -34,9 +34,9 @@ def _releases(scenario_id: str, case_id: str) -> tuple[str, str, str]:
 
     rows = export.case_results(RECORD, scenario_id, case_id)
     pairs = itertools.pairwise(rows)
-    before, after = next((a, b) for a, b in pairs if (a["outcome"], b["outcome"]) == (REPRODUCED, FIXED))
-    newest = [r for r in rows if r["outcome"] == FIXED][-1]
-    return before["version"], after["version"], newest["version"]
+    before, after = next((a, b) for a, b in pairs if (a.outcome, b.outcome) == (REPRODUCED, FIXED))
+    newest = [r for r in rows if r.outcome == FIXED][-1]
+    return str(before.version), str(after.version), str(newest.version)
 
 
 def test_two_cases_per_framework_have_a_test_of_a_known_case():
