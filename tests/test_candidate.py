@@ -3,7 +3,8 @@ PATH`), run here without GitHub on local checkouts made from release sdists (iss
 
 google-adk 2.8.0's sdist with the retry PR's guard applied fixes the two retry cases against
 its baseline (2.8.0); the unpatched sdist fixes and breaks nothing; 2.13.0's sdist with the 2.9.0
-guard taken out brings the duplicate back: a regression, named, exit 1.
+guard taken out brings the duplicate back: a regression, named, exit 1; so does openai-agents
+0.24.0's sdist with 0.19.0's nested-handoff de-duplication undone (issue 37).
 """
 
 from __future__ import annotations
@@ -35,6 +36,31 @@ SEED_GUARD = (
     "        for e in session.events\n"
     "    ):\n      return\n"
 )
+HANDOFF = "agents-nested-handoff-4hop"
+# 0.19.0's de-duplication, as 0.24.0 still has it (agents/handoffs/history.py; reports/boundaries/
+# agents-nested-handoff-4hop.json): the default history summarises the transcript in order with
+# the forwarded items inside it, and hands nothing on as pre_handoff_items or input_items, so no
+# verbatim copy comes back at the next hop to be summarised again.
+DEFAULT_HISTORY_BRANCH = "    if history_mapper is not None:\n        transcript = flattened_history"
+NOTHING_FORWARDED = (
+    "        pre_handoff_items=(),\n"
+    "        # The mapped history is the exact model input. New items stay unchanged for session\n"
+    "        # history.\n"
+    "        input_items=(),\n"
+)
+# 0.18.3's way: summarise every item, the forwarded ones too, and forward them verbatim as well.
+SUMMARISE_ALL = "    history_mapper = history_mapper or default_handoff_history_mapper\n"
+FORWARDED_AS_0_18 = (
+    "        pre_handoff_items=tuple(r for _, forward, r in normalized_pre_items if forward),\n"
+    "        input_items=tuple(r for _, forward, r in normalized_new_items if forward),\n"
+)
+# What 0.18.3 gives (reports/matrix.json): all three cases reproduce there, the probe of
+# identical messages included (4 records where 2 belong), so undoing the fix regresses all three.
+HANDOFF_0_18_FIGURES = {
+    "nested-4hop": "'A: msg' x2, 'B: msg' x2 (12 records in 1 block)",
+    "nested-4hop-streamed": "'A: msg' x2, 'B: msg' x2 (12 records in 1 block)",
+    "identical-messages-kept": "reaches D 4 times (4 summary records, 0 verbatim), expected 2",
+}
 # 2.9.0's guard, as 2.13.0 still has it (tests/test_matrix_e2e.py patches the same lines).
 GUARD_290 = (
     "    if not is_function_response and self._find_user_message_for_invocation(\n"
@@ -43,15 +69,18 @@ GUARD_290 = (
 )
 
 
-def checkout(tmp_path: Path, version: str, edit=None) -> Path:
+def checkout(
+    tmp_path: Path, version: str, edit=None, package: str = "google-adk", edited: str = "google/adk/runners.py"
+) -> Path:
+    """``package``'s sdist of ``version`` unpacked, with ``edit`` applied to ``src/<edited>``."""
     work = tmp_path / f"sdist-{version}"
     work.mkdir()
-    with tarfile.open(index.download_sdist("google-adk", version, work, ROOT / ".nox" / ".harness-cache")) as tf:
+    with tarfile.open(index.download_sdist(package, version, work, ROOT / ".nox" / ".harness-cache")) as tf:
         tf.extractall(work, filter="data")
-    tree = work / f"google_adk-{version}"
+    tree = work / f"{package.replace('-', '_')}-{version}"
     if edit:
-        runners = tree / "src" / "google" / "adk" / "runners.py"
-        runners.write_text(edit(runners.read_text()))
+        source = tree / "src" / edited
+        source.write_text(edit(source.read_text()))
     return tree
 
 
@@ -132,3 +161,32 @@ def test_a_reverted_guard_is_a_regression_named_with_exit_1(tmp_path):
     regressions = summary.split("**Regressions (fixed before, reproduced on the candidate):**", 1)[1]
     assert f"`{RETRY}:resumable-resume` (fixed → reproduced)" in regressions
     assert f"regression: {RETRY}:resumable-resume was fixed on google-adk 2.13.0" in err
+
+
+def test_an_undone_handoff_dedup_names_exactly_its_three_cases_with_exit_1(tmp_path):
+    """Issue 37, done when: openai-agents 0.24.0's sdist with 0.19.0's nested-handoff
+    de-duplication undone is reported with exactly the regressions it brings back, exit 1."""
+
+    def undo_dedup(text: str) -> str:
+        assert DEFAULT_HISTORY_BRANCH in text, "0.24.0's nested history moved; update this test's patch"
+        assert NOTHING_FORWARDED in text, "0.24.0's nested handoff data moved; update this test's patch"
+        text = text.replace(DEFAULT_HISTORY_BRANCH, SUMMARISE_ALL + DEFAULT_HISTORY_BRANCH, 1)
+        return text.replace(NOTHING_FORWARDED, FORWARDED_AS_0_18, 1)
+
+    project = project_copy(tmp_path)
+    tree = checkout(tmp_path, "0.24.0", undo_dedup, package="openai-agents", edited="agents/handoffs/history.py")
+    rc, summary, err = candidate(project, tree, tmp_path / "undone")
+    assert rc == 1, err
+    assert "on the candidate and on `openai-agents==0.24.0`" in summary
+    assert "**Fixed by the candidate:** none." in summary
+    assert "Other changes" not in summary
+    regressions = summary.split("**Regressions (fixed before, reproduced on the candidate):**", 1)[1]
+    named = [line for line in regressions.split("cases unchanged.", 1)[0].splitlines() if line.startswith("- ")]
+    assert sorted(named) == sorted(f"- `{HANDOFF}:{case}` (fixed → reproduced)" for case in HANDOFF_0_18_FIGURES)
+    said = sorted(line.split(", reproduces on", 1)[0] for line in err.splitlines() if line.startswith("regression: "))
+    assert said == sorted(
+        f"regression: {HANDOFF}:{case} was fixed on openai-agents 0.24.0" for case in HANDOFF_0_18_FIGURES
+    )
+    report = (tmp_path / "undone" / f"{HANDOFF}.md").read_text()  # the summary names; the report has figures
+    for figures in HANDOFF_0_18_FIGURES.values():
+        assert figures in report, f"the regression's figures {figures!r} are not in the scenario's report"
