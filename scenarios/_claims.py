@@ -93,8 +93,4 @@ CLAIMS: dict[str, Claim] = {
         pr="#4148",
         source="docstring: PR #4148, 'keep committed tool session records when a streamed output guardrail trips'",
     ),
-    "agents-usage-requests-without-usage": Claim(
-        pr="#4290 / #4453",
-        source="module docstring: 'PR #4281, taken over as #4290 ...; PR #4444, taken over as #4453'",
-    ),
 }

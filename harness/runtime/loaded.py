@@ -100,6 +100,12 @@ class LoadedFiles:
             if rel is not None:
                 modules[rel] = name
         files = {rel for rel in modules if folder is None or os.path.dirname(rel) != folder}
+        # Other bug folders' scripts and declarations (scenarios/<id>/): discovered, not used by this case.
+        files -= {
+            rel
+            for rel in modules
+            if rel.count("/") == 2 and rel.startswith("scenarios/") and os.path.dirname(rel) != folder
+        }
         files |= {rel for rel, name in modules.items() if name not in self.before_case}
         if own is not None:
             files |= self._named_from(own, {rel for rel in modules if os.path.dirname(rel) == folder})

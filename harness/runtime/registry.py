@@ -13,6 +13,7 @@ from types import ModuleType
 
 from harness.errors import UsageError
 from harness.project import PROJECT
+from harness.runtime import reproduction
 from harness.runtime.scenario import Case, Scenario, ScenarioError, expand_backends, validate
 
 SCENARIOS_DIR = PROJECT.scenarios
@@ -39,23 +40,38 @@ def _load_module(path: Path, package: str) -> ModuleType:
     return module
 
 
+def _python_name(folder: str) -> str:
+    return folder.replace("-", "_")
+
+
 def discover(directory: Path = SCENARIOS_DIR) -> dict[str, Scenario]:
     """Load and validate every scenario module in ``directory``, keyed by scenario id."""
     package = "scenarios" if directory == SCENARIOS_DIR else f"_scenarios_{abs(hash(str(directory)))}"
     found: dict[str, Scenario] = {}
-    for path in sorted(directory.glob("*.py")):
+    paths = sorted([*directory.glob("*.py"), *directory.glob(f"*/{reproduction.DECLARATION}")])
+    for path in paths:
         if path.name.startswith("_"):
             continue
-        module = _load_module(path, package)
-        if not hasattr(module, "SCENARIO"):
-            raise ScenarioError(f"scenario module {path.stem}: it defines no SCENARIO")
+        if path.name == reproduction.DECLARATION:  # a bug folder: its script and its declaration
+            declaration = _load_module(path, f"{package}.{_python_name(path.parent.name)}")
+            if not hasattr(declaration, "BUG"):
+                raise ScenarioError(f"scenario {path.parent.name}: {path.name} defines no BUG")
+            written = reproduction.scenario_from_folder(path.parent, declaration.BUG)
+        else:
+            module = _load_module(path, package)
+            if not hasattr(module, "SCENARIO"):
+                raise ScenarioError(f"scenario module {path.stem}: it defines no SCENARIO")
+            written = module.SCENARIO
+            if isinstance(written, Scenario):
+                written = replace(written, module=path.stem)
+        where = path.stem if path.name != reproduction.DECLARATION else path.parent.name
         # Validated as written, then with one case per backend (their ids must not collide).
-        scenario = validate(expand_backends(validate(module.SCENARIO, path.stem)), path.stem)
+        scenario = validate(expand_backends(validate(written, where)), where)
         if scenario.id in found:
             raise ScenarioError(
-                f"scenario module {path.stem}: id {scenario.id!r} is already used by module {found[scenario.id].module}"
+                f"scenario module {where}: id {scenario.id!r} is already used by module {found[scenario.id].module}"
             )
-        found[scenario.id] = Scenario(**{**scenario.__dict__, "module": path.stem})
+        found[scenario.id] = scenario
     return _with_claims(found, directory, package)
 
 

@@ -65,13 +65,16 @@ def _digest_at(path: str, mtime_ns: int, size: int, inode: int) -> str | None:
 
 
 def _scenario_files(root: Path, scenario_module: str, scenario_id: str) -> list[Path]:
+    if "/" in scenario_module:  # a bug folder (scenarios/<id>/): its script, declaration and data
+        folder = root / "scenarios" / Path(scenario_module).parent
+        return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     scenario = [root / "scenarios" / f"{scenario_module}.py"]
     # The short reproductions run beside its cases (harness/runtime/short_repro.py).
     return scenario + sorted((root / "scenarios" / "repro").glob(f"{scenario_id}--*.py"))
 
 
 def scenario_inputs(root: Path, scenario_module: str, scenario_id: str) -> str:
-    """The digest of a scenario's own code: its module and its short scripts.
+    """The digest of a scenario's own code: its module and its short scripts (or its bug folder).
 
     What a bisect probe (reports/bisect.json) and a record result (reports/matrix.json) carry
     as ``inputs``: a probe or result whose digest differs from the scenario's current one was

@@ -1,0 +1,52 @@
+"""agents-usage-requests-without-usage: what the harness needs beside repro.py."""
+
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, Release
+
+FIXED = AsInstalled("the pinned release counts a completed request without usage")
+CHAT_BUGGY = Release("openai-agents==0.19.4", "the last release before #4290 (Chat Completions: Usage() without usage)")
+RESPONSES_BUGGY = Release("openai-agents==0.21.0", "the last release before #4453 (Responses: Usage() without usage)")
+
+# An observation no build makes, one step across the judge's line (nox -s mutants).
+ANOTHER_ANSWER = Edge(
+    "unexpected",
+    "both requests served, but the run ends with another answer",
+    lambda obs: obs.facts.update(final_output="Something else entirely."),
+    FIXED,
+)
+
+BUG = Bug(
+    links=(
+        "https://github.com/openai/openai-agents-python/pull/4281",
+        "https://github.com/openai/openai-agents-python/pull/4290",
+        "https://github.com/openai/openai-agents-python/pull/4444",
+        "https://github.com/openai/openai-agents-python/pull/4453",
+    ),
+    description=(
+        "When a provider's response carries no usage block, OpenAIChatCompletionsModel and "
+        "OpenAIResponsesModel report Usage() for the turn, so usage.requests stays 0 for a run "
+        "that made real API calls."
+    ),
+    expected=(
+        "Every completed model request counts once in usage.requests, with or without a usage block; "
+        "no tokens are invented."
+    ),
+    claims=Claim(pr="#4290 / #4453", source="the PRs: #4281, taken over as #4290; #4444, taken over as #4453"),
+    cases={
+        "chat-completions": CaseRole(
+            "OpenAIChatCompletionsModel, Runner.run, two chat.completion replies without usage",
+            reproduced=CHAT_BUGGY, fixed=FIXED, edges=(ANOTHER_ANSWER,),
+        ),
+        "chat-completions-streamed": CaseRole(
+            "OpenAIChatCompletionsModel, Runner.run_streamed, two chunk streams with no usage chunk",
+            reproduced=CHAT_BUGGY, fixed=FIXED,
+        ),
+        "responses": CaseRole(
+            "OpenAIResponsesModel, Runner.run, two responses with usage null",
+            reproduced=RESPONSES_BUGGY, fixed=FIXED,
+        ),
+        "responses-streamed": CaseRole(
+            "OpenAIResponsesModel, Runner.run_streamed, response.completed with usage null",
+            reproduced=RESPONSES_BUGGY, fixed=FIXED,
+        ),
+    },
+)  # fmt: skip
