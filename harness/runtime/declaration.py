@@ -51,7 +51,7 @@ class Bug:
     # ("sqlite", "postgresql"): each case runs on both; the script's CASES then holds the
     # PostgreSQL variant as "<case>-postgresql", which finds its server through libpq's variables.
     backends: tuple[str, ...] = (SQLITE,)
-    claims: Claim = Claim()
+    claims: Claim = field(default_factory=Claim)
     range_notes: tuple[str, ...] = ()
 
 

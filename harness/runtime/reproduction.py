@@ -79,7 +79,9 @@ def load_script(path: Path) -> ModuleType:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[name]
-        raise ScenarioError(f"reproduction {path.parent.name}/{SCRIPT} failed to import: {type(exc).__name__}: {exc}")
+        raise ScenarioError(
+            f"reproduction {path.parent.name}/{SCRIPT} failed to import: {type(exc).__name__}: {exc}"
+        ) from exc
     problems = []
     if not isinstance(getattr(module, "CASES", None), dict) or not module.CASES:
         problems.append("CASES must be a dict of case id -> keyword arguments of observe")

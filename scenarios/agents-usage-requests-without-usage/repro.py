@@ -61,10 +61,9 @@ def replies(api, streamed):
         return [chat_reply(1, {"tool_calls": [call]}, "tool_calls", streamed),
                 chat_reply(2, {"content": ANSWER}, "stop", streamed)]  # fmt: skip
     text = dict(type="output_text", text=ANSWER, annotations=[])
-    return [
-        responses_reply(1, dict(type="function_call", id="fc_1", call_id="call_1", name="get_weather", arguments=ARGS), streamed),
-        responses_reply(2, dict(type="message", id="msg_1", role="assistant", status="completed", content=[text]), streamed),
-    ]  # fmt: skip
+    call = dict(type="function_call", id="fc_1", call_id="call_1", name="get_weather", arguments=ARGS)
+    answer = dict(type="message", id="msg_1", role="assistant", status="completed", content=[text])
+    return [responses_reply(1, call, streamed), responses_reply(2, answer, streamed)]
 
 
 def usage_line(usage):
