@@ -1,8 +1,10 @@
-"""`harness new`: a template that cannot pass vacuously, and clear refusals of bad ids."""
+"""`harness new`: a bug folder whose script cannot pass vacuously, and clear refusals of bad ids."""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -12,31 +14,41 @@ from harness.runtime.outcomes import ERROR
 from harness.runtime.runner import run_case
 from harness.runtime.scenario import ScenarioError
 
+EXAMPLE = "agents-usage-requests-without-usage"  # a converted bug, copied beside the new one
+
 
 @pytest.fixture
 def scenarios_dir(tmp_path):
-    shutil.copy(registry.SCENARIOS_DIR / "adk_retry_same_invocation_id.py", tmp_path)
+    shutil.copytree(registry.SCENARIOS_DIR / EXAMPLE, tmp_path / EXAMPLE)
     return tmp_path
 
 
 @pytest.mark.parametrize("framework", ["google-adk", "openai-agents"])
-def test_the_template_is_a_valid_scenario_that_reports_error_until_written(scenarios_dir, framework):
+def test_the_template_is_a_valid_bug_that_reports_error_until_written(scenarios_dir, framework):
     scenario_id = "adk-fresh-bug" if framework == "google-adk" else "agents-fresh-bug"
-    path = new_scenario.create(scenario_id, framework, scenarios_dir)
+    folder = new_scenario.create(scenario_id, framework, scenarios_dir)
     scenario = registry.discover(scenarios_dir)[scenario_id]
-    assert path.name == scenario_id.replace("-", "_") + ".py" and "TODO" in path.read_text()
+    assert sorted(p.name for p in folder.iterdir()) == ["bug.py", "repro.py"]
+    assert "TODO" in (folder / "repro.py").read_text() and "TODO" in (folder / "bug.py").read_text()
     assert [(c.id, c.control) for c in scenario.cases] == [("basic", False), ("control", True)]
     for case in scenario.cases:
         result = run_case(scenario, case)
         assert result.outcome == ERROR
-        assert f"scenario {scenario_id} is a template: write replay()" in result.detail
-    with pytest.raises(NotImplementedError, match="_break_control"), scenario.cases[1].proofs["reproduced"].patch():
+        assert f"scenario {scenario_id} is a template" in result.detail
+    with pytest.raises(NotImplementedError, match="break_control"), scenario.cases[1].proofs["reproduced"].patch():
         pass
-    text = path.read_text()
-    assert (
-        "from harness.runtime.scenario import AsInstalled, Case, InProcess, NotApplicable, Observation, "
-        "Release, Scenario" in text
-    )
+    # The maintainer's command line says the same, exit 125 (git bisect run's "skip").
+    run = subprocess.run([sys.executable, str(folder / "repro.py"), "basic"], capture_output=True, text=True)
+    assert run.returncode == 125 and "verdict: error: NotImplementedError: scenario" in run.stdout
+
+
+def test_every_reproduction_ends_with_the_templates_runner_block():
+    """The block that runs the cases and maps outcomes to exit codes is the same in every script."""
+    block = new_scenario.runner_block()
+    for script in sorted(registry.SCENARIOS_DIR.glob("*/repro.py")):
+        text = script.read_text()
+        assert new_scenario.RUNNER_MARKER in text, script
+        assert text[text.index(new_scenario.RUNNER_MARKER) :] == block, f"{script}: the runner block differs"
 
 
 BLOCK_FRAMEWORKS = """
@@ -53,9 +65,6 @@ print(sorted(registry.discover(Path(sys.argv[1]))))
 
 
 def test_nothing_at_the_template_module_level_imports_a_framework(tmp_path):
-    import subprocess
-    import sys
-
     new_scenario.create("adk-fresh-bug", "google-adk", tmp_path)
     new_scenario.create("agents-fresh-bug", "openai-agents", tmp_path)
     out = subprocess.run(
@@ -70,7 +79,7 @@ def test_nothing_at_the_template_module_level_imports_a_framework(tmp_path):
 @pytest.mark.parametrize(
     ("scenario_id", "framework", "message"),
     [
-        ("adk-retry-same-invocation-id", "google-adk", "already exists (adk_retry_same_invocation_id.py)"),
+        (EXAMPLE, "openai-agents", f"already exists (scenarios/{EXAMPLE})"),
         ("ADK_Bug", "google-adk", "is malformed: use lower-case words joined by hyphens"),
         ("agents-bug", "google-adk", "must start with 'adk-' for google-adk"),
         ("adk-bug", "langchain", "unknown framework 'langchain'"),
@@ -78,7 +87,9 @@ def test_nothing_at_the_template_module_level_imports_a_framework(tmp_path):
 )
 def test_bad_ids_are_refused_in_one_line(scenarios_dir, scenario_id, framework, message):
     def files():  # the check imports the folder's scenarios: Python may leave their bytecode
-        return sorted(p.name for p in scenarios_dir.iterdir() if p.name != "__pycache__")
+        return sorted(
+            str(p.relative_to(scenarios_dir)) for p in scenarios_dir.rglob("*") if "__pycache__" not in str(p)
+        )
 
     before = files()
     with pytest.raises((ScenarioError, ValueError)) as err:
@@ -88,13 +99,10 @@ def test_bad_ids_are_refused_in_one_line(scenarios_dir, scenario_id, framework, 
 
 
 def test_no_shipped_scenario_imports_a_framework_at_module_level():
-    import subprocess
-    import sys
-
     out = subprocess.run(
         [sys.executable, "-c", BLOCK_FRAMEWORKS, str(registry.SCENARIOS_DIR)],
         capture_output=True,
         text=True,
         cwd=registry.SCENARIOS_DIR.parent,
     )
-    assert out.returncode == 0 and "adk-retry-same-invocation-id" in out.stdout, out.stderr
+    assert out.returncode == 0 and EXAMPLE in out.stdout, out.stderr

@@ -1,10 +1,10 @@
-"""``python -m harness new``: a new scenario module from the template."""
+"""``python -m harness new``: a new bug folder from the templates."""
 
 from __future__ import annotations
 
 import argparse
 
-HELP = "write a new scenario module from the template"
+HELP = "write a new bug folder (scenarios/ID/repro.py and bug.py) from the templates"
 
 
 def setup(parser: argparse.ArgumentParser) -> None:
@@ -17,6 +17,9 @@ def setup(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from harness.rendering import new_scenario
 
-    path = new_scenario.create(args.scenario_id, args.framework)
-    print(f"wrote scenarios/{path.name}; it reports `error` until every TODO in it is done (see CONTRIBUTING.md)")
+    folder = new_scenario.create(args.scenario_id, args.framework)
+    print(
+        f"wrote scenarios/{folder.name}/repro.py and bug.py; the script reports `error` until every TODO in "
+        "both is done (see CONTRIBUTING.md)"
+    )
     return 0

@@ -152,7 +152,8 @@ def targets(
         # Helpers only oracles call: module-level functions of a scenario module every load of
         # whose name lies inside an oracle or another such helper (a fixpoint).
         module = sys.modules.get(fn.__module__)
-        if Path(file).resolve().parent == scenarios_dir:
+        # A scenario module (scenarios/x.py) or a bug's script (scenarios/<id>/repro.py).
+        if scenarios_dir in Path(file).resolve().parents:
             chosen += _helpers(tree, node, file, path, module, live, scenario)
         per_case[case.id] = chosen
     return per_case, live, notes

@@ -21,9 +21,10 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.planning import versions
 from harness.project import PROJECT_ROOT
-from harness.rendering import export
+from harness.rendering import reproduce
 from harness.rendering.evidence import _esc, _fence
 from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED
+from harness.runtime.reproduction import SCRIPT
 from harness.store.rows import Row
 from harness.store.rows import of_document as rows_of
 
@@ -44,10 +45,8 @@ def _label(r: Row) -> str:
 
 
 def _script_link(scenario_id: str, case_id: str, link_base: str) -> str:
-    """The case's published short reproduction, linked absolutely; named only, with no link, when
-    no repository URL is known (a relative link leads nowhere in a pull request)."""
-    name = export.script_name(scenario_id, case_id)
-    return f"[`{name}`]({link_base}reports/{export.REPRO_DIR}/{name})" if link_base else f"`{name}`"
+    """How the case is run with the bug's reproduction (one script for every case: its argument names the case)."""
+    return f"`{SCRIPT} {case_id}`"
 
 
 def link_base_of(root: Path) -> str:
@@ -324,31 +323,32 @@ def render(
         n = len({r.source for r in rows})
         lead = [f"Outcome per case and release range ({n} releases run; the count in brackets):", ""]
     case_shown = shown_case([c["id"] for c in scenario["cases"]], {r.case for r in rows if r.outcome == REPRODUCED})
-    name = export.script_name(scenario["id"], case_shown)
-    published = script or root_dir / "reports" / export.REPRO_DIR / name
-    where = (
-        f"the script below (in this evidence: `{(run_dir or '.').rstrip('/')}/scripts/{name}`, pinned to the "
-        "release the candidate was compared with)"
-        if script
-        else f"the script below as `{name}`"
-    )
-    reproduce = [
-        f"Reproduce without the harness: save {where} and `uv run {name}` "
-        "(exit 0 fixed, 3 reproduced, 125 cannot judge: `git bisect run` reads them).",
+    published = script or reproduce.script_file(scenario["id"], root_dir)
+    bug = reproduce.Bug.of(scenario)
+    commands = reproduce.lines(bug, case_shown, document)
+    if before_after:
+        commands.append(f"- on a framework checkout: `{reproduce.local_command(case_shown)}`")
+    reproduce_lines = [
+        f"Reproduce without the harness: save the script below as `{SCRIPT}` (it is "
+        f"`{reproduce.script_path(scenario['id'])}`, the replay the harness ran on every release; every case "
+        f"is an argument of it) and run it with `uv run` (exit 3 reproduced, 0 fixed, 125 otherwise: "
+        "`git bisect run` reads them):",
+        "",
+        *commands,
         "",
     ]
     if published.is_file():
         body = published.read_text(encoding="utf-8")
         lines = len(body.splitlines())
-        reproduce += [
+        reproduce_lines += [
             "<details>",
-            f"<summary>{name} ({lines} lines)</summary>",
+            f"<summary>{SCRIPT} ({lines} lines)</summary>",
             "",
             *_fence(body.rstrip("\n"), "python"),
             "</details>",
             "",
         ]
-    reproduce += [
+    reproduce_lines += [
         "With the harness (needs a checkout of this harness's repository, not of the framework):",
         "",
         *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"),
@@ -357,7 +357,7 @@ def render(
     report_ref = f"[`{report}`]({link_base}{report})" if link_base and not run_dir else f"`{report}`"
     no_links = [] if link_base else ["(No repository URL is known to this harness, so the comment links nothing.)"]
     tail = [f"Full evidence: {report_ref}.", *no_links]
-    fixed_part = head + lead + table + [""] + _meanings(scenario["cases"]) + [""] + reproduce
+    fixed_part = head + lead + table + [""] + _meanings(scenario["cases"]) + [""] + reproduce_lines
     pairs = _evidence_pairs(scenario, rows, before_after)
     # Fit under LIMIT: shorter blocks first, then diffs only, then nothing folded.
     for timeline_lines, diff_lines, timelines in (

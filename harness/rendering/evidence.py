@@ -11,7 +11,7 @@ import itertools
 from functools import partial
 
 from harness.planning import versions
-from harness.rendering import boundary_evidence, claims
+from harness.rendering import boundary_evidence, claims, reproduce
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store import boundaries
 from harness.store.rows import Row
@@ -192,12 +192,18 @@ def _grid_picture(scenario: dict) -> list[str]:
     return [f"![{scenario['id']}: outcome per case and build]({scenario['id']}.svg)", ""]
 
 
-def _script_link(scenario: dict, case: dict) -> list[str]:
-    """The case's short reproduction (harness/rendering/short_scripts.py, written to repro/ beside this report)."""
-    path = f"repro/{scenario['id']}--{case['id']}.py"
+def _script_lines(scenario: dict, case: dict, document: dict) -> list[str]:
+    """The bug's reproduction (scenarios/<id>/repro.py, what the harness ran) and the commands that run
+    this case with it on a release where it reproduces and one where it is fixed."""
+    path = reproduce.script_path(scenario["id"])
+    commands = reproduce.lines(reproduce.Bug.of(scenario), case["id"], document, path)
+    if not commands:
+        return []
     return [
-        f"Short reproduction: [`{path}`]({path}): `uv run` it (no harness needed); it prints what shows the bug "
-        "and one verdict line, and exits 3 when the case reproduces, 0 when fixed, 125 when it cannot judge.",
+        f"Reproduction: [`{path}`](../{path}), the script the harness ran (standalone: `uv run` it; exit 3 "
+        "reproduced, 0 fixed, 125 otherwise), for example:",
+        "",
+        *commands,
         "",
     ]
 
@@ -237,7 +243,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
             continue
         heading = f"## {case['id']}" + (" (control)" if case.get("control") else "")
         out += [heading, "", case.get("summary", ""), "", _summary_line(rows, bool(case.get("control")), run_only), ""]
-        out += _script_link(scenario, case)
+        out += _script_lines(scenario, case, document)
         known = boundaries.known(
             bisects, results, scenario["id"], case["id"], scenario["framework"], scenario.get("inputs")
         )

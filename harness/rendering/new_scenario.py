@@ -1,14 +1,14 @@
-"""``python -m harness new <scenario-id> --framework NAME``: a new scenario module from a template.
+"""``python -m harness new <scenario-id> --framework NAME``: a new bug folder from the templates.
 
-The new module runs, but says ``error`` with what is left to do until its author replaces
-every ``TODO``: it cannot pass vacuously. Its module level holds plain data only, so
-``python -m harness list`` keeps working where the framework is not installed; it imports
-every proof kind (``AsInstalled``, ``InProcess``, ``Release``) and ``NotApplicable``, and
-shows two cases: the bug, and a control that must hold on every release.
+``scenarios/<id>/repro.py`` (the standalone reproduction: a scripted model, the framework's runner,
+the cases as data, the runner block every reproduction shares) and ``scenarios/<id>/bug.py`` (the
+declaration: links, each case's role and proofs). The script runs the framework as it is, but says
+``error`` with what is left to do until its author replaces every ``TODO``: it cannot pass
+vacuously. Its module level imports the standard library only, so ``python -m harness list`` keeps
+working where the framework is not installed; it shows two cases: the bug, and a control.
 
-The templates are real modules, one per framework, that ruff and mypy check
-(harness/rendering/templates/scenario_<framework>.py); their words ``__ID__`` and ``__CASE__``
-are replaced when the module is written.
+The templates are real files that ruff checks (harness/rendering/templates/repro_<framework>.py and
+bug.py); their words ``__ID__``, ``__CASE__`` and ``__FRAMEWORK__`` are replaced when written.
 """
 
 from __future__ import annotations
@@ -16,27 +16,35 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.rendering import templates
-from harness.runtime import frameworks, registry
+from harness.runtime import frameworks, registry, reproduction
 from harness.runtime.scenario import ID_RE, ScenarioError
 
 
-def module_path(scenario_id: str, directory: Path) -> Path:
-    return directory / (scenario_id.replace("-", "_") + ".py")
+def folder_path(scenario_id: str, directory: Path) -> Path:
+    return directory / scenario_id
 
 
-def render(scenario_id: str, framework_name: str, case: str = "basic") -> str:
-    """The template's text for ``scenario_id``."""
-    framework = frameworks.get(framework_name)
-    text = templates.read(f"scenario_{framework.name.replace('-', '_')}.py")
-    for word, value in (("__ID__", scenario_id), ("__CASE__", case)):
+def render(template: str, scenario_id: str, framework_name: str, case: str = "basic") -> str:
+    """A template's text for ``scenario_id``."""
+    text = templates.read(template)
+    for word, value in (("__ID__", scenario_id), ("__CASE__", case), ("__FRAMEWORK__", framework_name)):
         text = text.replace(word, value)
     return text
+
+
+def runner_block() -> str:
+    """The block every reproduction ends with (from its marker line to the end), as the templates hold it."""
+    text = templates.read("repro_google_adk.py")
+    return text[text.index(RUNNER_MARKER) :]
+
+
+RUNNER_MARKER = "# --- the same in every reproduction"
 
 
 def create(
     scenario_id: str, framework_name: str, directory: Path = registry.SCENARIOS_DIR, case: str = "basic"
 ) -> Path:
-    """Write the template module; raise ScenarioError (one line) for a taken or malformed id."""
+    """Write the bug folder; raise ScenarioError (one line) for a taken or malformed id."""
     framework = frameworks.get(framework_name)
     if not ID_RE.match(scenario_id):
         raise ScenarioError(
@@ -45,11 +53,14 @@ def create(
         )
     if not scenario_id.startswith(framework.id_prefix):
         raise ScenarioError(f"scenario id {scenario_id!r} must start with {framework.id_prefix!r} for {framework.name}")
-    if case == "control":
-        raise ScenarioError("the template's second case is called 'control'; pick another id for the first case")
+    if case == "control" or not ID_RE.match(case):
+        raise ScenarioError(f"case id {case!r}: use lower-case words joined by hyphens, other than 'control'")
     existing = registry.discover(directory)
-    path = module_path(scenario_id, directory)
-    if scenario_id in existing or path.exists():
-        raise ScenarioError(f"scenario {scenario_id!r} already exists ({path.name}); pick another id")
-    path.write_text(render(scenario_id, framework.name, case))
-    return path
+    folder = folder_path(scenario_id, directory)
+    if scenario_id in existing or folder.exists():
+        raise ScenarioError(f"scenario {scenario_id!r} already exists (scenarios/{folder.name}); pick another id")
+    folder.mkdir()
+    script = f"repro_{framework.name.replace('-', '_')}.py"
+    (folder / reproduction.SCRIPT).write_text(render(script, scenario_id, framework.name, case))
+    (folder / reproduction.DECLARATION).write_text(render("bug.py", scenario_id, framework.name, case))
+    return folder

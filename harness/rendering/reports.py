@@ -114,6 +114,7 @@ def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
         "links": list(scenario.links),
         "description": scenario.description,
         "expected": scenario.expected,
+        "requires": list(scenario.requires),
         "boundary_notes": list(getattr(scenario, "range_notes", ())),
         # What the thread claims (scenarios/_claims.py), set beside the measurement; {} for none.
         "claims": _claims_of(scenario),

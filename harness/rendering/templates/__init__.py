@@ -1,6 +1,6 @@
-"""Templates as real files, read by ruff and mypy like any module: ``bundle.py`` (the body of
-``python -m harness export --bundle``) and one new scenario per framework (``python -m harness
-new``). Their ``__UPPER__`` words are replaced when a file is written from them."""
+"""Templates as real files, read by ruff like any module: a new bug's reproduction script per
+framework and its declaration (``python -m harness new``). Their ``__UPPER__`` words are replaced
+when a file is written from them."""
 
 from __future__ import annotations
 

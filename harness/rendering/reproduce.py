@@ -1,0 +1,141 @@
+"""How a maintainer runs a bug's reproduction (``scenarios/<id>/repro.py``) without the harness: the
+script as it is (never copied or stamped) and, beside it, one command per release that runs it
+there, the dependency date included (uv's ``--exclude-newer`` at the release's upload, as the
+harness built that release's environment).
+
+Reports, pull-request comments, ``python -m harness export`` and candidate evidence all show these
+commands; the record says which releases a case reproduces and is fixed on.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.planning import versions
+from harness.project import PROJECT
+from harness.runtime.outcomes import FIXED, REPRODUCED
+from harness.runtime.reproduction import SCRIPT
+from harness.runtime.scenario import Scenario
+from harness.store.rows import Row
+from harness.store.rows import of_document as rows_of
+
+
+def script_path(scenario_id: str) -> str:
+    """The script's path from the project root."""
+    return f"scenarios/{scenario_id}/{SCRIPT}"
+
+
+def script_file(scenario_id: str, root: Path = PROJECT.root) -> Path:
+    return root / script_path(scenario_id)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One way to run a case's script: on ``version`` of the framework, which the record says ``outcome`` for."""
+
+    case: str
+    version: str
+    outcome: str
+    command: str
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@dataclass(frozen=True)
+class Bug:
+    """What a command needs of a scenario: its id, framework and requirements (its declaration's ``requires``)."""
+
+    id: str
+    framework: str
+    requires: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, scenario: Scenario | dict) -> Bug:
+        if isinstance(scenario, Scenario):
+            return cls(scenario.id, scenario.framework, tuple(scenario.requires))
+        return cls(scenario["id"], scenario["framework"], tuple(scenario.get("requires", ())))
+
+
+def requirements(bug: Bug, version: str | None, offered_extras: list[str] | None = None) -> list[str]:
+    """The framework pinned to ``version`` with the scenario's extras of it (those the release
+    offers, where known), then the scenario's other packages (its declaration's ``requires``)."""
+    extras: list[str] = []
+    others: list[str] = []
+    for req in bug.requires:
+        m = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[([^\]]*)\])?\s*$", req)
+        if m and _norm(m.group(1)) == _norm(bug.framework):
+            extras += [e.strip() for e in (m.group(2) or "").split(",") if e.strip() and e.strip() not in extras]
+        elif req.strip() not in others:
+            others.append(req.strip())
+    if offered_extras is not None:
+        extras = [e for e in extras if e in offered_extras]
+    framework = bug.framework + (f"[{','.join(sorted(extras))}]" if extras else "")
+    return [framework + (f"=={version}" if version else ""), *others]
+
+
+def command(
+    bug: Bug,
+    case_id: str | None,
+    version: str | None,
+    exclude_newer: str | None,
+    offered_extras: list[str] | None = None,
+    path: str = SCRIPT,
+) -> str:
+    """``uv run --with 'FRAMEWORK==VERSION' --exclude-newer DATE repro.py CASE``: the script on that
+    release, its dependencies as of that date (no case: every case in turn)."""
+    parts = ["uv", "run"]
+    for requirement in requirements(bug, version, offered_extras):
+        parts += ["--with", requirement]
+    if exclude_newer:
+        parts += ["--exclude-newer", exclude_newer]
+    parts += [path] + ([case_id] if case_id else [])
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def local_command(case_id: str | None, checkout: str = "/path/to/checkout", path: str = SCRIPT) -> str:
+    """The script against a framework source checkout (its ``src`` first on the path, in an
+    environment that has the framework's dependencies, such as the checkout's own)."""
+    return f"PYTHONPATH={checkout}/src python {path}" + (f" {case_id}" if case_id else "")
+
+
+def _environment(document: dict | None, source: str) -> dict:
+    return next((e for e in (document or {}).get("environments", []) if e.get("source") == source), {})
+
+
+def release_command(bug: Bug, case_id: str | None, row: Row, document: dict | None, path: str = SCRIPT) -> str:
+    """The command for the release of a record row, with the date and extras its environment had."""
+    env = _environment(document, row.source)
+    return command(bug, case_id, row.version, env.get("exclude_newer"), env.get("extras"), path)
+
+
+def lines(bug: Bug, case_id: str, document: dict | None, path: str = SCRIPT) -> list[str]:
+    """Markdown list items: the command for each of ``runs``, with the outcome the record holds there."""
+    return [f"- {run.outcome} on {run.version}: `{run.command}`" for run in runs(bug, case_id, document, path)]
+
+
+def case_rows(document: dict | None, scenario_id: str, case_id: str) -> list[Row]:
+    """The record's release results of a case, oldest first."""
+    rows = [r for r in rows_of(document) if r.scenario == scenario_id and r.case == case_id and r.release]
+    return sorted(rows, key=lambda r: versions.key(str(r.version)))
+
+
+def runs(bug: Bug, case_id: str, document: dict | None, path: str = SCRIPT) -> list[Run]:
+    """The case's script on the newest release where it reproduces and on the first release after
+    it where it is fixed (else the newest fixed one): at most two runs, reproduced first."""
+    rows = case_rows(document, bug.id, case_id)
+    reproduced = [r for r in rows if r.outcome == REPRODUCED]
+    fixed = [r for r in rows if r.outcome == FIXED]
+    chosen = []
+    if reproduced:
+        chosen.append(reproduced[-1])
+        later = [r for r in fixed if versions.key(str(r.version)) > versions.key(str(reproduced[-1].version))]
+        fixed = later[:1] or fixed[-1:]
+    else:
+        fixed = fixed[-1:]
+    chosen += fixed
+    return [Run(case_id, str(r.version), r.outcome, release_command(bug, case_id, r, document, path)) for r in chosen]
