@@ -230,3 +230,34 @@ def test_a_result_that_contradicts_a_release_proof_is_named():
     assert [(r.case, claim) for r, claim in contradicted] == [("resumable-resume", REPRODUCED)]
     assert matrix.contradicted_proofs([row(REPRODUCED)], scenarios) == []
     assert matrix.summarise([row(FIXED)], 1.0, scenarios) == 1
+
+
+def test_a_timeline_the_snapshot_store_holds_is_not_held_again_by_the_record(tmp_path):
+    """Issue 35: each timeline was stored in snapshots/matrix/ and again in every row of the record.
+    A row whose snapshot matched (or was updated) is written without its timeline and read back with
+    the one its snapshot holds; a row whose snapshot is gone is a damaged record, named in one line."""
+    from harness.store import rows
+    from harness.store.snapshots import SnapshotStore
+
+    store_dir = tmp_path / "snapshots" / "matrix" / "adk-x" / "basic"
+    store_dir.mkdir(parents=True)
+    (store_dir / "1.0.0.txt").write_text("outcome: fixed\ndetail: ok\n\nevent 1\nevent 2\n")
+    row = {
+        "scenario": "adk-x", "case": "basic", "framework": "google-adk", "version": "1.1.0",
+        "source": "google-adk==1.1.0", "outcome": "fixed", "detail": "ok", "snapshot": "match",
+        "backend": "sqlite", "snapshot_base": "1.0.0", "timeline": "event 1\nevent 2\n",
+    }  # fmt: skip
+    changed = {**row, "source": "google-adk==1.2.0", "version": "1.2.0", "snapshot": "changed", "timeline": "x\n"}
+    document = record.document_of(rows.as_rows([row, changed]), [])
+    written = [r for r in document["results"]]
+    assert "timeline" not in written[0] and written[1]["timeline"] == "x\n"
+    (tmp_path / "reports").mkdir()
+    path = tmp_path / "reports" / "matrix.json"
+    path.write_text(record.dumps(document))
+    read = record.read(path, "reports/matrix.json")
+    assert [r["timeline"] for r in read["results"]] == ["event 1\nevent 2\n", "x\n"]
+    assert SnapshotStore(tmp_path / "snapshots" / "matrix").timeline("adk-x", "basic", "1.0.0") == "event 1\nevent 2\n"
+    (store_dir / "1.0.0.txt").unlink()
+    with pytest.raises(record.RecordError) as err:
+        record.read(path, "reports/matrix.json")
+    assert "adk-x:basic@google-adk==1.1.0" in str(err.value) and "\n" not in str(err.value)

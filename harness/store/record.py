@@ -45,13 +45,18 @@ RECORD_NAME = "matrix.json"
 BISECT_NAME = "bisect.json"
 RUNS_DIR = "runs"
 
-# 2: each result also holds ``repro``, the verdict of the case's short reproduction run in the
-# same build (fixed, reproduced, cannot-judge, error (...), or null where the case has none), and
+# 2: each result also holds ``repro`` (the verdict of the case's second, short replay) and
 # ``backend``, the database the case ran on (sqlite, or postgresql for a ``<case>-postgresql`` case).
-SCHEMA_VERSION = 2
-READABLE_SCHEMAS = (1, 2)  # a version-1 record reads as one whose results have no repro verdict nor backend
-# The keys a result of each schema must hold (version 2 added the last two).
-REQUIRED_KEYS = {1: rows.RESULT_KEYS[:-2], 2: rows.RESULT_KEYS}
+# 3: no ``repro`` (a bug has one reproduction, the one the harness runs), and no ``timeline`` where
+# the snapshot store holds it (``rows.TIMELINE_STORED``): it is read from there.
+SCHEMA_VERSION = 3
+READABLE_SCHEMAS = (1, 2, 3)  # older records read as version 3: repro dropped, backend null where missing
+# The keys a result of each schema must hold.
+REQUIRED_KEYS = {
+    1: tuple(k for k in rows.RESULT_KEYS if k != "backend"),
+    2: (*rows.RESULT_KEYS[:-1], "repro", "backend"),
+    3: rows.RESULT_KEYS,
+}
 SNAPSHOT_WORDS = (MATCH, UPDATED, NEW, CHANGED)
 
 
@@ -128,23 +133,52 @@ def validate(document: object, where: str, releases_only: bool = True) -> dict:
 
 
 def migrate(document: dict) -> dict:
-    """The document in the current schema: a version-1 result gains ``repro`` and ``backend`` as
-    null (what ``rows.written`` writes for them), so it is written back as it read."""
+    """The document in the current schema: an older result loses ``repro`` and gains ``backend``
+    as null where it has none."""
     if document.get("schema_version") == SCHEMA_VERSION:
         return document
-    results = [{**r, "repro": r.get("repro"), "backend": r.get("backend")} for r in document["results"]]
+    results = [
+        {**{k: v for k, v in r.items() if k != "repro"}, "backend": r.get("backend")} for r in document["results"]
+    ]
     return {**document, "schema_version": SCHEMA_VERSION, "results": results}
 
 
+def snapshots_root(path: Path) -> Path:
+    """The snapshot store of the checkout a record or run folder at ``path`` belongs to: under the
+    nearest folder above it that has one (the project's, for a document elsewhere)."""
+    for folder in path.resolve().parents:
+        if (folder / "snapshots" / "matrix").is_dir():
+            return folder / "snapshots" / "matrix"
+    return PROJECT.root / "snapshots" / "matrix"
+
+
+def with_timelines(document: dict, store_root: Path, where: str) -> dict:
+    """Each result without a ``timeline`` gets the one its snapshot holds (``rows.TIMELINE_STORED``);
+    a result whose snapshot is missing is a damaged record (``RecordError``)."""
+    store = SnapshotStore(store_root)
+    for i, r in enumerate(document["results"]):
+        if "timeline" in r:
+            continue
+        base = r.get("snapshot_base")
+        timeline = store.timeline(r["scenario"], r["case"], base) if base else None
+        if timeline is None:
+            raise RecordError(
+                f"{where}: {_row_name(i, r)} has no timeline and snapshots/matrix/{r['scenario']}/{r['case']}/"
+                f"{base}.txt holds none; restore both with `git checkout -- {where} snapshots/`"
+            )
+        r["timeline"] = timeline
+    return document
+
+
 def read(path: Path, where: str, releases_only: bool = True) -> dict:
-    """The validated, migrated document at ``path`` (a record or a shard result)."""
+    """The validated, migrated document at ``path`` (a record or a shard result), every timeline in it."""
     try:
         document = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise RecordError(
             f"{where} cannot be read ({exc}); restore it with `git checkout -- {where}` or move it away"
         ) from None
-    return migrate(validate(document, where, releases_only))
+    return with_timelines(migrate(validate(document, where, releases_only)), snapshots_root(path), where)
 
 
 def load(reports_dir: Path) -> dict | None:

@@ -12,8 +12,9 @@ from typing import TypeVar
 from harness.runtime.outcomes import ERROR
 from harness.runtime.result import CaseResult
 
-# The contract's keys (../shared/CONTRACT.md; schema_version 2 adds ``repro`` and ``backend``),
-# then the keys the reports read; a result is written with exactly these, in this order.
+# The contract's keys (../shared/CONTRACT.md; schema_version 2 added ``backend``, and ``repro``, the
+# verdict of a second replay that schema 3 no longer has), then the keys the reports read; a result
+# is written with exactly these, in this order.
 RESULT_KEYS = (
     "scenario",
     "case",
@@ -23,10 +24,13 @@ RESULT_KEYS = (
     "outcome",
     "detail",
     "snapshot",
-    "repro",
     "backend",
 )
 EXTRA_KEYS = ("snapshot_base", "timeline")
+# A result whose snapshot word is one of these has its timeline in the snapshot store
+# (snapshots/matrix/<scenario>/<case>/<snapshot_base>.txt): the record does not hold it a second
+# time (harness/store/record.py fills it in when it reads the record).
+TIMELINE_STORED = ("match", "updated")
 
 
 @dataclass
@@ -148,6 +152,8 @@ def written(result: AnyRow) -> dict:
     """The result as the record holds it: the keys above, in order, missing ones as null."""
     r = fields(result)
     out = {k: r.get(k) for k in RESULT_KEYS + EXTRA_KEYS}
+    if r.get("snapshot") in TIMELINE_STORED and r.get("snapshot_base"):
+        del out["timeline"]
     if r.get(INPUTS_KEY):
         out[INPUTS_KEY] = r[INPUTS_KEY]
     return out

@@ -57,6 +57,15 @@ class SnapshotStore:
     def read(self, scenario: str, case: str, version: str) -> str:
         return (self._dir(scenario, case) / f"{version}.txt").read_text()
 
+    def timeline(self, scenario: str, case: str, version: str) -> str | None:
+        """The timeline the snapshot of ``version`` holds (after its outcome and detail lines), or None."""
+        try:
+            text = self.read(scenario, case, version)
+        except OSError:
+            return None
+        head, sep, timeline = text.partition("\n\n")
+        return timeline if sep and head.startswith("outcome: ") else None
+
     def check(self, row: AnyRow) -> Check:
         """Compare a result with its release's snapshot, or the nearest earlier release's."""
         result = fields(row)
