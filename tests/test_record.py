@@ -249,7 +249,7 @@ def test_a_timeline_the_snapshot_store_holds_is_not_held_again_by_the_record(tmp
     }  # fmt: skip
     changed = {**row, "source": "google-adk==1.2.0", "version": "1.2.0", "snapshot": "changed", "timeline": "x\n"}
     document = record.document_of(rows.as_rows([row, changed]), [])
-    written = [r for r in document["results"]]
+    written = document["results"]
     assert "timeline" not in written[0] and written[1]["timeline"] == "x\n"
     (tmp_path / "reports").mkdir()
     path = tmp_path / "reports" / "matrix.json"
