@@ -14,6 +14,13 @@ ANOTHER_ANSWER = Edge(
     FIXED,
 )
 
+ONE_COUNTED = Edge(
+    "reproduced",
+    "two requests served, only one counted: still an undercount",
+    lambda obs: obs.facts.update(requests=1, turn_requests=[1, 0]),
+    FIXED,
+)
+
 BUG = Bug(
     links=(
         "https://github.com/openai/openai-agents-python/pull/4281",
@@ -34,7 +41,7 @@ BUG = Bug(
     cases={
         "chat-completions": CaseRole(
             "OpenAIChatCompletionsModel, Runner.run, two chat.completion replies without usage",
-            reproduced=CHAT_BUGGY, fixed=FIXED, edges=(ANOTHER_ANSWER,),
+            reproduced=CHAT_BUGGY, fixed=FIXED, edges=(ANOTHER_ANSWER, ONE_COUNTED),
         ),
         "chat-completions-streamed": CaseRole(
             "OpenAIChatCompletionsModel, Runner.run_streamed, two chunk streams with no usage chunk",
