@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         verdicts: dict[str, audit_run.ScriptRun] = {}
         if args.run:
             scripts = {
-                k.bug.id: PROJECT.root / k.bug.script
+                k.bug.id: (PROJECT.root / k.bug.script, k.bug.case)
                 for k in bugs
                 if answers[k.bug.id].outcome != "not-applicable" and (PROJECT.root / k.bug.script).is_file()
             }

@@ -1,19 +1,23 @@
-"""``python -m harness export``: a reproduction script per case, for a maintainer who will not clone
-the harness: the case's short reproduction with its PEP 723 header, or the bundled judged script."""
+"""``python -m harness export``: a bug's reproduction for a maintainer who will not clone the harness:
+the script the harness runs (scenarios/<id>/repro.py), written as it is, and the command that runs
+each case on a release (the record's newest where it reproduces and first where it is fixed, or
+``--release``), its dependency date included; or, with ``--pytest``, a case as a pytest test."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from harness.planning.builds import SpecError
 from harness.project import PROJECT
-from harness.rendering import export, pytest_export
+from harness.rendering import pytest_export, reproduce
 from harness.runtime import frameworks, registry
-from harness.runtime.scenario import Case, Scenario
+from harness.runtime.reproduction import SCRIPT
+from harness.runtime.scenario import Scenario
 from harness.store import record
 
-HELP = "write a reproduction script per case (uv run it; no harness needed)"
+HELP = "write a bug's reproduction script and the commands that run it on a release (no harness needed)"
 
 
 def setup(parser: argparse.ArgumentParser) -> None:
@@ -21,21 +25,15 @@ def setup(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--release",
         metavar="SPEC",
-        help="the release the script pins, NAME==VERSION (default: the newest "
-        "release of the record where the case reproduces, else its newest)",
+        help="the release the commands run it on, NAME==VERSION (default: the record's newest release "
+        "where each case reproduces and first where it is fixed)",
     )
     parser.add_argument(
         "-o",
         "--output",
         metavar="FILE",
-        help="where to write: for SCENARIO:CASE the file ('-': stdout), for SCENARIO a directory "
-        "(default: SCENARIO--CASE.py in the current directory)",
-    )
-    parser.add_argument(
-        "--bundle",
-        action="store_true",
-        help="the self-contained script that bundles the scenario module and the harness and judges with "
-        "its oracle, instead of the case's short reproduction (never committed)",
+        help=f"where to write the script ('-': stdout; default: {SCRIPT} in the current directory); "
+        "with --pytest, the test file or, for a whole scenario, a directory",
     )
     parser.add_argument(
         "--pytest",
@@ -45,71 +43,62 @@ def setup(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _export_pin(scenario: Scenario, case: Case, release: str | None, document: dict | None) -> export.Pin:
-    """--release NAME==VERSION (a release of the scenario's framework on the index), else the record's choice,
-    else the newest final release on the index."""
+def _release_commands(scenario: Scenario, case_ids: list[str], release: str, path: str) -> list[str]:
+    """The command for each case on ``release`` (a release of the scenario's framework on the index)."""
     from harness.execution import environments
-    from harness.planning import builds, index
+    from harness.planning import builds
 
-    cache_dir = PROJECT.cache
-    if release:
-        if not builds.PIN_RE.match(release):
-            raise SpecError(
-                f"--release {release!r}: an export pins a release, NAME==VERSION (e.g. "
-                f"{scenario.framework}==<version>); to run it on a local checkout, run the script with "
-                "the python of an environment that has the checkout installed"
-            )
-        build = builds.parse(release, cache_dir)
-        if build.framework != frameworks.get(scenario.framework).name:
-            raise SpecError(
-                f"--release {release!r} is a {build.framework} release; {scenario.id} is about {scenario.framework}"
-            )
-        date = export._env_date(document, build.source) or environments.dependency_date(build, cache_dir)
-        return export.Pin(scenario.framework, build.version, date, "the release asked for (--release)")
-    pin = export.record_pin(document, scenario, case)
-    if pin is not None:
-        return pin
-    latest = index.final_releases(scenario.framework, cache_dir)[-1]
-    build = builds.parse(f"{scenario.framework}=={latest.version}", cache_dir)
-    return export.Pin(
-        scenario.framework,
-        latest.version,
-        environments.dependency_date(build, cache_dir),
-        "the newest release on the index (the record has no result for this case yet)",
-    )
+    if not builds.PIN_RE.match(release):
+        raise SpecError(
+            f"--release {release!r}: name one release, NAME==VERSION (e.g. {scenario.framework}==<version>); "
+            f"for a framework checkout run `{reproduce.local_command(None)}`"
+        )
+    build = builds.parse(release, PROJECT.cache)
+    if build.framework != frameworks.get(scenario.framework).name:
+        raise SpecError(
+            f"--release {release!r} is a {build.framework} release; {scenario.id} is about {scenario.framework}"
+        )
+    document = record.load(PROJECT.reports) or {}
+    env: dict = next((e for e in document.get("environments", []) if e.get("source") == build.source), {})
+    date = env.get("exclude_newer") or environments.dependency_date(build, PROJECT.cache)
+    bug = reproduce.Bug.of(scenario)
+    return [f"- {reproduce.command(bug, c, build.version, date, env.get('extras'), path)}" for c in case_ids]
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write one reproduction script per case: its short reproduction with a PEP 723 header
-    (harness/rendering/short_scripts.py), or with --bundle the self-contained judged script that
-    bundles the scenario and the harness (harness/rendering/export.py)."""
-    from pathlib import Path
-
-    from harness.rendering import short_scripts
-
+    """Write the script (as the harness runs it) and print the commands that run its cases."""
     chosen = registry.select(registry.discover(), [args.id])
-    document = record.load(PROJECT.reports)
-    single = ":" in args.id  # SCENARIO:CASE: -o names the file; SCENARIO: -o names a directory
+    single = ":" in args.id
     out = Path(args.output) if args.output and args.output != "-" else None
-    if out is not None and not single and out.exists() and not out.is_dir():
-        raise export.ExportError(
-            f"-o {args.output}: not a directory; for every case of {args.id}, -o names a directory"
-        )
     if args.pytest:
-        return pytest_export.write(chosen, document or {}, args.output, out, single, args.bundle or bool(args.release))
-    for scenario, case in chosen:
-        pin = _export_pin(scenario, case, args.release, document)
-        name = export.script_name(scenario.id, case.id)
-        path = (out if single else out / name) if out is not None else Path(name)
-        short = None if args.bundle else short_scripts.source_of(scenario, case)
-        if short is not None:
-            text = short_scripts.stamped(scenario, case, document or {}, short.read_text(encoding="utf-8"), pin)
-        else:  # --bundle, or a case without a short reproduction: the self-contained judged script
-            text = export.script(scenario, case, pin, path.name, export.case_results(document, scenario.id, case.id))
-        if args.output == "-":
-            sys.stdout.write(text)
-            continue
+        if args.release:
+            raise reproduce.ExportError("--pytest writes the hand-written test as it is: --release does not apply")
+        if out is not None and not single and out.exists() and not out.is_dir():
+            raise reproduce.ExportError(
+                f"-o {args.output}: not a directory; for every case of {args.id}, -o names a directory"
+            )
+        return pytest_export.write(chosen, record.load(PROJECT.reports) or {}, args.output, out, single)
+    scenario = chosen[0][0]
+    case_ids = [c.id for _, c in chosen]
+    script = reproduce.script_file(scenario.id)
+    if not script.is_file():
+        raise reproduce.ExportError(f"{scenario.id} has no {reproduce.script_path(scenario.id)}")
+    path = out or Path(SCRIPT)
+    shown = path.name if out is None or args.output == "-" else str(path)
+    if args.release:
+        commands = _release_commands(scenario, case_ids, args.release, shown)
+    else:
+        document = record.load(PROJECT.reports)
+        commands = [line for c in case_ids for line in reproduce.lines(reproduce.Bug.of(scenario), c, document, shown)]
+    text = script.read_text(encoding="utf-8")
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        print(f"wrote {path} ({pin.spec}); run it with `uv run {path}`", file=sys.stderr)
+        print(f"wrote {path} ({reproduce.script_path(scenario.id)}, as the harness runs it)", file=sys.stderr)
+    where = "" if commands else " (the record has no result for it yet: name one with --release)"
+    print(f"run it with uv (exit 3 reproduced, 0 fixed, 125 otherwise){where}:", file=sys.stderr)
+    for line in commands:
+        print(line, file=sys.stderr)
     return 0

@@ -10,8 +10,9 @@ scenario that changed (with its short reproduction); the command exits 1 when th
 regression, naming it, and when a build could not be judged (every case of it an error: an
 install failure), which the summary says first; the summary is cut at 60,000 characters.
 Each run writes one folder of its own (reports/runs/candidate/<candidate>-<UTC time>/, or exactly
-the new or empty ``--out``): summary.md, each scenario's report, scripts/ (the short reproduction
-the summary shows, pinned to the baseline), matrix.json, and the two steps' folders. Its progress
+the new or empty ``--out``): summary.md (each changed scenario's comment with the bug's script
+and the commands that run it on the baseline and on a checkout), each scenario's report, matrix.json,
+and the two steps' folders. Its progress
 names the two steps (harness/execution/progress.py). What the reusable workflow runs
 (.github/workflows/framework-pr.yml).
 """
@@ -181,34 +182,6 @@ def check_out_folder(out: Path) -> None:
         raise UsageError(f"--out {out}: the folder is not empty; give a new folder (each run's evidence stands alone)")
 
 
-def write_scripts(
-    out: Path, scenarios: dict[str, Scenario], changed: list[str], document: dict, baseline: str
-) -> dict[str, Path]:
-    """The short reproduction (scenarios/repro/, as reports/repro/ publishes it) of the case each
-    changed scenario's comment shows, pinned to ``baseline`` (the release the candidate was
-    compared with, its dependencies as of that release): out/scripts/<name>; scenario id -> the
-    script (a case without a short script has none)."""
-    from harness.rendering import comment, export, short_scripts
-    from harness.store import staging
-
-    framework, version = baseline.split("==", 1)
-    environments = document.get("environments", [])
-    date = next((e.get("exclude_newer") for e in environments if e.get("source") == baseline), None)
-    pin = export.Pin(framework, version, date, "the release this candidate was compared with")
-    written = {}
-    for scenario_id in changed:
-        scenario = scenarios[scenario_id]
-        reproduced = {r.case for r in of_document(document) if r.scenario == scenario_id and r.outcome == REPRODUCED}
-        case = scenario.case(comment.shown_case([c.id for c in scenario.cases], reproduced))
-        source = short_scripts.source_of(scenario, case)
-        if source is None:
-            continue
-        path = out / "scripts" / export.script_name(scenario_id, case.id)
-        staging.write_file(path, short_scripts.stamped(scenario, case, document, source.read_text("utf-8"), pin))
-        written[scenario_id] = path
-    return written
-
-
 def run(
     path: str,
     out: Path | None,
@@ -258,12 +231,9 @@ def run(
     found = changes(results, f"{framework}=={baseline}", build.source)
     changed = sorted({c.scenario for c in found if c.kind != "unchanged"})
     link_base = comment.link_base_of(root)
-    scripts = write_scripts(out, scenarios, changed, document, f"{framework}=={baseline}")
     comments = {
         # The folder by its name only: the comment names the report inside the evidence artifact.
-        s: comment.render(
-            reports.scenario_metadata(scenarios[s]), document, out.name, link_base=link_base, script=scripts.get(s)
-        )
+        s: comment.render(reports.scenario_metadata(scenarios[s]), document, out.name, link_base=link_base)
         for s in changed
     }
     cannot_judge = unjudged_lines(results)
@@ -277,11 +247,6 @@ def run(
     if changed:
         print(
             "before/after reports: " + ", ".join(_shown(out / f"{s}.md", root) for s in changed),
-            file=sys.stderr,
-        )
-        print(
-            f"reproduction scripts (pinned to {framework} {baseline}): "
-            + ", ".join(_shown(p, root) for p in scripts.values()),
             file=sys.stderr,
         )
     regressions = [c for c in found if c.kind == "regression"]

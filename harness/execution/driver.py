@@ -31,7 +31,7 @@ from pathlib import Path
 
 from harness.execution import isolation, pool, progress
 from harness.runtime.outcomes import ERROR
-from harness.runtime.result import add_wire_repro, wire_case, wire_failed, wire_name
+from harness.runtime.result import wire_case, wire_failed, wire_name
 from harness.runtime.runner import bounded_detail
 from harness.runtime.worker import case_output
 
@@ -297,8 +297,6 @@ def _follow(
             done.append(record)
             progress.case_done()
             current = None
-            deadline = timeout + case_slack
-        elif kind == "repro" and done and add_wire_repro(done[-1], record):
             deadline = timeout + case_slack
 
 

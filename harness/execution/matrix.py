@@ -23,7 +23,7 @@ from harness.runtime.outcomes import ERROR, OUTCOMES
 from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
 from harness.store import record, result_cache, staging
-from harness.store.rows import Row, disagreements, of_document, unjudged_lines
+from harness.store.rows import Row, of_document, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
@@ -94,11 +94,10 @@ def _result(
     outcome: str,
     detail: str,
     timeline: str = "",
-    repro: str | None = None,
     inputs: str | None = None,
 ) -> Row:
     """A row made of its parts (a build that could not install; the tests' fake builds)."""
-    return _row(CaseResult(scenario.id, case.id, outcome, detail, timeline, repro), case, build, version, inputs)
+    return _row(CaseResult(scenario.id, case.id, outcome, detail, timeline), case, build, version, inputs)
 
 
 # A result compared with a stored timeline is a second run of the case (the one that stored it,
@@ -438,14 +437,6 @@ def summarise(results: list[Row], elapsed: float, scenarios: dict[str, Scenario]
             if any(r.snapshot == s for r in results)
         )
     )
-    disagree = disagreements(results)
-    for r in disagree:
-        log(
-            f"\nshort reproduction disagrees: {r.scenario}:{r.case} on {r.source}: the case says "
-            f"{r.outcome}, scenarios/repro/{r.scenario}--{r.case}.py says {r.repro}"
-        )
-    if disagree:
-        log(f"{len(disagree)} results where the case and its short reproduction disagree")
     broken = contradicted_proofs(results, scenarios or {})
     for r, claim in broken:
         log(
@@ -456,7 +447,7 @@ def summarise(results: list[Row], elapsed: float, scenarios: dict[str, Scenario]
         log(f"{len(bad)} results differ from their snapshots; if the change is right, re-run with --update-snapshots")
     if cannot_judge:
         log(f"{len(cannot_judge)} builds could not be judged (every case of them an error): see the first lines above")
-    return 1 if bad or disagree or broken or cannot_judge else 0
+    return 1 if bad or broken or cannot_judge else 0
 
 
 def contradicted_proofs(results: list[Row], scenarios: dict[str, Scenario]) -> list[tuple[Row, str]]:

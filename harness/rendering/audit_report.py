@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from harness.planning import versions
 from harness.planning.audit_targets import Target
-from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
+from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED
 from harness.store.audit import INFERRED, MEASURED, UNKNOWN, Answer, Bug
 
 # How a script's verdict meets the record's answer (--run).
@@ -27,7 +27,7 @@ class Finding:
 
     bug: Bug
     answer: Answer
-    run: str | None = None  # the verdict word of the short reproduction run in the audited environment
+    run: str | None = None  # the outcome of the bug's script run in the audited environment
     run_line: str = ""  # the script's own verdict line there (why it could not judge, for one)
 
     @property
@@ -40,8 +40,8 @@ class Finding:
         """How the run's verdict meets the record's answer (None when not run)."""
         if self.run is None:
             return None
-        if self.run not in (REPRODUCED, FIXED):
-            return NO_ANSWER if self.answer.outcome != NOT_APPLICABLE else AGREES
+        if self.run not in (REPRODUCED, FIXED):  # unexpected, not-applicable, error: agrees only with the same word
+            return AGREES if self.run == self.answer.outcome else NO_ANSWER
         if self.answer.basis == UNKNOWN:
             return NEW
         return AGREES if self.run == self.answer.outcome else DIFFERS
@@ -67,7 +67,7 @@ def first_sentence(text: str) -> str:
 
 def check_command(target: Target, bug: Bug) -> str:
     """The command that checks one bug on the user's own install."""
-    return f"{target.python or 'python'} {bug.script}"
+    return f"{target.python or 'python'} {bug.check}"
 
 
 def _basis_words(answer: Answer) -> str:

@@ -98,8 +98,9 @@ def _details(k: Knowledge) -> str:
         f"model: {measured} releases run by the matrix and {probes} more by bisect probes; the affected ranges "
         "are the measured boundaries, per release line.",
         "",
-        f"Check an install: `python {bug.script}` with that environment's interpreter (exit 3: reproduced, "
-        "0: fixed, 125: cannot judge), or `python -m harness audit ENV --run` from a checkout of the harness.",
+        f"Check an install: `python {bug.check}` with that environment's interpreter (exit 3: reproduced, "
+        "0: fixed, 125: unexpected, not-applicable or error), or `python -m harness audit ENV --run` from a "
+        "checkout of the harness.",
     ]
     return "\n".join(parts)
 
@@ -129,7 +130,7 @@ def record(k: Knowledge, modified: str, related: Iterable[str] = ()) -> dict:
             "kind": bug.kind,
             "measured": k.measured_rows(),
             "bisected_ranges": [list(r) for r in sorted(set(k.ranges))],
-            "check": f"python {bug.script}",
+            "check": f"python {bug.check}",
             "modified_is": "the newest dependency date (upload time + 1 s) of the releases the record ran it on",
         },
     }

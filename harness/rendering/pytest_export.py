@@ -17,7 +17,7 @@ from pathlib import Path
 
 from harness.planning import versions
 from harness.project import PROJECT
-from harness.rendering import export
+from harness.rendering import reproduce
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import Case, Scenario
 from harness.store.rows import Row
@@ -29,7 +29,7 @@ TEST_VERDICT = {REPRODUCED: "fails", FIXED: "passes"}
 
 def template_of(scenario: Scenario, case: Case, scenarios_dir: Path = PROJECT.scenarios) -> Path | None:
     """The case's hand-written pytest test, if it has one."""
-    path = scenarios_dir / TEMPLATE_DIR / export.script_name(scenario.id, case.id)
+    path = scenarios_dir / TEMPLATE_DIR / f"{scenario.id}--{case.id}.py"
     return path if path.is_file() else None
 
 
@@ -52,7 +52,7 @@ def _spans(rows: list[Row]) -> list[tuple[str, str, int]]:
 def header(scenario: Scenario, case: Case, document: dict) -> list[str]:
     """Comment lines: where the test came from, the upstream thread, the releases it fails and
     passes on (the record's outcomes of the case), and how to run it."""
-    rows = export.case_results(document, scenario.id, case.id)
+    rows = reproduce.case_rows(document, scenario.id, case.id)
     lines = [
         f"# {scenario.framework}: {scenario.id}:{case.id}, exported by `python -m harness export --pytest`.",
         f"# Upstream: {scenario.links[0]}" if scenario.links else "# Upstream: (no link declared)",
@@ -78,7 +78,7 @@ def exported(scenario: Scenario, case: Case, document: dict) -> str:
     """The test as published: the header, then the hand-written file unchanged."""
     template = template_of(scenario, case)
     if template is None:
-        raise export.ExportError(
+        raise reproduce.ExportError(
             f"{scenario.id}:{case.id} has no pytest test; the cases that have one: "
             + (", ".join(with_templates()) or "none")
         )
@@ -96,18 +96,15 @@ def write(
     output: str | None,
     out: Path | None,
     single: bool,
-    other_flags: bool,
 ) -> int:
     """``export --pytest``: each chosen case's test to ``out`` (SCENARIO:CASE: the file, SCENARIO: a
     directory; default test_SCENARIO__CASE.py here) or stdout (``-o -``). For a whole scenario the
     cases without a test are left out; a case asked for by name must have one."""
     import sys
 
-    if other_flags:
-        raise export.ExportError("--pytest writes the hand-written test as it is: --release and --bundle do not apply")
     cases = chosen if single else [(s, c) for s, c in chosen if template_of(s, c) is not None]
     if not cases:
-        raise export.ExportError(
+        raise reproduce.ExportError(
             f"{chosen[0][0].id if chosen else 'this scenario'} has no case with a pytest test; the cases that "
             "have one: " + (", ".join(with_templates()) or "none")
         )

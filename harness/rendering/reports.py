@@ -178,7 +178,7 @@ def write_all(
         path = reports_dir / f"{s.id}.md"
         stage.write(path, evidence.render(scenario_metadata(s, root), document, bisects, run_only))
         written.append(path)
-    written += write_grids_and_scripts(document, present, reports_dir, stage)
+    written += write_grids(document, present, reports_dir, stage)
     return written
 
 
@@ -189,10 +189,9 @@ def _grid_lines(framework: str) -> list[str]:
     return [f"![{framework}: outcome per scenario, case and build]({grid.svg_name(framework)})", ""]
 
 
-def write_grids_and_scripts(document: dict, present: list, reports_dir: Path, stage: Staging) -> list[Path]:
-    """The SVG grids (one per framework, one per scenario: harness/rendering/grid.py) and the standalone
-    reproductions of every case (reports/repro/, harness/rendering/short_scripts.py)."""
-    from harness.rendering import grid, short_scripts
+def write_grids(document: dict, present: list, reports_dir: Path, stage: Staging) -> list[Path]:
+    """The SVG grids: one per framework, one per scenario (harness/rendering/grid.py)."""
+    from harness.rendering import grid
 
     written = []
     for framework in sorted({r.framework for r in rows_of(document)}):
@@ -203,5 +202,4 @@ def write_grids_and_scripts(document: dict, present: list, reports_dir: Path, st
         path = reports_dir / f"{s.id}.svg"
         stage.write(path, grid.scenario_svg(scenario_metadata(s), document))
         written.append(path)
-    written += short_scripts.write_all(document, present, reports_dir, stage)
     return written

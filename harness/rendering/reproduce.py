@@ -14,6 +14,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.errors import UsageError
 from harness.planning import versions
 from harness.project import PROJECT
 from harness.runtime.outcomes import FIXED, REPRODUCED
@@ -21,6 +22,10 @@ from harness.runtime.reproduction import SCRIPT
 from harness.runtime.scenario import Scenario
 from harness.store.rows import Row
 from harness.store.rows import of_document as rows_of
+
+
+class ExportError(UsageError, ValueError):
+    """A reproduction cannot be exported as asked (one line: what, and what is valid)."""
 
 
 def script_path(scenario_id: str) -> str:

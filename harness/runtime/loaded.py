@@ -14,7 +14,7 @@ A case's files are:
   case's own, those whose source names it transitively (a helper such as
   ``scenarios/_shared.py``: the only way a scenario module imports another), and those first
   imported while the case ran;
-- its short reproduction script, present or not (a script added later changes the verdict);
+- its bug folder's script and declaration (scenarios/<id>/: imported like the modules above);
 - every file under the project its process opened for reading (a data file), seen by an audit
   hook on ``open``.
 
@@ -27,7 +27,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
 
 KEY = "loaded"  # the result's key the list travels under
 
@@ -89,7 +88,7 @@ class LoadedFiles:
                 self._words_of[path] = set()
         return self._words_of[path]
 
-    def for_case(self, module_file: str, script: Path) -> list[str]:
+    def for_case(self, module_file: str) -> list[str]:
         """The project files the case of the scenario module ``module_file`` loaded, sorted."""
         own = self.relative(module_file)
         folder = os.path.dirname(own) if own is not None else None
@@ -109,9 +108,9 @@ class LoadedFiles:
         files |= {rel for rel, name in modules.items() if name not in self.before_case}
         if own is not None:
             files |= self._named_from(own, {rel for rel in modules if os.path.dirname(rel) == folder})
-        for path in (str(script), *self.opened):
+        for path in self.opened:
             rel = self.relative(path)
-            if rel is not None and (path == str(script) or os.path.isfile(path)):
+            if rel is not None and os.path.isfile(path):
                 files.add(rel)
         return sorted(files)
 

@@ -1,8 +1,7 @@
 """One case's result, the one type from the worker to the report.
 
 The worker makes it (harness/runtime/runner.py ``run_case``) and sends it as a JSON object with
-the keys scenario, case, outcome, detail, timeline (and repro, the verdict of the case's short
-reproduction, where it has one): ``to_dict`` and ``from_dict`` are that wire format. The
+the keys scenario, case, outcome, detail, timeline: ``to_dict`` and ``from_dict`` are that wire format. The
 orchestrator (harness/execution/run.py) turns each object back into this type, and the record's
 row (harness/store/rows.py ``Row``) carries it with the build's keys. Stdlib only, and nothing
 of the orchestrator: both sides of the build import it.
@@ -11,7 +10,7 @@ of the orchestrator: both sides of the build import it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -23,35 +22,27 @@ class CaseResult:
     outcome: str
     detail: str
     timeline: str = ""
-    repro: str | None = None  # the verdict of the case's short reproduction, where it has one
 
     def to_dict(self) -> dict:
         """The worker's wire format (and the shape the environment's result cache keeps)."""
-        out = {
+        return {
             "scenario": self.scenario,
             "case": self.case,
             "outcome": self.outcome,
             "detail": self.detail,
             "timeline": self.timeline,
         }
-        if self.repro is not None:
-            out["repro"] = self.repro
-        return out
 
     @classmethod
     def from_dict(cls, record: Mapping) -> CaseResult:
-        """From the wire format (a missing timeline or repro is empty)."""
+        """From the wire format (a missing timeline is empty)."""
         return cls(
             record["scenario"],
             record["case"],
             record["outcome"],
             record["detail"],
             record.get("timeline") or "",
-            record.get("repro"),
         )
-
-    def with_repro(self, verdict: str | None) -> CaseResult:
-        return replace(self, repro=verdict)
 
 
 # The wire format's other readers (harness/execution/driver.py and run.py) go through these, so
@@ -72,12 +63,3 @@ def wire_failed(started: Mapping, outcome: str, detail: str) -> dict:
     """The wire record of a case that never reported (its worker died, hung or wrote garbage):
     the ``start`` line's case with ``outcome`` and ``detail`` and no timeline."""
     return {**started, "outcome": outcome, "detail": detail, "timeline": ""}
-
-
-def add_wire_repro(result: dict, repro_line: Mapping) -> bool:
-    """Sets the verdict of a ``repro`` line (the case's short reproduction, run after it) on the
-    wire ``result`` of the same case; False (nothing set) when it names another case."""
-    if result.get("case") != repro_line.get("case"):
-        return False
-    result["repro"] = repro_line.get("verdict")
-    return True

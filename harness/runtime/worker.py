@@ -5,8 +5,7 @@ environment and reads its protocol channel: the file descriptor ``--protocol-fd`
 cold worker, the connection of a warm one's fork), or, without it, what was stdout. Lines:
 ``{"kind": "env", ...}`` once, then for each case ``{"kind": "start", ...}`` and
 ``{"kind": "result", ...}`` (with ``loaded``: the project files the case's process loaded,
-harness/runtime/loaded.py), then, where the case has a short reproduction
-(harness/runtime/short_repro.py), ``{"kind": "repro", ..., "verdict": ...}``. A case that never
+harness/runtime/loaded.py). A case that never
 reports a result was killed (timeout or crash); the coordinator restarts the worker after it.
 
 Nothing a case prints reaches the channel: file descriptors 1 and 2 point at the worker's output,
@@ -28,7 +27,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.runtime import frameworks, lifeline, registry, short_repro
+from harness.runtime import frameworks, lifeline, registry
 from harness.runtime.loaded import KEY as LOADED
 from harness.runtime.loaded import LoadedFiles
 from harness.runtime.outcomes import ERROR
@@ -73,8 +72,8 @@ def resolved_packages(paths: list[str] | None = None) -> list[str]:
 
 
 def provided_extras(framework: str) -> list[str]:
-    """The extras the installed framework offers (``Provides-Extra``): a published script asks
-    only for those (harness/rendering/short_scripts.py)."""
+    """The extras the installed framework offers (``Provides-Extra``): a command that runs a bug's
+    script on this release asks only for those (harness/rendering/reproduce.py)."""
     try:
         return sorted(set(importlib.metadata.metadata(framework).get_all("Provides-Extra") or []))
     except importlib.metadata.PackageNotFoundError:
@@ -189,18 +188,11 @@ def main(argv: list[str] | None = None) -> int:
         runs = args.repeat if args.repeat_only is None or f"{scenario.id}:{case.id}" in args.repeat_only else 1
         result = repeated(scenario, case, args.timeout, runs)
         module_file = str(registry.SCENARIOS_DIR / f"{scenario.module}.py")
-        script_path = Path(module_file).parent / short_repro.FOLDER / f"{scenario.id}--{case.id}.py"
         _point_output_at(None, saved)
         if output is not None:
             with contextlib.suppress(OSError):
                 output.unlink()  # the case reported: its output is not needed (a crash's would be)
-        emit({"kind": "result", **result.to_dict(), LOADED: loaded.for_case(module_file, script_path)})
-        script = short_repro.script_for(module_file, scenario.id, case.id)
-        if script is not None:
-            # Its own budget, ended here a second before the coordinator's deadline would kill
-            # the worker (harness/execution/driver.py: timeout + CASE_SLACK after a result).
-            verdict = short_repro.run(script, max(args.timeout - 1, 1))
-            emit({"kind": "repro", "scenario": scenario.id, "case": case.id, "verdict": verdict})
+        emit({"kind": "result", **result.to_dict(), LOADED: loaded.for_case(module_file)})
     return 0
 
 

@@ -125,8 +125,13 @@ class Bug:
 
     @property
     def script(self) -> str:
-        """The case's short reproduction, relative to the project root."""
-        return f"scenarios/repro/{self.scenario}--{self.case}.py"
+        """The bug's reproduction script, relative to the project root (its argument: ``case``)."""
+        return f"scenarios/{self.scenario}/repro.py"
+
+    @property
+    def check(self) -> str:
+        """The script with the case's argument: what an interpreter runs to check an install."""
+        return f"{self.script} {self.case}"
 
 
 def bugs(scenarios: Iterable) -> list[Bug]:

@@ -68,13 +68,11 @@ def _scenario_files(root: Path, scenario_module: str, scenario_id: str) -> list[
     if "/" in scenario_module:  # a bug folder (scenarios/<id>/): its script, declaration and data
         folder = root / "scenarios" / Path(scenario_module).parent
         return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    scenario = [root / "scenarios" / f"{scenario_module}.py"]
-    # The short reproductions run beside its cases (harness/runtime/short_repro.py).
-    return scenario + sorted((root / "scenarios" / "repro").glob(f"{scenario_id}--*.py"))
+    return [root / "scenarios" / f"{scenario_module}.py"]
 
 
 def scenario_inputs(root: Path, scenario_module: str, scenario_id: str) -> str:
-    """The digest of a scenario's own code: its module and its short scripts (or its bug folder).
+    """The digest of a scenario's own code: its bug folder (scenarios/<id>/: script, declaration, data).
 
     What a bisect probe (reports/bisect.json) and a record result (reports/matrix.json) carry
     as ``inputs``: a probe or result whose digest differs from the scenario's current one was

@@ -70,10 +70,6 @@ class Row:
         return self.result.timeline
 
     @property
-    def repro(self) -> str | None:
-        return self.result.repro
-
-    @property
     def key(self) -> tuple[str, str, str]:
         """What identifies it in the record: (scenario, case, source)."""
         return (self.scenario, self.case, self.source)
@@ -89,7 +85,6 @@ class Row:
             "outcome": self.outcome,
             "detail": self.detail,
             "snapshot": self.snapshot,
-            "repro": self.repro,
             "backend": self.backend,
             "snapshot_base": self.snapshot_base,
             "timeline": self.timeline,
@@ -102,9 +97,7 @@ class Row:
     def from_json(cls, row: Mapping) -> Row:
         """From the record's (or a shard's, or a run folder's) JSON object of one result."""
         return cls(
-            CaseResult(
-                row["scenario"], row["case"], row["outcome"], row["detail"], row.get("timeline") or "", row.get("repro")
-            ),
+            CaseResult(row["scenario"], row["case"], row["outcome"], row["detail"], row.get("timeline") or ""),
             row["framework"],
             row["version"],
             row["source"],
@@ -157,16 +150,6 @@ def written(result: AnyRow) -> dict:
     if r.get(INPUTS_KEY):
         out[INPUTS_KEY] = r[INPUTS_KEY]
     return out
-
-
-def disagreements(results: Iterable[RowT]) -> list[RowT]:
-    """Results where the case says reproduced or fixed and its short reproduction, run in the same
-    build, says otherwise (cases without a script are not counted)."""
-    return [
-        result
-        for result, r in ((x, fields(x)) for x in results)
-        if r["outcome"] in ("reproduced", "fixed") and r.get("repro") and r["repro"] != r["outcome"]
-    ]
 
 
 def unjudged(results: Iterable[AnyRow]) -> dict[str, list[Mapping]]:
