@@ -15,9 +15,6 @@ from __future__ import annotations
 from harness.runtime.scenario import Claim
 
 CLAIMS: dict[str, Claim] = {
-    "adk-artifact-file-create-time": Claim(
-        pr="#7113", source="module docstring: 'PR #7113 forwards metadata.create_time'"
-    ),
     "adk-callback-state-event-final": Claim(
         pr="#7095",
         still_open=True,
