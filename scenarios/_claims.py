@@ -34,9 +34,6 @@ CLAIMS: dict[str, Claim] = {
     "adk-loop-nested-escalate": Claim(
         pr="#535", still_open=True, source="module docstring: 'Thread state: #526 open, ... PR #535 open'"
     ),
-    "adk-memory-deleted-session": Claim(
-        pr="#7175", still_open=True, source="module docstring: 'Symptom (#7109, open) ... PR #7175 (open) proposes'"
-    ),
     "adk-output-key-before-agent-callback": Claim(
         pr="#4838",
         still_open=True,
