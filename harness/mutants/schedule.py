@@ -20,7 +20,7 @@ from harness.mutants.apply import MUTANT_TIMEOUT
 from harness.mutants.mutations import Plan
 from harness.mutants.targets import unwrap
 from harness.project import PROJECT, Project
-from harness.runtime import registry
+from harness.runtime import registry, reproduction
 from harness.runtime.outcomes import ERROR
 from harness.runtime.proof_runs import ProofRun
 from harness.runtime.runner import DEFAULT_TIMEOUT, CaseResult, error_detail
@@ -86,9 +86,14 @@ def run_in_release(
     """One proof or edge (``edge-N``) of ``case`` in ``release``'s matrix environment, unmutated
     (for the proof test: harness/execution/proofs.py)."""
     task = Task(scenario, release.spec, [(case.id, proof)])
-    # The folder the scenario was loaded from (scenarios/, or another in the harness's tests).
+    # The folder the scenario was loaded from (scenarios/, or another in the harness's tests): a
+    # bug folder's script (its judge's file) one level below it, a scenario module's replay in it.
+    judge = Path(getattr(getattr(unwrap(case.oracle), "__code__", None), "co_filename", ""))
     code = getattr(unwrap(case.run), "__code__", None)
-    folder = Path(code.co_filename).parent if code is not None else registry.SCENARIOS_DIR
+    if judge.name == reproduction.SCRIPT:
+        folder = judge.parent.parent
+    else:
+        folder = Path(code.co_filename).parent if code is not None else registry.SCENARIOS_DIR
     results, problems = run_task(task, None, root, folder, timeout, MUTANT_TIMEOUT)
     where = f"{release.framework} {release.version} (its matrix environment)"
     if results:
