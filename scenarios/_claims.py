@@ -40,10 +40,6 @@ CLAIMS: dict[str, Claim] = {
         source="module docstring: 'The thread shows the issue still open and the PR closed'",
     ),
     "adk-sse-callback-partial": Claim(pr="#7036 / #7038", source="module docstring: 'The fix (PRs #7036 / #7038 ...)'"),
-    "adk-subagent-lro-second-resume": Claim(
-        introduced_in="1.27.0",
-        source='module docstring: the thread\'s "bug present in 1.27.0-1.30.0, worked in 1.26.0"',
-    ),
     "adk-temp-output-key-sequential": Claim(
         pr="#4618",
         still_open=True,
