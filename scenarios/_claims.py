@@ -45,11 +45,6 @@ CLAIMS: dict[str, Claim] = {
         still_open=True,
         source="module docstring: 'Thread state: #4564 and #3047 are still open, PR #4618 and PR #4501 closed'",
     ),
-    "adk-transfer-peers-disallowed": Claim(
-        pr="#3862",
-        still_open=True,
-        source="module docstring: 'The thread (#3850 ...) is still open in the index ...; PR #3862 is closed'",
-    ),
     "agents-as-tool-custom-output": Claim(
         pr="#2112", source="module docstring: PR #2112, 'Fix as_tool returning blank string on early tool termination'"
     ),
