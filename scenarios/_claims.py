@@ -49,10 +49,6 @@ CLAIMS: dict[str, Claim] = {
         pr="#2112", source="module docstring: PR #2112, 'Fix as_tool returning blank string on early tool termination'"
     ),
     "agents-chat-stream-late-reasoning-index": Claim(pr="#5042", source="module docstring: 'fix proposed in PR #5042'"),
-    "agents-docstring-args-first": Claim(
-        pr="#3795",
-        source="module docstring: PR #3795, 'keep parameter descriptions for docstrings without a summary line'",
-    ),
     "agents-max-turns-handler-session": Claim(
         pr="#4160", source="module docstring: PR #4160, 'persist the max-turns handler output to the session'"
     ),
