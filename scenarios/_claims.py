@@ -28,9 +28,6 @@ CLAIMS: dict[str, Claim] = {
         introduced_in="1.24.0",
         source="module docstring: 'a community PR (#4752, closed unmerged)'; the thread's \"ADK <= 1.23 raises\"",
     ),
-    "adk-database-update-time-local-zone": Claim(
-        pr="#5355", source="module docstring: 'Symptom (google/adk-python#5354, PR #5355 ...)'"
-    ),
     "adk-loop-nested-escalate": Claim(
         pr="#535", still_open=True, source="module docstring: 'Thread state: #526 open, ... PR #535 open'"
     ),
