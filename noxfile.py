@@ -73,10 +73,9 @@ def install_test_dependencies(session: nox.Session) -> None:
 
 
 def pytest_arguments(posargs: list[str]) -> list[str]:
-    """The session's arguments, with -n auto (every core) unless the caller chose (-n, -p no:xdist)
-    or updates snapshots (syrupy updates from one process only)."""
+    """The session's arguments, with -n auto (every core) unless the caller chose (-n, -p no:xdist)."""
     chosen = any(a == "-n" or a.startswith(("-n", "--numprocesses")) or a == "no:xdist" for a in posargs)
-    if chosen or "--snapshot-update" in posargs:
+    if chosen:
         return posargs
     return ["-n", "auto", *posargs]
 

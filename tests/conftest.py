@@ -1,4 +1,4 @@
-"""Shared fixtures: syrupy snapshots live under snapshots/tests/, nowhere else."""
+"""Shared fixtures and parameters of the test suite."""
 
 from __future__ import annotations
 
@@ -6,24 +6,10 @@ import importlib.metadata
 from pathlib import Path
 
 import pytest
-from syrupy.extensions.amber import AmberSnapshotExtension
 
 from harness.runtime import registry
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class HarnessSnapshots(AmberSnapshotExtension):
-    """Amber snapshots in ``snapshots/tests/<test module>.ambr`` (one place for all snapshots)."""
-
-    @classmethod
-    def dirname(cls, *, test_location) -> str:
-        return str(ROOT / "snapshots" / "tests")
-
-
-@pytest.fixture
-def snapshot(snapshot):
-    return snapshot.use_extension(HarnessSnapshots)
 
 
 def installed(framework: str) -> str | None:
