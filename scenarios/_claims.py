@@ -57,9 +57,6 @@ CLAIMS: dict[str, Claim] = {
         fixed_in="0.2.4", pr="#871", source='module docstring: the thread says "fixed in #871, released as 0.2.4"'
     ),
     "agents-run-hooks-llm-calls": Claim(pr="#1619", source="module docstring: 'fixed by PR #1619'"),
-    "agents-sqlite-session-json-null": Claim(
-        pr="#4940", source="module docstring: 'its fix, PR #4940 (... closed without being merged)'"
-    ),
     "agents-streamed-session-tool-items": Claim(pr="#2433", source="module docstring: 'fixed by .../pull/2433'"),
     "agents-to-input-list-after-handoff": Claim(
         pr="#2667",
