@@ -20,9 +20,6 @@ CLAIMS: dict[str, Claim] = {
         still_open=True,
         source="module docstring: 'The fix proposed in PR #7095 (open when this scenario was written)'",
     ),
-    "adk-database-postgres-aware-datetime": Claim(
-        introduced_in="1.22.1", source='module docstring: the thread\'s "1.22.1+"'
-    ),
     "adk-database-stale-session-interleave": Claim(
         pr="#4752",
         introduced_in="1.24.0",
