@@ -25,9 +25,6 @@ CLAIMS: dict[str, Claim] = {
         introduced_in="1.24.0",
         source="module docstring: 'a community PR (#4752, closed unmerged)'; the thread's \"ADK <= 1.23 raises\"",
     ),
-    "adk-loop-nested-escalate": Claim(
-        pr="#535", still_open=True, source="module docstring: 'Thread state: #526 open, ... PR #535 open'"
-    ),
     "adk-output-key-before-agent-callback": Claim(
         pr="#4838",
         still_open=True,
