@@ -30,7 +30,6 @@ CLAIMS: dict[str, Claim] = {
         still_open=True,
         source="module docstring: 'The thread shows the issue still open and the PR closed'",
     ),
-    "adk-sse-callback-partial": Claim(pr="#7036 / #7038", source="module docstring: 'The fix (PRs #7036 / #7038 ...)'"),
     "adk-temp-output-key-sequential": Claim(
         pr="#4618",
         still_open=True,
