@@ -30,11 +30,6 @@ CLAIMS: dict[str, Claim] = {
         still_open=True,
         source="module docstring: 'The thread shows the issue still open and the PR closed'",
     ),
-    "adk-temp-output-key-sequential": Claim(
-        pr="#4618",
-        still_open=True,
-        source="module docstring: 'Thread state: #4564 and #3047 are still open, PR #4618 and PR #4501 closed'",
-    ),
     "agents-as-tool-custom-output": Claim(
         pr="#2112", source="module docstring: PR #2112, 'Fix as_tool returning blank string on early tool termination'"
     ),
