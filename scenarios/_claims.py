@@ -34,9 +34,6 @@ CLAIMS: dict[str, Claim] = {
         pr="#2112", source="module docstring: PR #2112, 'Fix as_tool returning blank string on early tool termination'"
     ),
     "agents-chat-stream-late-reasoning-index": Claim(pr="#5042", source="module docstring: 'fix proposed in PR #5042'"),
-    "agents-max-turns-handler-session": Claim(
-        pr="#4160", source="module docstring: PR #4160, 'persist the max-turns handler output to the session'"
-    ),
     "agents-nested-handoff-4hop": Claim(
         pr="#3791", source="module docstring: 'The seed PR (#3791) dedupes forwarded pre_handoff_items'"
     ),
