@@ -25,11 +25,6 @@ CLAIMS: dict[str, Claim] = {
         introduced_in="1.24.0",
         source="module docstring: 'a community PR (#4752, closed unmerged)'; the thread's \"ADK <= 1.23 raises\"",
     ),
-    "adk-output-key-before-agent-callback": Claim(
-        pr="#4838",
-        still_open=True,
-        source="module docstring: 'The thread shows the issue still open and the PR closed'",
-    ),
     "agents-as-tool-custom-output": Claim(
         pr="#2112", source="module docstring: PR #2112, 'Fix as_tool returning blank string on early tool termination'"
     ),
