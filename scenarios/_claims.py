@@ -38,11 +38,6 @@ CLAIMS: dict[str, Claim] = {
     ),
     "agents-run-hooks-llm-calls": Claim(pr="#1619", source="module docstring: 'fixed by PR #1619'"),
     "agents-streamed-session-tool-items": Claim(pr="#2433", source="module docstring: 'fixed by .../pull/2433'"),
-    "agents-to-input-list-after-handoff": Claim(
-        pr="#2667",
-        still_open=True,
-        source="module docstring: 'addressed by .../pull/2667'; 'the thread still reads as open'",
-    ),
     "agents-tripwire-drops-tool-items": Claim(
         pr="#4148",
         source="docstring: PR #4148, 'keep committed tool session records when a streamed output guardrail trips'",
