@@ -4,8 +4,9 @@ Each ``$`` line of the walkthrough that names this framework (or neither) runs i
 the project: ``nox -s matrix -- ARGS`` runs what that session runs (``python -m harness matrix
 ARGS``), ``nox -s tests -- ARGS`` runs pytest, and ``PYTHONPATH=. .nox/builds/<env>/bin/python
 ...`` runs as written, so the test needs no nested nox. Between step 1 and step 2 the "author"
-fills in the template with a real reproduction (the google-adk one proves ``reproduced`` with a
-real release, google-adk 2.8.0, and has a control case). After every step, ``python -m harness
+fills in the template with a real reproduction (a converted bug's script with the walkthrough's
+cases; the google-adk one proves ``reproduced`` with a real release, google-adk 2.8.0, and has a
+control case). After every step, ``python -m harness
 list`` must work in a bare virtual environment with no framework installed, the project on
 ``PYTHONPATH`` only.
 """
@@ -25,64 +26,81 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
-FILLED_IN = {
-    "google-adk": '''"""google-adk: a message retried under the same invocation_id is recorded twice (walkthrough)."""
+# What the walkthrough's author writes between step 1 and step 2: each framework's bug folder,
+# made of a converted bug's script with its cases renamed (the script as the template asks for it),
+# and a declaration with the reporter's release as the reproduced proof.
+ADK_BUG = '''"""adk-my-bug: an after_model_callback drops the partial flag of streamed deltas (walkthrough)."""
 
-from functools import partial
+import importlib.util
+from pathlib import Path
 
-from harness.runtime.scenario import Case, Scenario
-from scenarios.adk_repeated_tool_call import DIFFERENT_ARGS, RUNS_EVERY_CALL, TOOL_NAME_DEDUPE, judge_distinct
-from scenarios.adk_repeated_tool_call import replay as replay_tool_calls
-from scenarios.adk_retry_same_invocation_id import SEED_GUARD, UNGUARDED_RELEASE, judge_duplicate, replay
+from harness.runtime.declaration import Bug, CaseRole, Release
 
-SCENARIO = Scenario(
-    id="adk-my-bug",
-    framework="google-adk",
-    links=("https://github.com/google/adk-python/issues/4506",),
-    description="A resumed invocation records its user turn twice.",
-    expected="The user turn is recorded once.",
-    cases=(
-        Case("basic", partial(replay, resumable=True), judge_duplicate,
-             {"reproduced": UNGUARDED_RELEASE, "fixed": SEED_GUARD}, "resume with the same message"),
-        Case("control", partial(replay_tool_calls, turns=DIFFERENT_ARGS), judge_distinct,
-             {"reproduced": TOOL_NAME_DEDUPE, "fixed": RUNS_EVERY_CALL}, "calls with different arguments all run",
-             control=True),
-    ),
-)
-''',
-    "openai-agents": '''"""openai-agents: nested handoff history repeats forwarded messages (walkthrough)."""
+_source = Path(__file__).parents[1] / "adk-sse-callback-partial" / "bug.py"
+_spec = importlib.util.spec_from_file_location("walkthrough_source", _source)
+SOURCE = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(SOURCE)
 
-from functools import partial
-
-from harness.runtime.scenario import Case, Scenario
-from scenarios.agents_nested_handoff_4hop import AS_INSTALLED, LAST_BEFORE_FIX, judge_no_repeats, replay
-
-SCENARIO = Scenario(
-    id="agents-my-bug",
-    framework="openai-agents",
-    links=("https://github.com/openai/openai-agents-python/pull/3791",),
-    description="A 4-hop nested handoff repeats earlier agents' messages in D's history summary.",
-    expected="No summary block repeats a record.",
-    cases=(
-        Case("basic", partial(replay, streamed=False), judge_no_repeats,
-             {"reproduced": LAST_BEFORE_FIX, "fixed": AS_INSTALLED}, "Runner.run, A -> B -> C -> D"),
-        Case("streamed", partial(replay, streamed=True), judge_no_repeats,
-             {"reproduced": LAST_BEFORE_FIX, "fixed": AS_INSTALLED}, "the same chain, streamed"),
-    ),
-)
-''',
-}
-# The short reproductions the walkthrough's author writes: those of the cases FILLED_IN reuses.
-SHORT_SCRIPTS = {
-    "google-adk": {
-        "basic": "adk-retry-same-invocation-id--resumable-resume.py",
-        "control": "adk-repeated-tool-call--different-args.py",
+BUG = Bug(
+    links=("https://github.com/google/adk-python/issues/7035",),
+    description="In SSE mode an after_model_callback that returns a new LlmResponse drops each delta's partial flag.",
+    expected="The deltas stream as partial events and the session stores only the final one.",
+    cases={
+        "basic": CaseRole(
+            "an agent's after_model_callback replaces each streamed response",
+            reproduced=Release("google-adk==2.8.0", "the reporter's release"),
+            fixed=SOURCE.FIRST_WITH_FIX,
+        ),
+        "control": CaseRole(
+            "no callback: the deltas stream as partial events",
+            reproduced=SOURCE.CONTROL_BROKEN,
+            fixed=SOURCE.CONTROL_HOLDS,
+            control=True,
+        ),
     },
-    "openai-agents": {
-        "basic": "agents-nested-handoff-4hop--nested-4hop.py",
-        "streamed": "agents-nested-handoff-4hop--nested-4hop-streamed.py",
+)
+'''
+AGENTS_BUG = '''"""agents-my-bug: a response without usage counts as zero requests (walkthrough)."""
+
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Release
+
+REPORTERS = Release("openai-agents==0.18.3", "the reporter's release")
+
+BUG = Bug(
+    links=("https://github.com/openai/openai-agents-python/pull/4290",),
+    description="A completed Chat Completions request without a usage block counts as zero requests.",
+    expected="Every completed request counts once in usage.requests.",
+    cases={
+        "basic": CaseRole("Runner.run, two replies without usage", reproduced=REPORTERS, fixed=AsInstalled()),
+        "streamed": CaseRole("the same, streamed", reproduced=REPORTERS, fixed=AsInstalled()),
     },
+)
+'''
+AUTHORED = {  # framework -> (the converted bug whose script is copied, its cases as the author names them, bug.py)
+    "google-adk": (
+        "adk-sse-callback-partial",
+        {"basic": 'dict(callback="agent")', "control": 'dict(callback="none")'},
+        ADK_BUG,
+    ),
+    "openai-agents": (
+        "agents-usage-requests-without-usage",
+        {"basic": 'dict(api="chat", streamed=False)', "streamed": 'dict(api="chat", streamed=True)'},
+        AGENTS_BUG,
+    ),
 }
+
+
+def author(folder: Path, framework: str) -> None:
+    """Write the bug folder as its author would: the source bug's script with the walkthrough's cases."""
+    source, cases, declaration = AUTHORED[framework]
+    script = (folder.parent / source / "repro.py").read_text()
+    block = "CASES = {\n" + "".join(f'    "{c}": {params},\n' for c, params in cases.items()) + "}\n"
+    script, n = re.subn(r"^CASES = \{\n.*?^\}\n", lambda _: block, script, count=1, flags=re.S | re.M)
+    assert n == 1, "the source script has no CASES block"
+    (folder / "repro.py").write_text(script)
+    (folder / "bug.py").write_text(declaration)
+
+
 TRACKS = {  # framework -> (its scenario id, the other framework's words, the case ids)
     "google-adk": ("adk-my-bug", ("openai-agents", "agents-my-bug"), ("basic", "control")),
     "openai-agents": ("agents-my-bug", ("google-adk", "adk-my-bug"), ("basic", "streamed")),
@@ -148,7 +166,7 @@ def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_pytho
     (tmp_path / ".nox").symlink_to(ROOT / ".nox")  # share environments with every other run
     commands = walkthrough_commands(framework)
     assert commands[0].split()[:3] == ["python", "-m", "harness"] and len(commands) == 8, commands
-    module = tmp_path / "scenarios" / (scenario_id.replace("-", "_") + ".py")
+    folder = tmp_path / "scenarios" / scenario_id
     reporter_release = None
     for step, command in enumerate(commands, 1):
         argv, env = translate(command, tmp_path)
@@ -159,16 +177,13 @@ def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_pytho
             reporter_release = out.stdout.split()[0]
         elif " new " in command:
             assert out.returncode == 0, said
-            assert "TODO" in module.read_text()
+            assert "TODO" in (folder / "repro.py").read_text() and "TODO" in (folder / "bug.py").read_text()
             templ = subprocess.run(
                 [sys.executable, "-m", "harness", "run", scenario_id], capture_output=True, text=True, cwd=tmp_path
             )
             assert templ.stdout.count(": error: ") == 2 and "is a template" in templ.stdout  # never passes vacuously
             assert scenario_id in list_without_frameworks(bare_python, tmp_path)
-            module.write_text(FILLED_IN[framework])  # the author writes the reproduction and the oracles
-            for case_id, source in SHORT_SCRIPTS[framework].items():  # and each case's short script
-                scripts = tmp_path / "scenarios" / "repro"
-                shutil.copyfile(scripts / source, scripts / f"{scenario_id}--{case_id}.py")
+            author(folder, framework)  # the author writes the reproduction and its declaration
         elif "matrix" in command:
             if "==" in command:  # the reporter's release, as step 0 found it
                 assert reporter_release and reporter_release in command, (reporter_release, command)
