@@ -15,11 +15,6 @@ from __future__ import annotations
 from harness.runtime.scenario import Claim
 
 CLAIMS: dict[str, Claim] = {
-    "adk-callback-state-event-final": Claim(
-        pr="#7095",
-        still_open=True,
-        source="module docstring: 'The fix proposed in PR #7095 (open when this scenario was written)'",
-    ),
     "adk-database-stale-session-interleave": Claim(
         pr="#4752",
         introduced_in="1.24.0",
