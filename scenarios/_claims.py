@@ -20,9 +20,6 @@ CLAIMS: dict[str, Claim] = {
         introduced_in="1.24.0",
         source="module docstring: 'a community PR (#4752, closed unmerged)'; the thread's \"ADK <= 1.23 raises\"",
     ),
-    "agents-as-tool-custom-output": Claim(
-        pr="#2112", source="module docstring: PR #2112, 'Fix as_tool returning blank string on early tool termination'"
-    ),
     "agents-chat-stream-late-reasoning-index": Claim(pr="#5042", source="module docstring: 'fix proposed in PR #5042'"),
     "agents-nested-handoff-4hop": Claim(
         pr="#3791", source="module docstring: 'The seed PR (#3791) dedupes forwarded pre_handoff_items'"
