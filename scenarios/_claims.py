@@ -24,7 +24,6 @@ CLAIMS: dict[str, Claim] = {
     "agents-nested-handoff-4hop": Claim(
         pr="#3791", source="module docstring: 'The seed PR (#3791) dedupes forwarded pre_handoff_items'"
     ),
-    "agents-output-type-union-oneof": Claim(pr="#1884", source="module docstring: 'fixed by .../pull/1884'"),
     "agents-reasoning-item-chat-completions": Claim(
         fixed_in="0.2.4", pr="#871", source='module docstring: the thread says "fixed in #871, released as 0.2.4"'
     ),
