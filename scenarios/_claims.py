@@ -15,11 +15,6 @@ from __future__ import annotations
 from harness.runtime.scenario import Claim
 
 CLAIMS: dict[str, Claim] = {
-    "adk-database-stale-session-interleave": Claim(
-        pr="#4752",
-        introduced_in="1.24.0",
-        source="module docstring: 'a community PR (#4752, closed unmerged)'; the thread's \"ADK <= 1.23 raises\"",
-    ),
     "agents-chat-stream-late-reasoning-index": Claim(pr="#5042", source="module docstring: 'fix proposed in PR #5042'"),
     "agents-nested-handoff-4hop": Claim(
         pr="#3791", source="module docstring: 'The seed PR (#3791) dedupes forwarded pre_handoff_items'"
