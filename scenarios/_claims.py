@@ -23,7 +23,6 @@ CLAIMS: dict[str, Claim] = {
         fixed_in="0.2.4", pr="#871", source='module docstring: the thread says "fixed in #871, released as 0.2.4"'
     ),
     "agents-run-hooks-llm-calls": Claim(pr="#1619", source="module docstring: 'fixed by PR #1619'"),
-    "agents-streamed-session-tool-items": Claim(pr="#2433", source="module docstring: 'fixed by .../pull/2433'"),
     "agents-tripwire-drops-tool-items": Claim(
         pr="#4148",
         source="docstring: PR #4148, 'keep committed tool session records when a streamed output guardrail trips'",
