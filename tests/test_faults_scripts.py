@@ -1,28 +1,30 @@
-"""Issue 34, fault "the bisect protocol is broken for 39 of 88 published scripts": every
-reproduction script and exported bundle exits 125 (git bisect run's "skip") with a verdict line
-when its framework is not installed or is broken, never 1 (which `git bisect run` reads as "bad").
+"""Issue 34, fault "the bisect protocol is broken for 39 of 88 published scripts", kept on the
+reproductions of issue 35 (``scenarios/<id>/repro.py``, the one script per bug a maintainer runs and
+the harness imports): every failure of a script's own exits 125 (git bisect run's "skip") with a
+verdict line naming the outcome, never 1 (which `git bisect run` reads as "bad").
 
-Before the fix 56 of the 88 scripts imported the framework (or defined their fakes on it) outside
-their catch-all: with the framework missing 42 exited 1, with it broken 56 did, and a bundle of
-a scenario that imports its framework at the top exited 1 when the framework was broken.
+Before the fix 56 of the 88 short scripts of the time imported the framework (or defined their fakes
+on it) outside their catch-all: with the framework missing 42 exited 1, with it broken 56 did.
 
 Two ways the framework fails, as a maintainer meets them:
 - missing: ``python -I -S`` (no site-packages at all), the interpreter of an environment that
   lacks the framework and its dependencies;
 - broken: ``python -S`` with a folder on PYTHONPATH holding, for every package the scripts
-  import outside the standard library (google, agents, openai, httpx, ...), a stub whose import
-  raises RuntimeError (a half-installed or incompatible release), and the frameworks' metadata
-  (so a bundle finds the framework "installed" and goes on to import it).
+  import outside the standard library (google, agents, openai, ...), a stub whose import
+  raises RuntimeError (a half-installed or incompatible release), and the frameworks' metadata.
 
-The scripts are found by globbing, so the test keeps guarding them when they are rewritten or
-moved to a scenario's folder (``scenarios/**/repro/*.py``); each published copy in
-``reports/repro/`` must be its script under a header. Every script runs in a process of its own,
-many at once (about a second on an idle machine with two cores).
+And the script's own code failing: ``observe`` or ``judge`` raising, ``NotApplicable``, a judge
+that says ``unexpected``: each exits 125 with its verdict line (the shared runner block, run in
+process with ``observe`` and ``judge`` replaced). The scripts are found by globbing, so each bug is
+guarded as it is converted. Every script runs in a process of its own, many at once.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import importlib.util
+import io
 import os
 import re
 import subprocess
@@ -33,12 +35,12 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from harness.rendering import export
-from harness.runtime import frameworks, registry, short_repro
+from harness.runtime import frameworks, registry, reproduction
 
-SCRIPTS = sorted(ROOT.glob("scenarios/**/repro/*.py"))
-PUBLISHED = ROOT / "reports" / "repro"
-VERDICT = re.compile(r"^verdict: cannot judge \(error: (\w+): ")
+SCRIPTS = sorted(ROOT.glob(f"scenarios/*/{reproduction.SCRIPT}"))
+EXIT_CANNOT_JUDGE = 125
+FIXED = "fixed"
+VERDICT = re.compile(r"^verdict: error: (\w+): ")
 MISSING = ("-I", "-S")  # no site-packages: neither the framework nor its dependencies
 BROKEN = ("-S",)  # only PYTHONPATH: the stubs below
 
@@ -68,13 +70,14 @@ def broken_site(folder: Path, packages: set[str]) -> Path:
     return folder
 
 
-def run_all(paths: list[Path], flags: tuple[str, ...], env: dict[str, str], cwd: Path) -> dict[Path, tuple]:
-    """(exit status, stdout, stderr) of each script, run as ``python FLAGS SCRIPT``, many at once."""
+def run_all(
+    paths: list[Path], flags: tuple[str, ...], env: dict[str, str], cwd: Path, cases: dict[Path, str] | None = None
+) -> dict[Path, tuple]:
+    """(exit status, stdout, stderr) of each script, run as ``python FLAGS SCRIPT [CASE]``, many at once."""
 
     def one(path: Path) -> tuple:
-        proc = subprocess.run(
-            [sys.executable, *flags, str(path)], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
-        )
+        argv = [sys.executable, *flags, str(path), *([cases[path]] if cases else [])]
+        proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
         return proc.returncode, proc.stdout, proc.stderr
 
     with ThreadPoolExecutor(max_workers=max(4, 2 * (os.cpu_count() or 1))) as pool:
@@ -87,70 +90,117 @@ def plain_env(**extra: str) -> dict[str, str]:
 
 
 def failures(results: dict[Path, tuple], expected_error: str | None) -> list[str]:
-    """One line per script that did not exit 125 with a ``verdict: cannot judge (error: ...)`` line
-    (naming ``expected_error`` when given) as its last line."""
+    """One line per script that did not exit 125 with a ``verdict: error: ...`` line for each of its
+    cases (naming ``expected_error`` when given), its last line one of them."""
     bad = []
     for path, (code, stdout, stderr) in results.items():
-        last = stdout.strip().splitlines()[-1] if stdout.strip() else ""
-        match = VERDICT.match(last)
-        if code != short_repro.EXIT_CANNOT_JUDGE or not match or expected_error not in (None, match.group(1)):
-            said = last or (stderr.strip().splitlines() or ["(nothing)"])[-1]
+        module = load(path)
+        lines = stdout.strip().splitlines()
+        verdicts = [line for line in lines if line.startswith("verdict: ")]
+        errors = [m.group(1) for line in verdicts if (m := VERDICT.match(line))]
+        ok = (
+            code == EXIT_CANNOT_JUDGE
+            and len(errors) == len(verdicts) == len(module.CASES)
+            and lines[-1] in verdicts
+            and all(expected_error in (None, e) for e in errors)
+        )
+        if not ok:
+            said = (lines or stderr.strip().splitlines() or ["(nothing)"])[-1]
             bad.append(f"{path.relative_to(ROOT)}: exit {code}: {said[:160]}")
     return bad
 
 
+def load(path: Path):
+    """The script as a module of its own (not the harness's copy: these tests replace its functions)."""
+    spec = importlib.util.spec_from_file_location(f"faults_{path.parent.name.replace('-', '_')}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_the_scripts_are_found():
-    """The glob finds every case's script (a moved folder must not leave this test guarding nothing)."""
-    cases = registry.select(registry.discover(), [])
-    assert len(SCRIPTS) == len(cases)
-
-
-def test_every_published_copy_is_its_script_under_a_header():
-    """reports/repro/ is what a maintainer downloads: the same code as the script these tests run."""
-    sources = {p.name: p.read_text(encoding="utf-8") for p in SCRIPTS}
-    for path in sorted(PUBLISHED.glob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        assert path.name in sources and text.startswith("# /// script\n"), path.name
-        assert text.endswith(sources[path.name]), f"{path.name}: regenerate reports/repro (python -m harness report)"
+    """The glob finds every bug folder's script (a moved folder must not leave this test guarding nothing)."""
+    folders = {s.id for s in registry.discover().values() if (ROOT / "scenarios" / s.id / reproduction.SCRIPT).exists()}
+    assert SCRIPTS and {p.parent.name for p in SCRIPTS} == folders
 
 
 @pytest.mark.parametrize(("how", "flags", "error"), [("missing", MISSING, None), ("broken", BROKEN, "RuntimeError")])
 def test_every_script_exits_125_when_its_framework_is_missing_or_broken(how, flags, error, tmp_path):
+    """Every case (no case named: each in turn), and one case named."""
     site = broken_site(tmp_path / "site", third_party_packages(SCRIPTS))
     env = plain_env(PYTHONPATH=str(site)) if how == "broken" else plain_env()
     work = tmp_path / "work"  # the scripts write their SQLite files and folders here, if anywhere
     work.mkdir()
     bad = failures(run_all(SCRIPTS, flags, env, work), error)
     assert not bad, f"{len(bad)} of {len(SCRIPTS)} scripts, framework {how}:\n" + "\n".join(bad)
+    first = {p: next(iter(load(p).CASES)) for p in SCRIPTS}
+    for path, (code, stdout, _) in run_all(SCRIPTS, flags, env, work, first).items():
+        last = stdout.strip().splitlines()[-1] if stdout.strip() else ""
+        assert code == EXIT_CANNOT_JUDGE and VERDICT.match(last), (
+            f"{path.parent.name} {first[path]}: exit {code}: {last}"
+        )
 
 
-def one_case_per_framework():
-    seen: dict[str, tuple] = {}
-    for scenario, case in registry.select(registry.discover(), []):
-        seen.setdefault(scenario.framework, (scenario, case))
-    return list(seen.values())
+def faked(path: Path, observe, judge):
+    """The script with ``observe`` and ``judge`` replaced: its runner block is what runs."""
+    module = load(path)
+
+    async def fake_observe(say, **params):
+        say("a line")
+        return observe(module)
+
+    module.observe = fake_observe
+    module.judge = judge
+    return module
 
 
-@pytest.mark.parametrize(("how", "flags"), [("missing", MISSING), ("broken", BROKEN)])
-def test_an_exported_bundle_exits_125_when_its_framework_is_missing_or_broken(how, flags, tmp_path):
-    bundles = []
-    for scenario, case in one_case_per_framework():
-        path = tmp_path / export.script_name(scenario.id, case.id)
-        path.write_text(export.script(scenario, case, export.Pin(scenario.framework, "99.0.0", None, "a test pin")))
-        bundles.append(path)
-    site = broken_site(tmp_path / "site", third_party_packages(SCRIPTS))
-    env = plain_env(PYTHONPATH=str(site)) if how == "broken" else plain_env()
-    results = run_all(bundles, flags, env, tmp_path)
-    for path, (code, stdout, stderr) in results.items():
-        verdict = stdout.strip().splitlines()[-1] if stdout.strip() else stderr
-        assert code == short_repro.EXIT_CANNOT_JUDGE, f"{path.name}, framework {how}: exit {code}: {verdict[-300:]}"
-        assert re.match(r"^[a-z0-9-]+:[a-z0-9-]+(?: on \S+ \S+)?: error: ", verdict), verdict
+def run_main(module, argv: list[str]) -> tuple[int, list[str]]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = module.main(argv)
+    return code, out.getvalue().splitlines()
 
 
-def test_a_bundle_states_the_exit_codes_it_uses():
-    """The docstring of a bundle names the codes its main() returns (0, 3, 125), not 1 and 2."""
-    scenario, case = one_case_per_framework()[0]
-    text = export.script(scenario, case, export.Pin(scenario.framework, "99.0.0", None, "a test pin"))
-    doc = " ".join((ast.get_docstring(ast.parse(text)) or "").split())
-    assert "exits 0 when the case is fixed, 3 when it reproduces, 125 otherwise" in doc
-    assert "1 when it reproduces" not in doc and "2 otherwise" not in doc
+def not_applicable(module):
+    raise module.NotApplicable("the release lacks the API")
+
+
+def crashed(module):
+    raise KeyError("missing")
+
+
+OWN_FAILURES = [
+    ("fixed", lambda m: {}, lambda facts: ("fixed", "all good"), 0, "verdict: fixed: all good"),
+    (
+        "reproduced",
+        lambda m: {},
+        lambda facts: ("reproduced", "the bug\n  seen"),
+        3,
+        "verdict: reproduced: the bug seen",
+    ),
+    ("unexpected", lambda m: {}, lambda facts: ("unexpected", "a third way"), 125, "verdict: unexpected: a third way"),
+    ("not-applicable", not_applicable, lambda facts: ("fixed", ""), 125, "verdict: not-applicable: the release lacks"),
+    ("observe-raises", crashed, lambda facts: ("fixed", ""), 125, "verdict: error: KeyError: 'missing'"),
+    ("judge-raises", lambda m: {}, lambda facts: facts["absent"], 125, "verdict: error: KeyError: 'absent'"),
+]
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.parent.name for p in SCRIPTS])
+def test_each_outcome_and_each_failure_of_the_scripts_own_code_has_its_exit_code(path):
+    """The runner block of each script: 0 fixed, 3 reproduced, 125 for unexpected, not-applicable and
+    any exception of ``observe`` or ``judge``, with a one-line verdict that names the outcome."""
+    for name, observe, judge, code, verdict in OWN_FAILURES:
+        module = faked(path, observe, judge)
+        case = next(iter(module.CASES))
+        got, lines = run_main(module, [case])
+        assert (got, lines[0], lines[1]) == (code, f"== {case}", "a line"), f"{path.parent.name}, {name}: {lines}"
+        assert lines[-1].startswith(verdict), f"{path.parent.name}, {name}: {lines[-1]}"
+    # With no case named, each runs: 3 if any reproduced, 0 if every one is fixed, else 125.
+    for said, code in (([FIXED], 0), (["unexpected", FIXED], 125), ([FIXED, "reproduced", "error"], 3)):
+        verdicts = iter(said * len(module.CASES))  # the cases in turn (a script of one case: the first)
+        module = faked(path, lambda m: {}, lambda facts, v=verdicts: (next(v), "why"))
+        if len(module.CASES) < len(set(said)) and code != 0:
+            continue
+        got, lines = run_main(module, [])
+        assert got == code, f"{path.parent.name}, every case saying {said}: exit {got}: {lines}"
