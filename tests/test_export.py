@@ -1,251 +1,197 @@
-"""Bundled reproduction scripts (``python -m harness export --bundle``): self-contained, and they
-say what the harness says.
-
-The tests read the bundles (inline metadata, no machine path, nothing imported from the project,
-the bundle is the project's code verbatim) and run one case per framework in this environment.
-What a script says on every release of the record is the matrix's to check, through each case's
-short reproduction (tests/test_short_repro.py); bundles are made on demand and never committed.
+"""``python -m harness export SCENARIO[:CASE]`` (issue 35): a bug's reproduction for a maintainer who
+will not clone the harness. The script is written as it is (byte for byte scenarios/<id>/repro.py,
+what the harness ran: nothing generated or stamped) and stderr gives, per case, the command that runs
+it on a release (``uv run --with FW==V --exclude-newer DATE repro.py CASE``): by default the record's
+newest release where the case reproduces and the first after it where it is fixed, with the dependency
+date the record's environment of that release had; ``--release NAME==VERSION`` for another. Bad input
+is refused in one line, exit 2. The reports show the same commands. ``--pytest``: tests/test_pytest_export.py.
 """
 
 from __future__ import annotations
 
-import ast
-import os
-import re
-import runpy
-import subprocess
-import sys
-import tomllib
-from functools import cache
-from pathlib import Path
+import shlex
 
 import pytest
 
-from conftest import ROOT, installed
-from harness.rendering import export, reports
-from harness.runtime import registry, short_repro
-from harness.runtime.runner import run_case
+from conftest import ROOT
+from harness.commands import cli
+from harness.rendering import reports, reproduce
+from harness.runtime import registry, reproduction
+from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.store import record
 from harness.store.staging import Staging
 
 SCENARIOS = registry.discover()
-CASES = registry.select(SCENARIOS, [])
 RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
-# PEP 723's reference regular expression for inline metadata blocks.
-PEP723 = re.compile(r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$\s)+)^# ///$")
-STATUS = {"fixed": 0, "reproduced": 3}  # the bundle exits as every reproduction script does
-# noxfile.py's TEST_PINS (the releases `nox -s tests` installs), read without importing nox.
-TEST_PINS = dict(
-    pin.split("==")
-    for pin in re.findall(
-        r'"([a-z-]+==[0-9.]+)"', re.search(r"(?m)^TEST_PINS = \[(.*)\]$", (ROOT / "noxfile.py").read_text()).group(1)
-    )
-)
+CONVERTED = [s for s in SCENARIOS.values() if reproduce.script_file(s.id).is_file()]
+USAGE = "agents-usage-requests-without-usage"
+CASE = "chat-completions"
 
 
-def pin_for(scenario, case) -> export.Pin:
-    return export.record_pin(RECORD, scenario, case) or export.Pin(
-        scenario.framework, TEST_PINS[scenario.framework], None, "the test pin"
-    )
+def environment(source: str) -> dict:
+    return next((e for e in RECORD.get("environments", []) if e.get("source") == source), {})
 
 
-@cache
-def exported(scenario_id: str, case_id: str) -> str:
-    scenario = SCENARIOS[scenario_id]
-    case = scenario.case(case_id)
-    return export.script(
-        scenario, case, pin_for(scenario, case), rows=export.case_results(RECORD, scenario.id, case.id)
-    )
+def commands(err: str) -> list[str]:
+    """The commands of export's stderr: the text between backticks of each ``- `` item, or the item."""
+    out = []
+    for line in err.splitlines():
+        if line.startswith("- "):
+            out.append(line.split("`")[1] if "`" in line else line[2:])
+    return out
 
 
-def metadata(text: str) -> dict:
-    blocks = [m for m in PEP723.finditer(text) if m.group("type") == "script"]
-    assert len(blocks) == 1
-    content = "".join(
-        line[2:] if line.startswith("# ") else line[1:] for line in blocks[0].group("content").splitlines(keepends=True)
-    )
-    return tomllib.loads(content)
+def argv_of(command: str) -> dict:
+    """A command's --with requirements, --exclude-newer date, script and case."""
+    argv = shlex.split(command)
+    assert argv[:2] == ["uv", "run"], command
+    withs = [argv[i + 1] for i, a in enumerate(argv) if a == "--with"]
+    date = argv[argv.index("--exclude-newer") + 1] if "--exclude-newer" in argv else None
+    rest = [
+        a
+        for i, a in enumerate(argv[2:], 2)
+        if not a.startswith("--") and argv[i - 1] not in ("--with", "--exclude-newer")
+    ]
+    return {"with": withs, "date": date, "script": rest[0], "case": rest[1] if len(rest) > 1 else None}
 
 
-def run_script(python: str | Path, path: Path, *flags: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run an export as a maintainer would: from its own folder, nothing of this project on the path."""
-    if env is None:
-        env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
-    return subprocess.run(
-        [str(python), *flags, path.name], cwd=path.parent, env=env, capture_output=True, text=True, timeout=600
-    )
+@pytest.fixture
+def usage_recorded():
+    runs = reproduce.runs(reproduce.Bug.of(SCENARIOS[USAGE]), CASE, RECORD)
+    if [r.outcome for r in runs] != [REPRODUCED, FIXED]:
+        pytest.skip(f"the record has no reproduced and fixed release of {USAGE}:{CASE}")
+    return runs
 
 
-def split_output(stdout: str) -> tuple[str, str]:
-    """(timeline, verdict line) of an export's stdout."""
-    body, _, verdict = stdout.rstrip("\n").rpartition("\n")
-    return (body + "\n" if body else ""), verdict
+@pytest.mark.parametrize("scenario", CONVERTED, ids=[s.id for s in CONVERTED])
+def test_the_script_is_written_byte_for_byte_as_the_harness_runs_it(scenario, tmp_path, capsys):
+    out = tmp_path / "any-name.py"
+    assert cli.main(["export", scenario.id, "-o", str(out)]) == 0
+    assert out.read_bytes() == reproduce.script_file(scenario.id).read_bytes()
+    err = capsys.readouterr().err
+    assert f"wrote {out} ({reproduce.script_path(scenario.id)}, as the harness runs it)" in err
+    # Every case's commands name the case and the file as written, each with its dependency date.
+    for command in commands(err):
+        parsed = argv_of(command)
+        assert parsed["script"] == str(out) and parsed["case"] in {c.id for c in scenario.cases}, command
+        assert parsed["date"], f"no --exclude-newer: {command}"
 
 
-# --- fast ----------------------------------------------------------------------------------------
+def test_the_commands_are_the_records_reproduced_and_fixed_releases_with_their_dates(
+    tmp_path, monkeypatch, capsys, usage_recorded
+):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["export", f"{USAGE}:{CASE}"]) == 0
+    script = tmp_path / reproduction.SCRIPT  # the default file: repro.py in the current folder
+    assert script.read_bytes() == reproduce.script_file(USAGE).read_bytes()
+    err = capsys.readouterr().err
+    assert "run it with uv (exit 3 reproduced, 0 fixed, 125 otherwise):" in err
+    items = [line for line in err.splitlines() if line.startswith("- ")]
+    assert len(items) == 2, err
+    rows = {str(r.version): r.outcome for r in reproduce.case_rows(RECORD, USAGE, CASE)}
+    for item, run, outcome in zip(items, usage_recorded, (REPRODUCED, FIXED), strict=True):
+        assert item.startswith(f"- {outcome} on {run.version}: `"), item
+        assert rows[run.version] == outcome
+        parsed = argv_of(commands(item)[0])
+        assert parsed["with"][0] == f"openai-agents=={run.version}"
+        assert parsed["date"] == environment(f"openai-agents=={run.version}")["exclude_newer"]
+        assert (parsed["script"], parsed["case"]) == (reproduction.SCRIPT, CASE)
+    # The reproduced release is the newest one; the fixed release the first after it.
+    reproduced, fixed = (v for v in (r.version for r in usage_recorded))
+    from harness.planning import versions
+
+    assert all(versions.key(v) <= versions.key(reproduced) for v, o in rows.items() if o == REPRODUCED)
+    assert not any(versions.key(reproduced) < versions.key(v) < versions.key(fixed) for v in rows)
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS.values(), ids=list(SCENARIOS))
-def test_the_bundle_is_the_scenario_and_every_project_module_it_imports(scenario):
-    sources = export.bundle(scenario)
-    assert f"scenarios/{scenario.module}.py" in sources
-    assert {
-        "harness/__init__.py",
-        "harness/runtime/runner.py",
-        "harness/runtime/timeline.py",
-        "harness/runtime/outcomes.py",
-        "harness/runtime/scenario.py",
-        "scenarios/__init__.py",
-    } <= set(sources)
-    # Nothing of the orchestrator: the case runs with the standard library and the framework only.
-    assert not {
-        "harness/execution/matrix.py",
-        "harness/planning/versions.py",
-        "harness/runtime/registry.py",
-        "harness/execution/environments.py",
-    } & set(sources)
-    for path, source in sources.items():
-        assert source == (ROOT / path).read_text(encoding="utf-8")  # verbatim
-        for node in ast.walk(ast.parse(source)):
-            names = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else ([node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
-            )
-            for name in names:
-                if name.split(".")[0] in export.PACKAGES and (ROOT / (name.replace(".", "/") + ".py")).exists():
-                    assert name.replace(".", "/") + ".py" in sources, f"{path} imports {name}, not bundled"
+def test_a_whole_scenario_gives_the_commands_of_every_case(tmp_path, capsys, usage_recorded):
+    assert cli.main(["export", USAGE, "-o", str(tmp_path / "r.py")]) == 0
+    cases = [argv_of(c)["case"] for c in commands(capsys.readouterr().err)]
+    assert sorted(set(cases)) == sorted(c.id for c in SCENARIOS[USAGE].cases)
 
 
-@pytest.mark.parametrize(("scenario", "case"), CASES, ids=[f"{s.id}:{c.id}" for s, c in CASES])
-def test_an_export_is_self_contained_with_inline_metadata_and_no_machine_path(scenario, case, tmp_path):
-    text = exported(scenario.id, case.id)
-    meta = metadata(text)
-    pin = pin_for(scenario, case)
-    assert meta["requires-python"] == ">=3.11"
-    framework_dep = meta["dependencies"][0]
-    assert framework_dep.startswith(scenario.framework) and framework_dep.endswith(f"=={pin.version}")
-    for req in scenario.requires:  # the scenario's extras and packages are there
-        name = re.match(r"[A-Za-z0-9._-]+", req).group(0)
-        assert any(d.startswith(name) for d in meta["dependencies"]), (req, meta["dependencies"])
-    if pin.exclude_newer:
-        assert meta["tool"]["uv"]["exclude-newer"] == pin.exclude_newer
-    for machine in {str(ROOT), str(ROOT.parent) + "/", str(Path.home()) + "/", sys.prefix}:
-        assert machine not in text
-    tree = ast.parse(text)
-    doc = ast.get_docstring(tree)
-    assert scenario.description.split()[0] in doc and scenario.links[0] in doc and "Expected:" in doc
-    top_imports = {a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import) for a in n.names}
-    top_imports |= {n.module.split(".")[0] for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
-    assert top_imports <= {"__future__", "contextlib", "importlib", "os", "sys", "types"}
-    path = tmp_path / "repro.py"
-    path.write_text(text)
-    namespace = runpy.run_path(str(path), run_name="not_main")  # defines, runs nothing
-    assert namespace["BUNDLE"] == export.bundle(scenario)
-    assert (namespace["SCENARIO"], namespace["CASE"], namespace["FRAMEWORK"]) == (
-        scenario.id,
-        case.id,
-        scenario.framework,
-    )
+def test_dash_writes_the_script_to_stdout_and_the_commands_to_stderr(tmp_path, monkeypatch, capsys, usage_recorded):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["export", f"{USAGE}:{CASE}", "-o", "-"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == reproduce.script_file(USAGE).read_text(encoding="utf-8")
+    assert not list(tmp_path.iterdir()), "nothing written"
+    assert [argv_of(c)["script"] for c in commands(captured.err)] == [reproduction.SCRIPT] * 2
+
+
+def test_release_names_the_release_the_commands_run_it_on(tmp_path, monkeypatch, capsys):
+    from harness.execution import environments
+
+    # A release of the record: the date of its environment there.
+    recorded = "openai-agents==0.19.4"
+    if not environment(recorded):
+        pytest.skip(f"the record has no {recorded}")
+    assert cli.main(["export", f"{USAGE}:{CASE}", "--release", recorded, "-o", str(tmp_path / "r.py")]) == 0
+    (only,) = commands(capsys.readouterr().err)
+    parsed = argv_of(only)
+    assert parsed["with"] == [recorded] and parsed["date"] == environment(recorded)["exclude_newer"]
+    # A release outside the record: the date of its upload (asked of the index, here faked).
+    asked = []
+
+    def dependency_date(build, cache):
+        asked.append(build.source)
+        return "2026-01-02T03:04:05Z"
+
+    monkeypatch.setattr(environments, "dependency_date", dependency_date)
+    from harness.planning import index, versions
+    from harness.project import PROJECT
+
+    known = [v for v in index.releases("openai-agents", PROJECT.cache) if versions.is_final(v)]
+    outside = next(f"openai-agents=={v}" for v in reversed(known) if not environment(f"openai-agents=={v}"))
+    assert cli.main(["export", USAGE, "--release", outside, "-o", str(tmp_path / "r.py")]) == 0
+    listed = commands(capsys.readouterr().err)
+    assert asked == [outside]
+    assert len(listed) == len(SCENARIOS[USAGE].cases)
+    assert all(argv_of(c)["with"] == [outside] for c in listed)
+    assert all(argv_of(c)["date"] == "2026-01-02T03:04:05Z" for c in listed)
 
 
 @pytest.mark.parametrize(
-    "source",
+    ("args", "says"),
     [
-        "plain\n",
-        'a """docstring""" and \'\'\'\n',
-        "ends with a backslash \\",
-        "ends with a quote'",
-        'ends with a double quote"',
-        "r'\\n' and \\x00\n",
-        "",
+        (["no-such-bug"], "unknown scenario 'no-such-bug'"),
+        ([f"{USAGE}:no-such-case"], "no-such-case"),
+        ([f"{USAGE}:{CASE}", "--release", "./some/checkout"], "name one release, NAME==VERSION"),
+        ([f"{USAGE}:{CASE}", "--release", "openai-agents>=0.2"], "name one release, NAME==VERSION"),
+        ([f"{USAGE}:{CASE}", "--release", "google-adk==2.13.0"], "is a google-adk release; "),
+        ([f"{USAGE}:{CASE}", "--release", "openai-agents==0.99.0"], "0.99.0 is not on the package index"),
+        ([f"{USAGE}:{CASE}", "--pytest", "--release", "openai-agents==0.24.0"], "--release does not apply"),
     ],
 )
-def test_a_source_survives_its_literal(source):
-    assert ast.literal_eval(export._literal(source)) == source
-
-
-def test_without_the_framework_an_export_says_so_and_exits_125(tmp_path):
-    """The contract's code for every failure of a reproduction script of its own, a missing framework
-    included: 125, git bisect run's "skip" (2 would read as "bad", the bug)."""
-    scenario, case = CASES[0]
-    path = tmp_path / "repro.py"
-    path.write_text(exported(scenario.id, case.id))
-    proc = run_script(sys.executable, path, "-I", "-S")  # -S: no site-packages, so no framework
-    assert proc.returncode == short_repro.EXIT_CANNOT_JUDGE == 125, proc.stderr
-    assert (
-        proc.stdout == f"{scenario.id}:{case.id}: error: {scenario.framework} is not installed in this Python; "
-        f"`uv run` this file, or install {scenario.framework} (or your checkout of it) first\n"
-    )
-
-
-def one_case_per_framework():
-    seen, params = set(), []
-    for s, c in CASES:
-        if s.framework not in seen:
-            seen.add(s.framework)
-            marks = [] if installed(s.framework) else [pytest.mark.skip(reason=f"{s.framework} not installed")]
-            params.append(pytest.param(s, c, id=f"{s.id}:{c.id}", marks=marks))
-    return params
-
-
-@pytest.mark.parametrize(("scenario", "case"), one_case_per_framework())
-def test_an_export_prints_the_harness_timeline_and_verdict_here(scenario, case, tmp_path):
-    path = tmp_path / "repro.py"
-    path.write_text(exported(scenario.id, case.id))
-    proc = run_script(sys.executable, path, "-I")
-    expected = run_case(scenario, case)
-    timeline, verdict = split_output(proc.stdout)
-    assert timeline == expected.timeline
-    assert (
-        verdict == f"{scenario.id}:{case.id} on {scenario.framework} {installed(scenario.framework)}: "
-        f"{expected.outcome}: {expected.detail}"
-    )
-    assert proc.returncode == STATUS.get(expected.outcome, 125)
-
-
-def test_the_cli_writes_one_case_or_every_case_and_refuses_bad_input(tmp_path, capsys):
-    from harness.commands import cli
-
-    scenario, case = next((s, c) for s, c in CASES if export.record_pin(RECORD, s, c))
-    assert cli.main(["export", f"{scenario.id}:{case.id}", "--bundle", "-o", str(tmp_path / "one.py")]) == 0
-    assert (tmp_path / "one.py").read_text() == export.script(
-        scenario, case, pin_for(scenario, case), "one.py", export.case_results(RECORD, scenario.id, case.id)
-    )
-    # Without --bundle: the case's short reproduction as published, its header stamped from the record.
-    assert cli.main(["export", f"{scenario.id}:{case.id}", "-o", str(tmp_path / "short.py")]) == 0
-    assert (tmp_path / "short.py").read_text() == (
-        ROOT / "reports" / "repro" / export.script_name(scenario.id, case.id)
-    ).read_text()
-    assert cli.main(["export", scenario.id, "-o", str(tmp_path / "all")]) == 0
-    assert sorted(p.name for p in (tmp_path / "all").iterdir()) == sorted(
-        export.script_name(scenario.id, c.id) for c in scenario.cases
-    )
-    capsys.readouterr()
-    assert cli.main(["export", f"{scenario.id}:no-such-case"]) == 2
-    other = "openai-agents==0.24.0" if scenario.framework == "google-adk" else "google-adk==2.13.0"
-    assert cli.main(["export", f"{scenario.id}:{case.id}", "--release", other, "-o", "-"]) == 2
-    assert cli.main(["export", f"{scenario.id}:{case.id}", "--release", "./some/checkout", "-o", "-"]) == 2
+def test_bad_input_is_refused_in_one_line_with_exit_2(args, says, tmp_path, capsys):
+    out = tmp_path / "r.py"
+    assert cli.main(["export", *args, "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 3 and all(line.startswith("error: ") for line in err)
+    assert len(err) == 1 and err[0].startswith("error: ") and says in err[0], err
+    assert not out.exists(), "nothing written"
 
 
-def test_the_reports_link_every_case_script_and_a_rerender_is_byte_identical(tmp_path):
-    if not RECORD["results"]:
-        pytest.skip("no record")
-    present = [s for s in SCENARIOS.values() if any(r["scenario"] == s.id for r in RECORD["results"])]
+def test_a_scenario_without_a_bug_folder_is_refused(tmp_path, capsys):
+    """An old-form scenario (a module, no scenarios/<id>/repro.py) has no script to export."""
+    old = next((s for s in SCENARIOS.values() if s not in CONVERTED), None)
+    if old is None:
+        pytest.skip("every scenario is a bug folder")
+    assert cli.main(["export", old.id, "-o", str(tmp_path / "r.py")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: {old.id} has no {reproduce.script_path(old.id)}"]
+
+
+def test_the_reports_give_the_same_commands_and_a_rerender_is_byte_identical(tmp_path, usage_recorded):
     with Staging(tmp_path) as stage:
         reports.write_all(RECORD, SCENARIOS, tmp_path, stage)
     first = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    for s in present:
-        text = (tmp_path / f"{s.id}.md").read_text()
-        assert f"]({s.id}.svg)" in text
-        for c in s.cases:
-            name = export.script_name(s.id, c.id)
-            assert f"](repro/{name})" in text
-            assert f"repro/{name}" in first
-    (tmp_path / "repro" / f"{present[0].id}--gone-case.py").write_text("stale")
+    text = (tmp_path / f"{USAGE}.md").read_text()
+    path = reproduce.script_path(USAGE)
+    assert f"[`{path}`](../{path})" in text
+    for run in reproduce.runs(reproduce.Bug.of(SCENARIOS[USAGE]), CASE, RECORD, path):
+        assert f"- {run.outcome} on {run.version}: `{run.command}`" in text
+    assert not (tmp_path / "repro").exists(), "no copy of a script is rendered"
     with Staging(tmp_path) as stage:
         reports.write_all(RECORD, SCENARIOS, tmp_path, stage)
     again = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    assert again == first  # the stale script of a case that no longer exists is gone too
+    assert again == first

@@ -30,9 +30,9 @@ def _releases(scenario_id: str, case_id: str) -> tuple[str, str, str]:
     """(buggy, fixed, newest): the record's first release where the case is fixed, the one before
     it, where it reproduces (the boundary bisect finds), and the newest fixed release (the one the
     exported header tells a maintainer to install)."""
-    from harness.rendering import export
+    from harness.rendering import reproduce
 
-    rows = export.case_results(RECORD, scenario_id, case_id)
+    rows = reproduce.case_rows(RECORD, scenario_id, case_id)
     pairs = itertools.pairwise(rows)
     before, after = next((a, b) for a, b in pairs if (a.outcome, b.outcome) == (REPRODUCED, FIXED))
     newest = [r for r in rows if r.outcome == FIXED][-1]
