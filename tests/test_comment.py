@@ -7,8 +7,8 @@ from markdown_it import MarkdownIt
 
 from conftest import ROOT
 from harness.commands import cli
-from harness.rendering import comment, reports
-from harness.runtime import registry
+from harness.rendering import comment, reports, reproduce
+from harness.runtime import registry, reproduction
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.store import record
 
@@ -41,6 +41,12 @@ def result(case, version, outcome, timeline, source=None):
     }
 
 
+def document(rows: list[dict]) -> dict:
+    """A record as ``record.load`` gives it: every timeline in its rows (the file leaves out those the
+    snapshot store holds, and loading fills them in)."""
+    return {"schema_version": record.SCHEMA_VERSION, "harness": {}, "results": rows, "environments": []}
+
+
 def structure(text: str):
     """(tables, body rows of the table, details opened, closed, summaries) as a markdown parser sees them."""
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
@@ -63,10 +69,15 @@ def test_the_comment_of_every_committed_scenario_parses_and_fits(scenario):
     if outcomes & {REPRODUCED, "unexpected"}:
         assert opened >= 1  # the evidence is folded in, not left out
     assert text.splitlines()[0].startswith(f"**{scenario.id}** ({scenario.framework}, {scenario.links[0]}): ")
-    for case in cases:
-        assert f"]({base}reports/repro/{scenario.id}--{case}.py)" in text
-    assert "](reports/" not in text and "](repro/" not in text  # no relative link: it leads nowhere upstream
-    assert f"nox -s matrix -- --only {scenario.id} " in text and f"`uv run {scenario.id}--" in text
+    for case in cases:  # one script for every case: its argument names the case
+        assert f"| `{reproduction.SCRIPT} {case}` |" in text
+    path = reproduce.script_path(scenario.id)
+    if reproduce.script_file(scenario.id).is_file():  # the bug's script, folded in or linked
+        assert f"<summary>{reproduction.SCRIPT} (" in text or f"[`{path}`]({base}{path})" in text
+    assert "](reports/" not in text and "](repro/" not in text and "](scenarios/" not in text  # no relative link
+    assert f"nox -s matrix -- --only {scenario.id} " in text
+    if any(r["outcome"] in (REPRODUCED, FIXED) for r in RECORD["results"] if r["scenario"] == scenario.id):
+        assert f"`uv run --with {scenario.framework}" in text and " --exclude-newer " in text
     assert "needs a checkout of this harness" in text  # the harness-only command says so
 
 
@@ -88,7 +99,7 @@ def test_release_ranges_split_where_any_case_changes_and_between_release_lines()
         ]
     ]
     rows += [result("two", v, FIXED, "c\n") for v in ("1.0.0", "2.0.0", "2.1.0", "2.2.0")]
-    text = comment.render(DEMO, record.document_of(rows, []))
+    text = comment.render(DEMO, document(rows))
     assert "| case (google-adk) | 1.0.0 | 2.0.0 – 2.1.0 (2) | 2.2.0 | script |" in text
     assert "| `one` | **reproduced** | **reproduced** | fixed |" in text
     assert "| `two` (control) | holds | holds | holds |" in text
@@ -109,14 +120,14 @@ def test_a_candidate_run_gives_a_before_after_table(tmp_path):
         result("two", "2.13.0", FIXED, "c\n"),
         result("two", "2.13.0", FIXED, "c\n", "local:adk-python"),
     ]
-    text = comment.render(DEMO, record.document_of(rows, []), run_dir="reports/runs/x")
+    text = comment.render(DEMO, document(rows), run_dir="reports/runs/x")
     assert "| case (google-adk) | 2.13.0 (before) | `local:adk-python` (after) | change | script |" in text
     assert "| `one` | **reproduced** | fixed | reproduced → fixed |" in text
     assert "| `two` (control) | fixed | fixed | unchanged |" in text
     assert "nox -s matrix -- --only adk-demo google-adk==2.13.0 /path/to/adk-python" in text
     assert structure(text)[:2] == (1, 2)
     # An exploratory run (releases only) gets the release-range table of its own results.
-    only_releases = comment.render(DEMO, record.document_of(rows[::2], []), run_dir="reports/runs/x")
+    only_releases = comment.render(DEMO, document(rows[::2]), run_dir="reports/runs/x")
     assert "| case (google-adk) | 2.13.0 | script |" in only_releases
     assert "Full evidence: `reports/runs/x/adk-demo.md`" in only_releases
 
@@ -129,7 +140,7 @@ def test_long_timelines_are_cut_then_dropped_to_stay_under_the_limit():
         result("two", "2.0.0", REPRODUCED, huge + "y\n"),
         result("two", "2.1.0", FIXED, "z\n"),
     ]
-    text = comment.render(DEMO, record.document_of(rows, []))
+    text = comment.render(DEMO, document(rows))
     assert len(text) < comment.LIMIT
     assert (
         "more timeline lines: see reports/adk-demo.md" in text
@@ -149,3 +160,24 @@ def test_the_cli_prints_it_and_refuses_bad_input_in_one_line(capsys, tmp_path):
     assert cli.main(["comment", PRESENT[0].id, "--run", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("error: ") for line in err)
+
+
+def test_the_script_is_folded_in_where_it_fits_and_linked_where_it_does_not(tmp_path):
+    """A bug's script is most of a comment's budget: one that does not fit is linked, never cut
+    inside its fence (which left a <details> open and dropped the harness command and the tail)."""
+    rows = [result("one", "2.1.0", REPRODUCED, "a\na\n"), result("one", "2.2.0", FIXED, "a\n")]
+    base = "https://github.com/owner/harness/blob/0123abc/"
+    small = tmp_path / "small.py"
+    small.write_text("print('the bug')\n")
+    text = comment.render(DEMO, document(rows), link_base=base, script=small)
+    assert "save the script below as `repro.py`" in text
+    assert "<summary>repro.py (1 lines)</summary>\n\n```python\nprint('the bug')\n```\n</details>" in text
+    big = tmp_path / "big.py"
+    big.write_text("".join(f"print({i}, '{'x' * 80}')\n" for i in range(200)))
+    text = comment.render(DEMO, document(rows), link_base=base, script=big)
+    assert len(text) < comment.LIMIT and "cut to fit" not in text
+    assert "save the script as `repro.py`" in text and "<summary>repro.py" not in text
+    assert "The script: [`scenarios/adk-demo/repro.py`](" + base + "scenarios/adk-demo/repro.py)." in text
+    _, _, opened, closed, summaries = structure(text)
+    assert opened == closed == summaries
+    assert "nox -s matrix -- --only adk-demo " in text and text.rstrip().endswith("adk-demo.md).")

@@ -329,7 +329,7 @@ def render(
     if before_after:
         commands.append(f"- on a framework checkout: `{reproduce.local_command(case_shown)}`")
     reproduce_lines = [
-        f"Reproduce without the harness: save the script below as `{SCRIPT}` (it is "
+        f"Reproduce without the harness: save the script{{where}} as `{SCRIPT}` (it is "
         f"`{reproduce.script_path(scenario['id'])}`, the replay the harness ran on every release; every case "
         f"is an argument of it) and run it with `uv run` (exit 3 reproduced, 0 fixed, 125 otherwise: "
         "`git bisect run` reads them):",
@@ -337,10 +337,11 @@ def render(
         *commands,
         "",
     ]
+    folded: list[str] = []
     if published.is_file():
         body = published.read_text(encoding="utf-8")
         lines = len(body.splitlines())
-        reproduce_lines += [
+        folded = [
             "<details>",
             f"<summary>{SCRIPT} ({lines} lines)</summary>",
             "",
@@ -348,7 +349,10 @@ def render(
             "</details>",
             "",
         ]
-    reproduce_lines += [
+    path = reproduce.script_path(scenario["id"])
+    # Where the script does not fit folded in, the comment points to it instead of being cut inside it.
+    pointed = [f"The script: [`{path}`]({link_base}{path})." if link_base else f"The script: `{path}`.", ""]
+    harness_lines = [
         "With the harness (needs a checkout of this harness's repository, not of the framework):",
         "",
         *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"),
@@ -357,23 +361,29 @@ def render(
     report_ref = f"[`{report}`]({link_base}{report})" if link_base and not run_dir else f"`{report}`"
     no_links = [] if link_base else ["(No repository URL is known to this harness, so the comment links nothing.)"]
     tail = [f"Full evidence: {report_ref}.", *no_links]
-    fixed_part = head + lead + table + [""] + _meanings(scenario["cases"]) + [""] + reproduce_lines
     pairs = _evidence_pairs(scenario, rows, before_after)
-    # Fit under LIMIT: shorter blocks first, then diffs only, then nothing folded.
-    for timeline_lines, diff_lines, timelines in (
-        (40, 60, True),
-        (20, 30, True),
-        (10, 15, True),
-        (None, 30, False),
-        (None, 10, False),
-    ):
-        text = "\n".join(fixed_part + _details(pairs, report, timeline_lines, diff_lines, timelines) + tail) + "\n"
+    for script_lines in (folded, pointed) if folded else (pointed,):
+        where = " below" if script_lines is folded else ""
+        said = [line.replace("{where}", where) for line in reproduce_lines]
+        fixed_part = (
+            head + lead + table + [""] + _meanings(scenario["cases"]) + [""] + said + script_lines + harness_lines
+        )
+        # Fit under LIMIT: shorter blocks first, then diffs only, then nothing folded.
+        for timeline_lines, diff_lines, timelines in (
+            (40, 60, True),
+            (20, 30, True),
+            (10, 15, True),
+            (None, 30, False),
+            (None, 10, False),
+        ):
+            text = "\n".join(fixed_part + _details(pairs, report, timeline_lines, diff_lines, timelines) + tail) + "\n"
+            if len(text) <= LIMIT - MARGIN:
+                return text
+        note = [f"Timelines and diffs are too long for a comment: see `{report}`.", ""]
+        text = "\n".join(fixed_part + note + tail) + "\n"
         if len(text) <= LIMIT - MARGIN:
             return text
-    note = [f"Timelines and diffs are too long for a comment: see `{report}`.", ""]
-    text = "\n".join(fixed_part + note + tail) + "\n"
-    if len(text) > LIMIT - MARGIN:
-        text = text[: LIMIT - MARGIN - 80].rsplit("\n", 1)[0] + f"\n\n… cut to fit; see `{report}`.\n"
+    return text[: LIMIT - MARGIN - 80].rsplit("\n", 1)[0] + f"\n\n… cut to fit; see `{report}`.\n"
     return text
 
 
