@@ -46,6 +46,7 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
     "execution/trace_runs.py": {"answer": {"outcome", "detail"}},  # a traced run's answer line
     "execution/matrix.py": {"env_record": {"version"}},  # the build's environment record
     "execution/candidate.py": {"e": {"source"}},  # an environment of the record (its dependency date)
+    "commands/export.py": {"e": {"source"}},  # an environment of the record (its dependency date)
     "mutants/equivalents.py": {"entry": {"scenario"}},  # a [[mutant]] of the equivalents file
     "mutants/schedule.py": {"record": {"case", "outcome", "detail"}},  # a proof worker's line
     "mutants/worker.py": {"spec": {"scenario", "release"}},  # the proof worker's task
@@ -57,9 +58,10 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
             "env": {"source"},  # an environment of the record
             "info": {"version"},  # the record's harness information
         }
-        for name in ("claims.py", "comment.py", "evidence.py", "export.py", "grid.py", "short_scripts.py")
+        for name in ("claims.py", "comment.py", "evidence.py", "grid.py", "reproduce.py")
     },
 }
+NOT_ROWS["rendering/reproduce.py"]["e"] = {"source"}  # an environment of the record (its date and extras)
 NOT_ROWS["rendering/claims.py"]["claim"] = {"source"}  # a thread's claim (scenarios/_claims.py)
 
 
@@ -129,7 +131,7 @@ def test_no_result_row_is_read_by_a_string_key_outside_the_store(tmp_path):
 def test_the_reports_rendered_from_rows_are_the_committed_ones(tmp_path):
     """Rendering takes rows (harness/store/rows.py ``Row``) where it took the record's dicts: the
     committed record renders into exactly the committed reports (matrix.md, every scenario's report
-    and grid, every framework's grid, every published script), whether its results are handed over
+    and grid, every framework's grid), whether its results are handed over
     as the record's JSON objects or as rows."""
     document = record.load(PROJECT / "reports")
     assert document is not None
@@ -139,7 +141,7 @@ def test_the_reports_rendered_from_rows_are_the_committed_ones(tmp_path):
         out = tmp_path / str(i)
         with Staging(out) as stage:
             written = reports.write_all(given, scenarios, out, stage, bisects, PROJECT)
-        assert len(written) > 150
+        assert len(written) > 2 * len(scenarios)  # a report and a grid per scenario, and more
         for path in written:
             relative = path.relative_to(out)
             assert path.read_bytes() == (PROJECT / "reports" / relative).read_bytes(), relative
