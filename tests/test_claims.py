@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
 
 from harness.rendering import claims, evidence, reports, summary
-from harness.runtime import registry
+from harness.runtime import registry, reproduction
 from harness.runtime.scenario import Claim, ScenarioError
 from harness.store import boundaries
 from harness.store.rows import of_document
@@ -101,19 +102,57 @@ def test_claims_are_declared_apart_from_the_scenario_module_and_checked(tmp_path
         registry.discover(third)
 
 
+def stated(scenario) -> str:
+    """What a scenario itself says of its thread: a bug folder's script docstring, its declaration's
+    links and the claim's quote of the thread (scenarios/<id>/repro.py, bug.py: a script's docstring
+    names no release, the record does); an older scenario module's docstring."""
+    folder = ROOT / "scenarios" / scenario.id
+    if (folder / reproduction.SCRIPT).is_file():
+        doc = ast.get_docstring(ast.parse((folder / reproduction.SCRIPT).read_text())) or ""
+        return " ".join([*doc.split(), *scenario.links, scenario.claims.source or ""])
+    path = ROOT / "scenarios" / f"{scenario.module}.py"
+    return " ".join((ast.get_docstring(ast.parse(path.read_text())) or "").split())
+
+
+def said(word: str, text: str) -> bool:
+    """``word`` in ``text``; a PR or issue number ``#N`` also as the thread's URL (``.../pull/N``)."""
+    number = word.removeprefix("#")
+    return word in text or (word.startswith("#") and bool(re.search(rf"/(?:pull|issues)/{number}\b", text)))
+
+
 def test_every_declared_claim_is_stated_in_its_scenarios_docstring():
-    """No claim is invented: each PR number and release a claim names is in its scenario module's
-    docstring; the scenarios with no claim are counted (5 of 31 when this was written)."""
+    """No claim is invented: each PR number and release a claim names (in scenarios/_claims.py, or in
+    a bug folder's bug.py) is stated by the scenario itself; the scenarios with no claim are counted
+    (5 of 31 when this was written). Claims are read from the discovered scenarios, wherever declared."""
     scenarios = registry.discover()
     declared = {i: s.claims for i, s in scenarios.items() if not s.claims.empty()}
     for scenario_id, claim in declared.items():
-        path = ROOT / "scenarios" / f"{scenarios[scenario_id].module}.py"
-        docstring = " ".join((ast.get_docstring(ast.parse(path.read_text())) or "").split())
+        text = stated(scenarios[scenario_id])
         named = [claim.fixed_in, claim.introduced_in, *(claim.pr or "").replace("/", " ").split()]
         for word in filter(None, named):
-            assert word in docstring, (scenario_id, word)
+            assert said(word, text), (scenario_id, word)
         assert claim.source
     assert len(scenarios) - len(declared) == 5
+
+
+def test_a_bug_folder_declares_its_claim_in_its_declaration(tmp_path):
+    """A bug folder's ``bug.py`` sets ``claims=Claim(...)`` (no claims module needed); a claim that
+    does not say where the repository states it is refused in one line."""
+    from harness.rendering import new_scenario
+
+    folder = new_scenario.create("adk-one", "google-adk", tmp_path)
+    declaration = folder / reproduction.DECLARATION
+    text = declaration.read_text()
+    line = next(x for x in text.splitlines() if x.strip().startswith("claims=Claim("))
+    declaration.write_text(text.replace(line, "    claims=Claim(pr='#7', still_open=True, source='s'),"))
+    assert registry.discover(tmp_path)["adk-one"].claims == Claim(pr="#7", still_open=True, source="s")
+    other = tmp_path / "other"
+    other.mkdir()
+    folder = new_scenario.create("adk-two", "google-adk", other)
+    declaration = folder / reproduction.DECLARATION
+    declaration.write_text(declaration.read_text().replace(line, "    claims=Claim(pr='#7'),"))
+    with pytest.raises(ScenarioError, match="say where the repository states"):
+        registry.discover(other)
 
 
 def test_the_reports_show_the_claims_of_the_record():
