@@ -229,31 +229,54 @@ def test_a_worker_in_a_hanging_case_ends_with_the_harness(tmp_path, mode, reques
                 os.kill(pid, signal.SIGKILL)
 
 
-CACHED = (
-    HEADER
-    + """
-from harness.runtime.fakes import responses_api
-from scenarios._cache_helper import WORD
+CACHED_SCRIPT = """
+import sys
+from pathlib import Path
 
-async def look():
-    data = str(len((Path(__file__).resolve().parent / "cache-data.txt").read_text()))
-    return Observation(timeline=[WORD, data, str(bool(responses_api))])
+CASES = {"look": {}}
 
-SCENARIO = Scenario(id="adk-cached", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("look", look, ok, P),))
+
+class NotApplicable(Exception):
+    pass
+
+
+async def observe(say, **params):
+    data = (Path(__file__).resolve().parent / "cache-data.txt").read_text()
+    say(f"data {len(data)}")
+    return {"data": data}
+
+
+def judge(facts):
+    return "fixed", f"read {len(facts['data'])} characters"
 """
-)
+
+CACHED_DECLARATION = """
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole
+
+BUG = Bug(links=("https://example.org",), description="d", expected="e",
+          cases={"look": CaseRole("reads its data file", reproduced=AsInstalled(), fixed=AsInstalled())})
+"""
+
+
+def bug_folder(root: Path, scenario_id: str) -> Path:
+    folder = root / "scenarios" / scenario_id
+    folder.mkdir()
+    (folder / "repro.py").write_text(CACHED_SCRIPT)
+    (folder / "bug.py").write_text(CACHED_DECLARATION)
+    (folder / "cache-data.txt").write_text("data one\n")
+    return folder
 
 
 def test_a_cached_result_is_reused_only_while_every_file_its_case_loaded_is_unchanged(tmp_path):
     """Fault "Old results are reused after a change": the cache's hand list of inputs left out
     runtime/fakes/responses_api.py (and agents_sessions.py, handoff_history.py, short_repro.py), so
     editing one reused the old outcome. Now the worker reports the project files its case loaded
-    (modules, a scenario helper, a data file it opened, its short script) and the cache keeps their
-    digests: an edit of any of them re-runs the case, an edit of an unrelated module does not."""
-    root = scratch_project(tmp_path, {"adk_cached": CACHED})
-    (root / "scenarios" / "_cache_helper.py").write_text('WORD = "one"\n')
-    (root / "scenarios" / "cache-data.txt").write_text("data one\n")
+    (the harness's modules, its bug folder's script and declaration, a data file it opened) and the
+    cache keeps their digests: an edit of any of them re-runs the case, an edit of an unrelated
+    module or of another bug's folder does not."""
+    root = scratch_project(tmp_path, {})
+    folder = bug_folder(root, "adk-cached")
+    other = bug_folder(root, "adk-other")
     env_path = tmp_path / "env"
     env_path.mkdir()
     (env_path / "harness-build.json").write_text("{}")
@@ -262,20 +285,21 @@ def test_a_cached_result_is_reused_only_while_every_file_its_case_loaded_is_unch
     def recorded() -> dict:
         _, [result] = run_worker(PYTHON, "google-adk", ["adk-cached"], env, root, timeout=30)
         assert LOADED in result, result
+        assert result["outcome"] == "fixed", result
         return result_cache.entry(result, result.pop(LOADED), root, env_path)
 
     entry = recorded()
     files = set(entry["files"])
     for name in (
-        "harness/runtime/fakes/responses_api.py",
         "harness/runtime/worker.py",
-        "scenarios/adk_cached.py",
-        "scenarios/_cache_helper.py",
-        "scenarios/cache-data.txt",
-        "scenarios/repro/adk-cached--look.py",  # none yet: a script added later must re-run the case
+        "harness/runtime/reproduction.py",
+        "scenarios/adk-cached/repro.py",
+        "scenarios/adk-cached/bug.py",
+        "scenarios/adk-cached/cache-data.txt",
     ):
         assert name in files, f"{name} not among the case's inputs: {sorted(files)}"
     assert "harness/rendering/grid.py" not in files
+    assert not {f for f in files if f.startswith("scenarios/adk-other/")}, sorted(files)
     assert result_cache.reusable(entry, root, env_path)
 
     def edit(path: Path, text: str) -> None:
@@ -283,22 +307,19 @@ def test_a_cached_result_is_reused_only_while_every_file_its_case_loaded_is_unch
         os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))  # a new stat stamp, even within a tick
 
     edit(root / "harness" / "rendering" / "grid.py", "\n# an unrelated edit\n")
-    assert result_cache.reusable(entry, root, env_path), "an edit of a module the case never loaded re-ran it"
+    edit(other / "repro.py", "\n# another bug's script\n")
+    edit(other / "cache-data.txt", "another bug's data\n")
+    assert result_cache.reusable(entry, root, env_path), "an edit of a file the case never loaded re-ran it"
     for path in (
-        root / "harness" / "runtime" / "fakes" / "responses_api.py",
-        root / "scenarios" / "_cache_helper.py",
-        root / "scenarios" / "cache-data.txt",
-        root / "scenarios" / "adk_cached.py",
-        root / "harness" / "runtime" / "short_repro.py",
+        folder / "cache-data.txt",
+        folder / "repro.py",
+        folder / "bug.py",
+        root / "harness" / "runtime" / "reproduction.py",
     ):
         edit(path, "\n# edited\n")
         assert not result_cache.reusable(entry, root, env_path), f"{path.relative_to(root)} edited, result reused"
         entry = recorded()
         assert result_cache.reusable(entry, root, env_path)
-    (root / "scenarios" / "repro").mkdir()
-    (root / "scenarios" / "repro" / "adk-cached--look.py").write_text("raise SystemExit(0)\n")
-    assert not result_cache.reusable(entry, root, env_path), "a new short script left the old result in place"
-    entry = recorded()
     (env_path / "harness-build.json").write_text('{"rebuilt": true}')
     assert not result_cache.reusable(entry, root, env_path), "a rebuilt environment left the old result in place"
 

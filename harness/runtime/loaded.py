@@ -107,7 +107,10 @@ class LoadedFiles:
         }
         files |= {rel for rel, name in modules.items() if name not in self.before_case}
         if own is not None:
-            files |= self._named_from(own, {rel for rel in modules if os.path.dirname(rel) == folder})
+            mine = {rel for rel in modules if os.path.dirname(rel) == folder}
+            if own.count("/") == 2:  # a bug folder (scenarios/<id>/): its script is the case, named or not
+                files |= mine
+            files |= self._named_from(own, mine)
         for path in self.opened:
             rel = self.relative(path)
             if rel is not None and os.path.isfile(path):
