@@ -113,7 +113,8 @@ def judge(facts):
     extra = sorted(k for k in state if k not in wanted)
     figures = f"state keys kept {kept}, lost {lost}; final answer by {answered_by}"
     if extra or answered_by not in ("root_agent", "helper_agent"):
-        return "unexpected", figures + (f"; unexpected state keys {extra}" if extra else "")
+        note = f"; unexpected state keys {extra}" if extra else ""
+        return "unexpected", f"{figures}{note}"
     transfer_lost = facts["transfer"] and answered_by != "helper_agent"
     if not lost and not transfer_lost:
         return "fixed", figures

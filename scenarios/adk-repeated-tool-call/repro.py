@@ -132,7 +132,8 @@ def judge(facts):
     """(outcome, detail): identical calls share one run, each answered; distinct calls each run."""
     calls, runs = facts["calls"], facts["executions"]
     unanswered = [c for c, _ in calls if c not in facts["answered"]]
-    n, k, kind = len(runs), len(calls), "identical" if facts["same"] else "distinct"
+    n, k = len(runs), len(calls)
+    kind = "identical" if facts["same"] else "distinct"
     figures = f"get_weather executed {n} time{'s' if n != 1 else ''} for {k} {kind} calls"
     args = [a for _, a in calls]
     if k != 2 or len(set(args)) != (1 if facts["same"] else 2):
