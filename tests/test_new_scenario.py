@@ -19,7 +19,7 @@ EXAMPLE = "agents-usage-requests-without-usage"  # a converted bug, copied besid
 
 @pytest.fixture
 def scenarios_dir(tmp_path):
-    shutil.copytree(registry.SCENARIOS_DIR / EXAMPLE, tmp_path / EXAMPLE)
+    shutil.copytree(registry.SCENARIOS_DIR / EXAMPLE, tmp_path / EXAMPLE, ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path
 
 
