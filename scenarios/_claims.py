@@ -22,8 +22,4 @@ CLAIMS: dict[str, Claim] = {
     "agents-reasoning-item-chat-completions": Claim(
         fixed_in="0.2.4", pr="#871", source='module docstring: the thread says "fixed in #871, released as 0.2.4"'
     ),
-    "agents-tripwire-drops-tool-items": Claim(
-        pr="#4148",
-        source="docstring: PR #4148, 'keep committed tool session records when a streamed output guardrail trips'",
-    ),
 }
