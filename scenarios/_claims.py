@@ -19,7 +19,4 @@ CLAIMS: dict[str, Claim] = {
     "agents-nested-handoff-4hop": Claim(
         pr="#3791", source="module docstring: 'The seed PR (#3791) dedupes forwarded pre_handoff_items'"
     ),
-    "agents-reasoning-item-chat-completions": Claim(
-        fixed_in="0.2.4", pr="#871", source='module docstring: the thread says "fixed in #871, released as 0.2.4"'
-    ),
 }
