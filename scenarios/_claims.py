@@ -15,8 +15,4 @@ from __future__ import annotations
 from harness.runtime.scenario import Claim
 
 CLAIMS: dict[str, Claim] = {
-    "agents-chat-stream-late-reasoning-index": Claim(pr="#5042", source="module docstring: 'fix proposed in PR #5042'"),
-    "agents-nested-handoff-4hop": Claim(
-        pr="#3791", source="module docstring: 'The seed PR (#3791) dedupes forwarded pre_handoff_items'"
-    ),
 }
