@@ -2,7 +2,7 @@
 
 The fast tests audit SPECs, lock and requirements files (nothing installed) against the committed
 record, with the package index replaced by a fixed list; the slow ones audit fresh environments made
-with uv and run the short reproductions there (``--run``).
+with uv and run the bugs' reproductions there (``--run``: ``scenarios/<id>/repro.py CASE``).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from harness.store.audit import Bug, Knowledge
 
 RETRY = "adk-retry-same-invocation-id"
 HANDOFF = "agents-nested-handoff-4hop"
+USAGE = "agents-usage-requests-without-usage"  # a bug folder: its script runs under --run
 # Releases the fake index has: every release the record and the bisects know, and one newer.
 NEWER_ADK = "2.99.0"
 
@@ -63,7 +64,7 @@ def test_adk_2_8_0_has_the_duplicate_user_turn_and_not_the_over_correction(capsy
             "2.9.0",
             "bug",
         )
-        assert bug["reproduces"] and bug["links"] and bug["check"].endswith(f"scenarios/repro/{RETRY}--{case}.py")
+        assert bug["reproduces"] and bug["links"] and bug["check"].endswith(f"scenarios/{RETRY}/repro.py {case}")
     over = bugs[f"{RETRY}:retry-different-message"]
     assert (over["outcome"], over["kind"], over["reproduces"]) == ("fixed", "non-regression", False)
 
@@ -237,22 +238,27 @@ def test_an_interpreter_is_read_and_the_default_skips_the_harness_own(tmp_path, 
 
 def test_run_shows_where_the_script_differs_from_the_record(tmp_path, capsys):
     """--run: each script's verdict in the audited environment beside the record's, and where they differ.
-    The interpreter is a stand-in whose every script says reproduced (exit 3): on google-adk 2.8.0 the record
-    says the duplicate reproduces (agrees) and the over-correction is fixed (differs), and exit is 1."""
-    fake = _fake_python(tmp_path, {"google-adk": "2.8.0", "openai-agents": None})
+    The interpreter is a stand-in whose every script says reproduced (exit 3): on openai-agents 0.20.0 the
+    record says the Responses case reproduces (agrees) and the Chat Completions one is fixed (differs), and
+    exit is 1. It runs the bug's script with the case as its argument (scenarios/<id>/repro.py CASE)."""
+    fake = _fake_python(tmp_path, {"google-adk": None, "openai-agents": "0.20.0"})
+    calls = tmp_path / "calls"
     fake.write_text(
         "#!/bin/sh\n"
-        'if [ "$1" = "-I" ]; then echo \'{"google-adk": "2.8.0", "openai-agents": null}\'; exit 0; fi\n'
-        'echo "verdict: reproduced (stand-in)"; exit 3\n'
+        'if [ "$1" = "-I" ]; then echo \'{"google-adk": null, "openai-agents": "0.20.0"}\'; exit 0; fi\n'
+        f'echo "$@" >> {calls}\n'
+        'echo "verdict: reproduced: stand-in"; exit 3\n'
     )
-    only = f"{RETRY}:non-resumable-retry,{RETRY}:retry-different-message"
+    only = f"{USAGE}:responses,{USAGE}:chat-completions"
     code, document = audit_json(capsys, str(fake), "--run", "--only", only)
-    bugs = answers(document, "google-adk")
+    bugs = answers(document, "openai-agents")
     assert code == 1
-    assert bugs[f"{RETRY}:non-resumable-retry"]["run"]["agreement"] == "agrees"
-    over = bugs[f"{RETRY}:retry-different-message"]
-    assert over["run"] == {"verdict": "reproduced", "agreement": "differs", "line": "verdict: reproduced (stand-in)"}
+    assert bugs[f"{USAGE}:responses"]["run"]["agreement"] == "agrees"
+    over = bugs[f"{USAGE}:chat-completions"]
+    assert over["run"] == {"verdict": "reproduced", "agreement": "differs", "line": "verdict: reproduced: stand-in"}
     assert over["reproduces"]  # measured here: the bug is in this environment whatever the record says
+    script = PROJECT.root / "scenarios" / USAGE / "repro.py"
+    assert sorted(calls.read_text().splitlines()) == [f"{script} chat-completions", f"{script} responses"]
     main(["audit", str(fake), "--run", "--only", only])
     text = capsys.readouterr().out
     assert "DIFFERS from the record's fixed" in text and "1 agree with the record, 1 differ" in text
@@ -304,6 +310,7 @@ def _fresh_environment(folder: Path, spec: str) -> Path:
         ("google-adk==2.8.0", [f"{RETRY}:non-resumable-retry"], [f"{RETRY}:retry-different-message"]),
         ("google-adk==2.13.0", [f"{RETRY}:retry-different-message"], [f"{RETRY}:non-resumable-retry"]),
         ("openai-agents==0.18.3", [f"{HANDOFF}:nested-4hop"], []),
+        ("openai-agents==0.20.0", [f"{USAGE}:responses"], [f"{USAGE}:chat-completions"]),
     ],
 )
 def test_fresh_environment_audit_and_run_agree(tmp_path, capsys, spec, reproduces, does_not):
