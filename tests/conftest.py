@@ -37,7 +37,8 @@ def case_params():
 def postgres_server():
     """The PostgreSQL server of the ``-postgresql`` cases, started on first need (one per test
     process, as the matrix starts one per run) and torn down at the end; its socket folder in
-    HARNESS_POSTGRES_SOCKET, where harness/runtime/fakes/adk.py ``database`` reads it."""
+    HARNESS_POSTGRES_SOCKET, from which harness/runtime/reproduction.py gives a script libpq's
+    variables (PGHOST, PGUSER, ...) for its case."""
     import contextlib
     import os
 
