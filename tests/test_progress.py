@@ -61,7 +61,6 @@ def rows_of(framework: str, source: str, version: str | None) -> list[dict]:
             "outcome": outcome(source, s.id),
             "detail": "",
             "snapshot": "match",
-            "repro": None,
             "backend": c.backend,
             "snapshot_base": version,
             "timeline": "",
