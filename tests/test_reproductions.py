@@ -9,18 +9,21 @@ an unknown case is refused with exit 125 and a verdict line. Parametrized over t
 so each bug is covered as it is converted. Slow (the package index): the script on a release the
 record says it reproduces on, in that release's build environment (``.nox/builds/``), exits 3; the
 commands a report gives (``uv run --with FW==V --exclude-newer DATE repro.py CASE``), run in an
-empty folder, give the recorded verdict on a reproduced release and on a fixed one.
+empty folder, give the recorded verdict on a reproduced release and on a fixed one; and ``git bisect
+run`` with a script over a two-commit framework repository names the commit of a recorded regression.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
 import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -210,3 +213,55 @@ def test_uv_run_in_an_empty_folder_gives_the_recorded_verdicts_with_the_reports_
         timeout=900,
     )
     assert missing.returncode not in EXIT.values(), missing.stdout + missing.stderr
+
+
+def _unpack_source(sdist: Path, into: Path) -> None:
+    """The sdist's package tree (src/google/...) copied over ``into``'s, so a commit holds one release."""
+    work = into.parent / f"unpacked-{sdist.name}"
+    with tarfile.open(sdist) as tf:
+        tf.extractall(work, filter="data")
+    top = next(work.iterdir())
+    if (into / "src").exists():
+        shutil.rmtree(into / "src")
+    shutil.copytree(top / "src", into / "src")
+
+
+@pytest.mark.slow
+def test_git_bisect_run_with_a_reproduction_finds_the_commit(tmp_path):
+    """A regression, as a maintainer meets it: the record's last release where a sub-agent's second
+    long-running pause resumes (fixed) and the next, where it does not (reproduced). A repository with
+    the first release's sources, then the second's; ``git bisect run python repro.py CASE`` (0 good,
+    3 bad, 125 skip) names the second commit."""
+    from harness.execution import environments
+    from harness.planning import builds, index, versions
+
+    scenario_id, case = "adk-subagent-lro-second-resume", "response-as-new-message"
+    if not reproduce.script_file(scenario_id).is_file():
+        pytest.skip(f"{scenario_id} is not a bug folder")
+    rows = reproduce.case_rows(record.load(PROJECT.reports), scenario_id, case)
+    pairs = [(a, b) for a, b in itertools.pairwise(rows) if (a.outcome, b.outcome) == (FIXED, REPRODUCED)]
+    if not pairs:
+        pytest.skip(f"the record has no regression of {scenario_id}:{case}")
+    good, bad = (str(r.version) for r in pairs[0])
+    assert versions.key(good) < versions.key(bad)
+    # An environment with the good release's dependencies (the matrix's, made when missing).
+    env = environments.ensure(builds.parse(f"google-adk=={good}", PROJECT.cache), PROJECT.builds, PROJECT.cache).path
+    repo = tmp_path / "adk-python"
+    repo.mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q", str(repo)], check=True)
+    commits = []
+    for version in (good, bad):
+        _unpack_source(index.download_sdist("google-adk", version, tmp_path, PROJECT.cache), repo)
+        subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+        subprocess.run([*git, "commit", "-qm", f"google-adk {version}"], cwd=repo, check=True)
+        commits.append(subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, text=True, capture_output=True).stdout)
+    script = reproduce.script_file(scenario_id)
+    # The checkout's sources first on the path, over the environment's own google.adk.
+    runner = tmp_path / "run.sh"
+    runner.write_text(f'#!/bin/sh\nPYTHONPATH="{repo}/src" exec "{env}/bin/python" "{script}" {case}\n')
+    runner.chmod(0o755)
+    subprocess.run(["git", "bisect", "start", commits[1].strip(), commits[0].strip()], cwd=repo, check=True)
+    out = subprocess.run(["git", "bisect", "run", str(runner)], cwd=repo, capture_output=True, text=True)
+    assert f"{commits[1].strip()} is the first bad commit" in out.stdout, out.stdout + out.stderr
+    assert f"google-adk {bad}" in out.stdout
