@@ -96,7 +96,6 @@ def test_a_case_without_a_test_and_flags_that_do_not_apply_are_refused(capsys):
     err = capsys.readouterr().err
     assert "has no pytest test" in err and "has no case with a pytest test" in err
     case = "adk-retry-same-invocation-id:non-resumable-retry"
-    assert cli.main(["export", case, "--pytest", "--bundle", "-o", "-"]) == 2
     assert cli.main(["export", case, "--pytest", "--release", "google-adk==2.8.0", "-o", "-"]) == 2
 
 
