@@ -62,7 +62,7 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
     },
 }
 NOT_ROWS["rendering/reproduce.py"]["e"] = {"source"}  # an environment of the record (its date and extras)
-NOT_ROWS["rendering/claims.py"]["claim"] = {"source"}  # a thread's claim (scenarios/_claims.py)
+NOT_ROWS["rendering/claims.py"]["claim"] = {"source"}  # a thread's claim (a bug's bug.py)
 
 
 def row_subscripts(paths: list[Path], root: Path = HARNESS) -> list[str]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-# The variable a worker reads (harness/runtime/fakes/adk.py ``database_url``): the folder of
+# The variable a worker reads (harness/runtime/reproduction.py sets libpq's PGHOST from it): the folder of
 # the server's socket. HARNESS_* variables pass the worker environment's allowlist.
 SOCKET_ENV = "HARNESS_POSTGRES_SOCKET"
 USER = "postgres"

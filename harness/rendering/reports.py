@@ -116,7 +116,7 @@ def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
         "expected": scenario.expected,
         "requires": list(scenario.requires),
         "boundary_notes": list(getattr(scenario, "range_notes", ())),
-        # What the thread claims (scenarios/_claims.py), set beside the measurement; {} for none.
+        # What the thread claims (the bug's bug.py), set beside the measurement; {} for none.
         "claims": _claims_of(scenario),
         # Its code's digest: the boundaries quoted ignore probes and results of older code.
         "inputs": result_cache.scenario_inputs(root or PROJECT.root, scenario.module, scenario.id),

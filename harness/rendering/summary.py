@@ -5,7 +5,7 @@ FILE is the record (``reports/matrix.json``) or the shard results a sharded run 
 outcome per framework and names every result that differs from its stored snapshot or has
 none, with the diff, then the results that need a look (``unexpected``, ``error``), then every
 boundary no executed framework line explains (reports/boundaries/, ``python -m harness explain``), then
-where a thread's claim (scenarios/_claims.py) and the measurement disagree. It is
+where a thread's claim (a bug's bug.py) and the measurement disagree. It is
 printed on stdout; `.github/workflows/matrix.yml` appends it to ``$GITHUB_STEP_SUMMARY``.
 
 Exit status: 0 when every result matches its snapshot, 1 when any differs or has none, or when
@@ -164,7 +164,7 @@ def markdown(
         out += [
             f"### {n} {'place where a thread' if n == 1 else 'places where threads'} and the measurement disagree",
             "",
-            "What the upstream thread claims (scenarios/_claims.py) beside what the record measured: "
+            "What the upstream thread claims (each bug's bug.py) beside what the record measured: "
             "a finding for a person, not a failure.",
             "",
         ]

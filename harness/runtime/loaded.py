@@ -8,7 +8,7 @@ read from the project counts.
 
 A case's files are:
 
-- every module of the project in ``sys.modules`` (the harness's runtime, its fakes), whoever
+- every module of the project in ``sys.modules`` (the harness's runtime), whoever
   imported it in this process: a module an earlier case imported may serve this one too;
 - of the scenario modules, which the worker imports all at once to discover them, only the
   case's own, those whose source names it transitively (a helper such as

@@ -75,7 +75,9 @@ def discover(directory: Path = SCENARIOS_DIR) -> dict[str, Scenario]:
     return _with_claims(found, directory, package)
 
 
-CLAIMS_MODULE = "_claims.py"  # the threads' claims (scenarios/_claims.py), beside the modules
+CLAIMS_MODULE = (
+    "_claims.py"  # a folder of scenario modules may declare their threads' claims here (a bug folder: in bug.py)
+)
 
 
 def _with_claims(found: dict[str, Scenario], directory: Path, package: str) -> dict[str, Scenario]:
