@@ -200,7 +200,8 @@ class Scenario:
     requires: tuple[str, ...] = ()
     # The databases its cases run on, SQLite first: ("sqlite", "postgresql") runs each case
     # twice, the second time as ``<case>-postgresql`` on the run's PostgreSQL server
-    # (harness/execution/postgres.py; a bug's script finds it through libpq's variables, harness/runtime/reproduction.py).
+    # (harness/execution/postgres.py; a bug's script finds it through libpq's variables:
+    # harness/runtime/reproduction.py).
     backends: tuple[str, ...] = (SQLITE,)
     # What the upstream thread claims (fixed in, by which PR, introduced in, still open), only
     # where the docstring or seed already states it: the reports set it beside the measurement.

@@ -73,8 +73,14 @@ def usage_line(usage):
 async def observe(say, api, streamed):
     """Run the two turns; say what was sent and counted; return what the verdict reads."""
     import openai
-    from agents import Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner, function_tool
-    from agents import set_tracing_disabled
+    from agents import (
+        Agent,
+        OpenAIChatCompletionsModel,
+        OpenAIResponsesModel,
+        Runner,
+        function_tool,
+        set_tracing_disabled,
+    )
 
     set_tracing_disabled(True)  # nothing is exported to OpenAI's tracing endpoint
 
