@@ -97,7 +97,6 @@ def judge(facts):
 
 
 # --- the same in every reproduction: run the cases named on the command line -------------------
-EXIT = {"fixed": 0, "reproduced": 3}  # any other outcome: 125, git bisect run's "cannot judge"
 
 
 def run(case):
@@ -114,14 +113,11 @@ def run(case):
 
 
 def main(argv):
-    """Exit 0 fixed, 3 reproduced, 125 otherwise; with no case, every case: 3 if any reproduced, 0 if all fixed."""
-    unknown = [case for case in argv if case not in CASES]
-    if unknown:
-        print(f"verdict: error: unknown case {unknown[0]!r}; valid: {', '.join(CASES)}")
+    """Exit 3 if a case reproduced, else 0 if every case is fixed, else 125 (git bisect run's bad, good, skip)."""
+    if any(case not in CASES for case in argv):
+        print(f"verdict: error: unknown case in {argv}; valid: {', '.join(CASES)}")
         return 125
     outcomes = [run(case) for case in argv or CASES]
-    if len(outcomes) == 1:
-        return EXIT.get(outcomes[0], 125)
     return 3 if "reproduced" in outcomes else 0 if set(outcomes) == {"fixed"} else 125
 
 
