@@ -14,6 +14,7 @@ import traceback
 
 from harness.runtime import netguard
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, Verdict
+from harness.runtime.reproduction import normalise
 from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, NotApplicable, Observation, Scenario
 from harness.runtime.timeline import render
@@ -119,4 +120,7 @@ def run_case(scenario: Scenario, case: Case, timeout: float = DEFAULT_TIMEOUT) -
         if dict(os.environ) != saved_env:
             os.environ.clear()
             os.environ.update(saved_env)
-    return CaseResult(scenario.id, case.id, verdict.outcome, verdict.detail, timeline)
+    # A uuid in a detail (a database or file named after one, in an exception) would make two runs
+    # differ for nothing: it reads as a placeholder, as in a timeline (harness/runtime/reproduction.py).
+    detail = normalise([verdict.detail])[0]
+    return CaseResult(scenario.id, case.id, verdict.outcome, detail, timeline)

@@ -83,7 +83,8 @@ async def database(backend):
     name = f"repro_{uuid.uuid4().hex}"
     await admin(f"CREATE DATABASE {name}")
     try:
-        yield f"postgresql+{'asyncpg' if is_async else 'psycopg2'}:///{name}"
+        # postgresql:// is psycopg2, SQLAlchemy's default; the first releases accept no "+driver" suffix.
+        yield f"postgresql+asyncpg:///{name}" if is_async else f"postgresql:///{name}"
     finally:
         await admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
