@@ -119,3 +119,19 @@ def test_a_case_runs_twice_where_no_stored_timeline_is_its_second_run(tmp_path):
     assert needs_repeat(pairs, later, store, update=False) == {key(second.id)}
     assert needs_repeat(pairs, earlier, store, update=False) == {key(first.id), key(second.id)}
     assert needs_repeat(pairs, later, store, update=True) == {key(first.id), key(second.id)}
+
+
+def test_accepting_new_timelines_never_takes_a_release_out_of_the_matrix(store):
+    """Issue 35: the one-time rewrite of every timeline (the bugs' scripts replaced the modules) made
+    some releases' results equal to an earlier release's; accepting them deleted those releases' own
+    files, and with them the releases left their scenarios' matrices and their results the record
+    (openai-agents 0.2.0 and google-adk 1.27.1, 16 results). A release with a file keeps it."""
+    store.accept(result("2.0.0"))
+    store.accept(result("2.5.0", outcome="fixed"))
+    assert store.stored_versions("adk-x", "c") == ["2.0.0", "2.5.0"]
+    store.accept(result("2.0.0", timeline="b\n"))
+    store.accept(result("2.5.0", timeline="b\n"))  # now equal to 2.0.0's: its file stays, updated
+    assert store.stored_versions("adk-x", "c") == ["2.0.0", "2.5.0"]
+    assert store.check(result("2.5.0", timeline="b\n")).status == "match"
+    store.accept(result("2.6.0", timeline="b\n"))  # a release without a file of its own gets none
+    assert store.stored_versions("adk-x", "c") == ["2.0.0", "2.5.0"]

@@ -97,10 +97,15 @@ class SnapshotStore:
             for v in self.stored_versions(result["scenario"], result["case"])
             if versions.key(v) < versions.key(result["version"])
         ]
-        if earlier and self.read(result["scenario"], result["case"], earlier[-1]) == render(result):
-            # Unchanged since an earlier release: that release's file already covers it.
-            path.unlink(missing_ok=True)
-            return True
+        if (
+            earlier
+            and self.read(result["scenario"], result["case"], earlier[-1]) == render(result)
+            and not path.exists()
+        ):
+            return True  # unchanged since an earlier release: that release's file covers it
+        # A release with a file of its own keeps it, even where its result now equals an earlier
+        # release's: the file keeps it in the scenario's matrix (harness/store/record.py
+        # ``scenario_releases``), so accepting new timelines never drops a release's results.
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(render(result))
