@@ -261,3 +261,24 @@ def test_a_timeline_the_snapshot_store_holds_is_not_held_again_by_the_record(tmp
     with pytest.raises(record.RecordError) as err:
         record.read(path, "reports/matrix.json")
     assert "adk-x:basic@google-adk==1.1.0" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_record_written_back_as_loaded_does_not_hold_the_stored_timelines_again(tmp_path):
+    """Issue 35: `python -m harness report` writes the record back as it loaded it, and the loaded
+    record carries every timeline its snapshots hold: written as is, the file held 1,772 timelines
+    again. The transaction writes each result as the record holds it."""
+    store_dir = tmp_path / "snapshots" / "matrix" / "adk-x" / "basic"
+    store_dir.mkdir(parents=True)
+    (store_dir / "1.0.0.txt").write_text("outcome: fixed\ndetail: ok\n\nevent 1\n")
+    (tmp_path / "reports").mkdir()
+    row = {
+        "scenario": "adk-x", "case": "basic", "framework": "google-adk", "version": "1.0.0",
+        "source": "google-adk==1.0.0", "outcome": "fixed", "detail": "ok", "snapshot": "match",
+        "backend": "sqlite", "snapshot_base": "1.0.0",
+    }  # fmt: skip
+    path = tmp_path / "reports" / "matrix.json"
+    path.write_text(record.dumps({"schema_version": 3, "harness": {}, "results": [row], "environments": []}))
+    with record.transaction(tmp_path / "reports") as tx:
+        assert tx.existing["results"][0]["timeline"] == "event 1\n"
+        tx.write_record(tx.existing)
+    assert "timeline" not in json.loads(path.read_text())["results"][0]

@@ -289,7 +289,9 @@ class Transaction:
         self._bisects: dict | None = None
 
     def write_record(self, document: dict) -> Path:
-        self._record = document
+        # Every result as the record holds it (``rows.written``): a loaded record carries the
+        # timelines its snapshots hold (``with_timelines``), which the file does not hold again.
+        self._record = document_of(document["results"], document.get("environments", []), document.get("harness"))
         return self.reports_dir / RECORD_NAME
 
     def write_bisects(self, document: dict) -> Path:
