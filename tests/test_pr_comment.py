@@ -303,9 +303,14 @@ def test_the_example_summary_in_docs_agrees_with_itself():
     rows = {}
     for block in text.split("<summary>")[1:]:
         scenario = block.split(":", 1)[0]
-        for case, change in re.findall(r"^\| `([^`]+)`[^|]*\|.*\| ([^|]+) \| `[^`]+\.py` \|$", block, re.MULTILINE):
+        for case, change in re.findall(
+            r"^\| `([^`]+)`[^|]*\|.*\| ([^|]+) \| `repro\.py [^`]+` \|$", block, re.MULTILINE
+        ):
             rows[f"{scenario}:{case}"] = change.strip()
     for case, change in listed.items():
         assert rows.get(case) == change, f"{case}: the summary says {change}, its table {rows.get(case)}"
     for tail in text.split("save the script below")[1:]:
-        assert re.match(r"[^\n]*\n\n<details>\n<summary>[^<]+\.py \(\d+ lines\)</summary>\n\n```python\n", tail)
+        # The commands that run it come first, then the script itself, folded.
+        assert re.match(
+            r"[^\n]*\n\n(- [^\n]+\n)+\n<details>\n<summary>repro\.py \(\d+ lines\)</summary>\n\n```python\n", tail
+        )
