@@ -282,3 +282,29 @@ def test_a_record_written_back_as_loaded_does_not_hold_the_stored_timelines_agai
         assert tx.existing["results"][0]["timeline"] == "event 1\n"
         tx.write_record(tx.existing)
     assert "timeline" not in json.loads(path.read_text())["results"][0]
+
+
+def test_the_reports_of_a_run_show_the_timelines_its_record_does_not_hold(tmp_path):
+    """Issue 35: a run renders its reports from the document it writes, which holds no timeline the
+    snapshot store holds: every report of a fresh clone's `nox -s matrix` showed "–" for each
+    timeline. The renderer gets the document with the stored timelines read back."""
+    store_dir = tmp_path / "snapshots" / "matrix" / "adk-x" / "basic"
+    store_dir.mkdir(parents=True)
+    (store_dir / "1.0.0.txt").write_text("outcome: fixed\ndetail: ok\n\nevent 1\n")
+    row = {
+        "scenario": "adk-x", "case": "basic", "framework": "google-adk", "version": "1.0.0",
+        "source": "google-adk==1.0.0", "outcome": "fixed", "detail": "ok", "snapshot": "match",
+        "backend": "sqlite", "snapshot_base": "1.0.0", "timeline": "event 1\n",
+    }  # fmt: skip
+    document = record.document_of([row], [])
+    assert "timeline" not in document["results"][0]
+    seen = []
+
+    def renderer(doc, folder, stage, bisects):
+        seen.append(doc["results"][0].get("timeline"))
+        return []
+
+    record.write_folder(tmp_path / "reports" / "runs" / "x", document, renderer, {})
+    with record.transaction(tmp_path / "reports") as tx:
+        tx.render(document, renderer)
+    assert seen == ["event 1\n", "event 1\n"]

@@ -181,6 +181,16 @@ def read(path: Path, where: str, releases_only: bool = True) -> dict:
     return with_timelines(migrate(validate(document, where, releases_only)), snapshots_root(path), where)
 
 
+def readable(document: dict, folder: Path) -> dict:
+    """A copy of ``document`` with every timeline, for the reports: a document as written holds no
+    timeline its snapshots hold (``rows.written``); they are read from the checkout's store."""
+    results = [dict(r) if isinstance(r, dict) else r for r in document["results"]]
+    if all(not isinstance(r, dict) or "timeline" in r for r in results):
+        return document
+    copy = {**document, "results": results}
+    return with_timelines(copy, snapshots_root(folder / RECORD_NAME), f"{folder.name}/{RECORD_NAME}")
+
+
 def load(reports_dir: Path) -> dict | None:
     """The record, validated and in the current schema, or None when there is none yet."""
     return Record(reports_dir).load()
@@ -300,7 +310,7 @@ class Transaction:
 
     def render(self, document: dict, renderer: Renderer) -> list[Path]:
         """The record's reports of ``document`` (with the bisect record as it stands), staged."""
-        return renderer(document, self.reports_dir, self.stage, self.bisects)
+        return renderer(readable(document, self.reports_dir), self.reports_dir, self.stage, self.bisects)
 
     def _stage_documents(self) -> None:
         # Last, so they are moved in place after every report: a failure leaves the old record.
@@ -350,7 +360,7 @@ def write_folder(folder: Path, document: dict, renderer: Renderer, bisects: dict
     """A run folder (``--out``, reports/runs/<name>/): its own matrix.json and reports, all or
     nothing (no lock: it is not the record)."""
     with Staging(folder) as stage:
-        written = renderer(document, folder, stage, bisects)
+        written = renderer(readable(document, folder), folder, stage, bisects)
         stage.write(folder / RECORD_NAME, dumps(document))
     return [folder / RECORD_NAME, *written]
 
