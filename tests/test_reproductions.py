@@ -113,7 +113,7 @@ def test_an_unknown_case_exits_125_with_a_verdict_line(script, tmp_path):
     proc = run_script(sys.executable, script, "no-such-case", cwd=tmp_path, timeout=120)
     assert proc.returncode == EXIT_OTHER, proc.stdout + proc.stderr
     last = proc.stdout.strip().splitlines()[-1]
-    assert re.match(r"^verdict: error: unknown case 'no-such-case'; valid: ", last), last
+    assert re.match(r"^verdict: error: unknown case in \['no-such-case'\]; valid: ", last), last
     assert proc.stdout.strip().count("\n") == 0, "nothing runs before the refusal"
 
 

@@ -22,6 +22,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import importlib
 import inspect
 import sys
 
@@ -35,6 +36,7 @@ class NotApplicable(Exception):
 
 async def observe(say):
     """Crash the orchestrator once, resume it; say what fired; return what the verdict reads."""
+    importlib.import_module("google.adk")  # no framework at all is an error, not a missing API
     try:
         from google.adk.workflow import START, Workflow, node
     except ImportError as exc:

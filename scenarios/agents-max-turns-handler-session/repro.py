@@ -23,6 +23,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import importlib
 import json
 import os
 import sys
@@ -53,6 +54,7 @@ def shape(item):
 
 async def observe(say, streamed):
     """One tool turn, then the turn limit; say how the run ended and what the session file holds."""
+    importlib.import_module("agents")  # no framework at all is an error, not a missing API
     try:
         from agents import RunErrorHandlerResult
     except ImportError as exc:
