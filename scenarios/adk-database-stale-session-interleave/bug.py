@@ -69,7 +69,7 @@ BUG = Bug(
     claims=Claim(
         pr="#4752",
         introduced_in="1.24.0",
-        source="module docstring: 'a community PR (#4752, closed unmerged)'; the thread's \"ADK <= 1.23 raises\"",
+        source="the thread: 'a community PR (#4752, closed unmerged)'; \"ADK <= 1.23 raises\", so introduced in 1.24.0",
     ),
     cases={
         "concurrent-runs": CaseRole(
