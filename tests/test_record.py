@@ -248,7 +248,7 @@ def test_a_timeline_the_snapshot_store_holds_is_not_held_again_by_the_record(tmp
         "backend": "sqlite", "snapshot_base": "1.0.0", "timeline": "event 1\nevent 2\n",
     }  # fmt: skip
     changed = {**row, "source": "google-adk==1.2.0", "version": "1.2.0", "snapshot": "changed", "timeline": "x\n"}
-    document = record.document_of(rows.as_rows([row, changed]), [])
+    document = record.as_stored(record.document_of(rows.as_rows([row, changed]), []))
     written = document["results"]
     assert "timeline" not in written[0] and written[1]["timeline"] == "x\n"
     (tmp_path / "reports").mkdir()
@@ -297,7 +297,7 @@ def test_the_reports_of_a_run_show_the_timelines_its_record_does_not_hold(tmp_pa
         "backend": "sqlite", "snapshot_base": "1.0.0", "timeline": "event 1\n",
     }  # fmt: skip
     document = record.document_of([row], [])
-    assert "timeline" not in document["results"][0]
+    assert "timeline" not in record.as_stored(document)["results"][0]
     seen = []
 
     def renderer(doc, folder, stage, bisects):

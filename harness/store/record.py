@@ -181,14 +181,16 @@ def read(path: Path, where: str, releases_only: bool = True) -> dict:
     return with_timelines(migrate(validate(document, where, releases_only)), snapshots_root(path), where)
 
 
-def readable(document: dict, folder: Path) -> dict:
-    """A copy of ``document`` with every timeline, for the reports: a document as written holds no
-    timeline its snapshots hold (``rows.written``); they are read from the checkout's store."""
-    results = [dict(r) if isinstance(r, dict) else r for r in document["results"]]
-    if all(not isinstance(r, dict) or "timeline" in r for r in results):
-        return document
-    copy = {**document, "results": results}
-    return with_timelines(copy, snapshots_root(folder / RECORD_NAME), f"{folder.name}/{RECORD_NAME}")
+def as_stored(document: dict) -> dict:
+    """The record as its file holds it: each result as ``rows.written`` gives it, without the
+    timeline the snapshot store holds (``rows.TIMELINE_STORED``; ``with_timelines`` reads it back)."""
+    results = []
+    for r in document["results"]:
+        out = rows.written(r)
+        if out.get("snapshot") in rows.TIMELINE_STORED and out.get("snapshot_base"):
+            del out["timeline"]
+        results.append(out)
+    return {**document, "results": results}
 
 
 def load(reports_dir: Path) -> dict | None:
@@ -299,9 +301,7 @@ class Transaction:
         self._bisects: dict | None = None
 
     def write_record(self, document: dict) -> Path:
-        # Every result as the record holds it (``rows.written``): a loaded record carries the
-        # timelines its snapshots hold (``with_timelines``), which the file does not hold again.
-        self._record = document_of(document["results"], document.get("environments", []), document.get("harness"))
+        self._record = document
         return self.reports_dir / RECORD_NAME
 
     def write_bisects(self, document: dict) -> Path:
@@ -310,14 +310,14 @@ class Transaction:
 
     def render(self, document: dict, renderer: Renderer) -> list[Path]:
         """The record's reports of ``document`` (with the bisect record as it stands), staged."""
-        return renderer(readable(document, self.reports_dir), self.reports_dir, self.stage, self.bisects)
+        return renderer(document, self.reports_dir, self.stage, self.bisects)
 
     def _stage_documents(self) -> None:
         # Last, so they are moved in place after every report: a failure leaves the old record.
         if self._bisects is not None:
             self.stage.write(self.reports_dir / BISECT_NAME, boundaries.dumps(self._bisects))
         if self._record is not None:
-            self.stage.write(self.reports_dir / RECORD_NAME, dumps(self._record))
+            self.stage.write(self.reports_dir / RECORD_NAME, dumps(as_stored(self._record)))
 
 
 class Record:
@@ -360,7 +360,7 @@ def write_folder(folder: Path, document: dict, renderer: Renderer, bisects: dict
     """A run folder (``--out``, reports/runs/<name>/): its own matrix.json and reports, all or
     nothing (no lock: it is not the record)."""
     with Staging(folder) as stage:
-        written = renderer(readable(document, folder), folder, stage, bisects)
+        written = renderer(document, folder, stage, bisects)
         stage.write(folder / RECORD_NAME, dumps(document))
     return [folder / RECORD_NAME, *written]
 

@@ -28,8 +28,8 @@ RESULT_KEYS = (
 )
 EXTRA_KEYS = ("snapshot_base", "timeline")
 # A result whose snapshot word is one of these has its timeline in the snapshot store
-# (snapshots/matrix/<scenario>/<case>/<snapshot_base>.txt): the record does not hold it a second
-# time (harness/store/record.py fills it in when it reads the record).
+# (snapshots/matrix/<scenario>/<case>/<snapshot_base>.txt): the record's file does not hold it a
+# second time (harness/store/record.py ``as_stored`` leaves it out, ``with_timelines`` reads it back).
 TIMELINE_STORED = ("match", "updated")
 
 
@@ -145,8 +145,6 @@ def written(result: AnyRow) -> dict:
     """The result as the record holds it: the keys above, in order, missing ones as null."""
     r = fields(result)
     out = {k: r.get(k) for k in RESULT_KEYS + EXTRA_KEYS}
-    if r.get("snapshot") in TIMELINE_STORED and r.get("snapshot_base"):
-        del out["timeline"]
     if r.get(INPUTS_KEY):
         out[INPUTS_KEY] = r[INPUTS_KEY]
     return out
