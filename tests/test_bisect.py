@@ -419,8 +419,9 @@ def test_a_widened_case_is_bisected_and_reported_from_its_new_code_only(fake_ind
     the new one. The old code said not-applicable on 2.7.0-2.8.0; the edited one applies there."""
     scenario = registry.discover()[RETRY]
     (tmp_path / "scenarios").mkdir()
-    module = tmp_path / "scenarios" / f"{scenario.module}.py"
-    shutil.copy(ROOT / "scenarios" / f"{scenario.module}.py", module)
+    folder = tmp_path / "scenarios" / RETRY  # the bug folder: its script and its declaration
+    shutil.copytree(ROOT / "scenarios" / RETRY, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    script = folder / "repro.py"
     (tmp_path / "reports").mkdir()
     sel, case = f"{RETRY}:resumable-resume", "resumable-resume"
     old_inputs = result_cache.scenario_inputs(tmp_path, scenario.module, RETRY)
@@ -448,7 +449,7 @@ def test_a_widened_case_is_bisected_and_reported_from_its_new_code_only(fake_ind
         old_inputs
     }
 
-    module.write_text(module.read_text() + "\n# widened: the case now applies to every release\n")
+    script.write_text(script.read_text() + "\n# widened: the case now applies to every release\n")
     new_inputs = result_cache.scenario_inputs(tmp_path, scenario.module, RETRY)
     assert new_inputs != old_inputs
     new = {"2.7.0": REPRODUCED, "2.7.1": REPRODUCED, "2.8.0": REPRODUCED, "2.9.0": FIXED, "2.10.0": FIXED}
