@@ -42,7 +42,7 @@ def validate_matrix_json(path: Path) -> dict:
     """The contract's shape of reports/matrix.json (CONTRACT.md)."""
     text = path.read_text()
     doc = json.loads(text)
-    assert doc["schema_version"] == 2
+    assert doc["schema_version"] == 3
     assert isinstance(doc["results"], list) and doc["results"]
     for r in doc["results"]:
         for key in ("scenario", "case", "framework", "version", "source", "outcome", "detail", "snapshot"):
@@ -108,11 +108,13 @@ def test_a_later_release_is_compared_with_the_nearest_earlier_snapshot(project):
     assert not (snap.parent / "2.9.2.txt").exists()
     # Hand-edit the stored timeline: the run fails and shows the diff.
     snap.write_text(
-        snap.read_text().replace("[inv-1] root_agent (model) 'ack'", "[inv-1] root_agent (model) 'hand-edited'", 1)
+        snap.read_text().replace(
+            "[e-<id-1>] root_agent (model) 'ack'", "[e-<id-1>] root_agent (model) 'hand-edited'", 1
+        )
     )
     changed = matrix(project, "google-adk==2.9.2", "--only", f"{RETRY}:resumable-resume")
     assert changed.returncode == 1, changed.stderr
-    assert "snapshot changed" in changed.stderr and "-[inv-1] root_agent (model) 'hand-edited'" in changed.stderr
+    assert "snapshot changed" in changed.stderr and "-[e-<id-1>] root_agent (model) 'hand-edited'" in changed.stderr
 
 
 def test_local_checkout_of_a_candidate_fix_and_an_install_failure(project, tmp_path_factory):
