@@ -28,8 +28,8 @@ def setup(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--run",
         action="store_true",
-        help="also run each applicable bug's short reproduction with the audited interpreter, in its environment "
-        "(no network, under --timeout), and show its verdict beside the record's",
+        help="also run each applicable bug's script (scenarios/<id>/repro.py CASE) with the audited interpreter, "
+        "in its environment (no network, under --timeout), and show its verdict beside the record's",
     )
     parser.add_argument(
         "--only", action="append", default=[], metavar="ID[,ID...]", help="only these scenarios, or scenario:case"

@@ -9,7 +9,7 @@ real environments and reports are untouched), with whatever package cache uv has
 - harness, environments kept: the same again (every case re-run, nothing rebuilt);
 - harness, nothing changed: a plain re-run (unchanged cases are skipped);
 - baseline: per release, ``uv venv`` + ``uv pip install`` + one ``python -m harness run``
-  (every case of the framework, once, no short reproductions), in turn;
+  (every case of the framework, once), in turn;
 - floor: per release, one Python process that only imports the framework (its bytecode
   compiled by the baseline's run), in turn;
 - with ``--with-tests``: ``nox -s tests`` in a fresh clone of HEAD, as CI runs it;

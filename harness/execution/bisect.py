@@ -33,8 +33,8 @@ framework, release), with the ranges bisected and the releases known to exist; n
 wall-clock times, so a re-run writes the same bytes. Boundaries are derived from all probes
 and the matrix record's results together, so two bisects over different ranges both stand,
 and a bisect starts from what is already known (``--rerun`` evaluates everything again).
-Knowledge follows the code: every probe carries ``inputs``, the digest of the scenario's module
-and short scripts that answered it (harness/store/result_cache.py ``scenario_inputs``; the
+Knowledge follows the code: every probe carries ``inputs``, the digest of the scenario's code
+(its bug folder) that answered it (harness/store/result_cache.py ``scenario_inputs``; the
 record's results carry it too), and a probe or result whose digest differs from the scenario's
 current one is ignored, when bisecting and when deriving boundaries for the reports. One with no
 digest (recorded before they carried one) still counts; the committed record was stamped with
@@ -397,7 +397,7 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
     if n_stale:
         log(
             f"  ignoring {n_stale} probes and results answered by an older version of {scenario.id}'s code "
-            "(its module or short scripts changed since)"
+            "(its script or declaration changed since)"
         )
     if n_known:
         log(

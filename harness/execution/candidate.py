@@ -6,7 +6,7 @@ request's checkout, the latest release; for an old release's patched sdist, that
 the framework's latest release is run beside it. A case **fixed** by the candidate reproduced
 on the baseline and is fixed on the candidate; a **regression** was fixed on the baseline and
 reproduces on the candidate. ``summary.md`` says both, then the before/after comment of every
-scenario that changed (with its short reproduction); the command exits 1 when there is a
+scenario that changed (with the bug's script and the commands that run it); the command exits 1 when there is a
 regression, naming it, and when a build could not be judged (every case of it an error: an
 install failure), which the summary says first; the summary is cut at 60,000 characters.
 Each run writes one folder of its own (reports/runs/candidate/<candidate>-<UTC time>/, or exactly

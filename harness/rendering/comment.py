@@ -269,7 +269,7 @@ def _details(
 
 
 def shown_case(case_ids: list[str], reproduced: set[str]) -> str:
-    """The case whose short reproduction a comment shows: the first of ``case_ids`` that
+    """The case whose commands a comment shows: the first of ``case_ids`` that
     reproduces somewhere (``reproduced``), else the first."""
     return next((c for c in case_ids if c in reproduced), case_ids[0])
 
@@ -284,7 +284,7 @@ def render(
 ) -> str:
     """The comment. ``scenario``: metadata as the reports use it (harness/rendering/reports.py ``scenario_metadata``);
     ``document``: the record, or a candidate run's matrix.json when ``run_dir`` names that run; ``script``:
-    the short reproduction to show (a candidate run's, pinned to its baseline; default: the published one)."""
+    the bug's script to show (default: scenarios/<id>/repro.py of ``root_dir``)."""
     rows = [r for r in rows_of(document) if r.scenario == scenario["id"]]
     if not rows:
         where = f"{run_dir}/matrix.json" if run_dir else "reports/matrix.json"

@@ -1,5 +1,5 @@
-"""The record's views: reports/matrix.md, one report per scenario, the SVG grids and the published
-short reproductions, rendered from a record document (harness/store/record.py, which owns and
+"""The record's views: reports/matrix.md, one report per scenario and the SVG grids, rendered from
+a record document (harness/store/record.py, which owns and
 writes reports/matrix.json). Rendering reads the record and writes into a staging
 (harness/store/staging.py), so a report set is moved into place whole or not at all."""
 

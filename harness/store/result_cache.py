@@ -1,8 +1,8 @@
 """Skip a (case, environment) whose inputs did not change since its last recorded result.
 
 Inputs: every project file the case's process loaded, as its worker reported them with the
-result (harness/runtime/loaded.py: the harness modules it imported, its scenario module and the
-scenario helpers it names, its short reproduction script, the data files it opened), each with
+result (harness/runtime/loaded.py: the harness modules it imported, its bug folder's script and
+declaration, the data files it opened), each with
 its digest, and the environment (its marker: requirement, dependency date, Python). So an edit
 of any file a case used re-runs it, and an edit of one it never loaded (the CLI, the reports)
 does not. The record lives inside the environment's directory, so rebuilding the environment
