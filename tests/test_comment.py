@@ -1,6 +1,11 @@
-"""The pull-request comment (issue 17): one table, <details> intact, under 10,000 characters."""
+"""The pull-request comment (issues 17, 36): one table, <details> intact, under GitHub's 65,536
+characters; with no repository known it stands alone (no link, no path of this project, every case's
+command and the script itself), says what a non-regression case's failure is, and why every result
+that is neither reproduced nor fixed is so."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from markdown_it import MarkdownIt
@@ -78,14 +83,35 @@ def test_the_comment_of_every_committed_scenario_parses_and_fits(scenario):
     assert f"nox -s matrix -- --only {scenario.id} " in text
     if any(r["outcome"] in (REPRODUCED, FIXED) for r in RECORD["results"] if r["scenario"] == scenario.id):
         assert f"`uv run --with {scenario.framework}" in text and " --exclude-newer " in text
-    assert "needs a checkout of this harness" in text  # the harness-only command says so
+    assert "(a checkout of it, not of the framework)" in text  # the harness-only command says so
 
 
-@pytest.mark.parametrize("scenario", PRESENT[:3], ids=[s.id for s in PRESENT[:3]])
-def test_with_no_repository_url_the_comment_links_nothing_and_says_so(scenario):
+@pytest.mark.parametrize("scenario", PRESENT, ids=[s.id for s in PRESENT])
+def test_with_no_repository_url_the_comment_stands_alone(scenario):
+    """What issue 36 asks of ``python -m harness comment ID`` with no URL known: no link, no relative
+    path, no note to the contributor, every case's reproduction, non-regression failures in words,
+    and every unexpected or error result explained by the scenario."""
     text = comment.render(reports.scenario_metadata(scenario), RECORD)
-    assert "](reports/" not in text and "](https://github.com/owner" not in text
-    assert "No repository URL is known" in text
+    assert len(text) < comment.LIMIT
+    upstream = set(scenario.links)
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)  # the script's code is not markdown
+    links = [chunk.split(")", 1)[0] for chunk in prose.split("](")[1:]]
+    assert all(link in upstream for link in links), links
+    for path in ("reports/", "scenarios/", ".nox/"):
+        assert path not in text, path
+    for note in ("No repository URL", "needs a checkout", "see `reports", "not yet explained"):
+        assert note not in text, note
+    assert f"<summary>{reproduction.SCRIPT} (" in text and "```python" in text  # the script, once
+    rows = [r for r in RECORD["results"] if r["scenario"] == scenario.id]
+    for case in {r["case"] for r in rows}:
+        assert f"- `{case}`:" in text  # its command(s)
+        assert f"repro.py {case}`" in text
+    for case in scenario.cases:
+        if getattr(case, "non_regression", False):
+            line = next(x for x in text.splitlines() if x.startswith(f"| `{case.id}` (non-regression)"))
+            assert "reproduced" not in line, line
+            if any(r["case"] == case.id and r["outcome"] == REPRODUCED for r in rows):
+                assert f"- `{case.id}` (" in text and "the fix goes too far on" in text
 
 
 def test_release_ranges_split_where_any_case_changes_and_between_release_lines():
@@ -99,7 +125,7 @@ def test_release_ranges_split_where_any_case_changes_and_between_release_lines()
         ]
     ]
     rows += [result("two", v, FIXED, "c\n") for v in ("1.0.0", "2.0.0", "2.1.0", "2.2.0")]
-    text = comment.render(DEMO, document(rows))
+    text = comment.render(DEMO, document(rows), link_base="https://github.com/owner/harness/blob/0123abc/")
     assert "| case (google-adk) | 1.0.0 | 2.0.0 – 2.1.0 (2) | 2.2.0 | script |" in text
     assert "| `one` | **reproduced** | **reproduced** | fixed |" in text
     assert "| `two` (control) | holds | holds | holds |" in text
@@ -120,16 +146,18 @@ def test_a_candidate_run_gives_a_before_after_table(tmp_path):
         result("two", "2.13.0", FIXED, "c\n"),
         result("two", "2.13.0", FIXED, "c\n", "local:adk-python"),
     ]
-    text = comment.render(DEMO, document(rows), run_dir="reports/runs/x")
+    text = comment.render(
+        DEMO, document(rows), run_dir="reports/runs/x", link_base="https://github.com/owner/harness/blob/0123abc/"
+    )
     assert "| case (google-adk) | 2.13.0 (before) | `local:adk-python` (after) | change | script |" in text
     assert "| `one` | **reproduced** | fixed | reproduced → fixed |" in text
-    assert "| `two` (control) | fixed | fixed | unchanged |" in text
+    assert "| `two` (control) | holds | holds | unchanged |" in text
     assert "nox -s matrix -- --only adk-demo google-adk==2.13.0 /path/to/adk-python" in text
     assert structure(text)[:2] == (1, 2)
     # An exploratory run (releases only) gets the release-range table of its own results.
     only_releases = comment.render(DEMO, document(rows[::2]), run_dir="reports/runs/x")
     assert "| case (google-adk) | 2.13.0 | script |" in only_releases
-    assert "Full evidence: `reports/runs/x/adk-demo.md`" in only_releases
+    assert "Full evidence: the run's report, `adk-demo.md`." in only_releases
 
 
 def test_long_timelines_are_cut_then_dropped_to_stay_under_the_limit():
@@ -143,7 +171,7 @@ def test_long_timelines_are_cut_then_dropped_to_stay_under_the_limit():
     text = comment.render(DEMO, document(rows))
     assert len(text) < comment.LIMIT
     assert (
-        "more timeline lines: see reports/adk-demo.md" in text
+        "more timeline lines: the case's command prints them all" in text
         or "more diff lines" in text
         or "too long for a comment" in text
     )
@@ -173,7 +201,7 @@ def test_the_script_is_folded_in_where_it_fits_and_linked_where_it_does_not(tmp_
     assert "save the script below as `repro.py`" in text
     assert "<summary>repro.py (1 lines)</summary>\n\n```python\nprint('the bug')\n```\n</details>" in text
     big = tmp_path / "big.py"
-    big.write_text("".join(f"print({i}, '{'x' * 80}')\n" for i in range(200)))
+    big.write_text("".join(f"print({i}, '{'x' * 80}')\n" for i in range(800)))
     text = comment.render(DEMO, document(rows), link_base=base, script=big)
     assert len(text) < comment.LIMIT and "cut to fit" not in text
     assert "save the script as `repro.py`" in text and "<summary>repro.py" not in text
@@ -181,3 +209,29 @@ def test_the_script_is_folded_in_where_it_fits_and_linked_where_it_does_not(tmp_
     _, _, opened, closed, summaries = structure(text)
     assert opened == closed == summaries
     assert "nox -s matrix -- --only adk-demo " in text and text.rstrip().endswith("adk-demo.md).")
+
+
+def test_non_regression_and_third_way_results_read_as_what_they_are():
+    """A non-regression case's ``reproduced`` is the fix going too far, said with the judge's words;
+    an ``unexpected`` result carries the scenario's explanation where one covers it."""
+    scenario = {
+        **DEMO,
+        "cases": [
+            {"id": "one", "summary": ""},
+            {"id": "guard", "summary": "a retry's delta must be kept", "non_regression": True},
+        ],
+        "explanations": [{"cases": "one", "versions": "==2.0.0", "why": "another bug fails first (#9)"}],
+    }
+    rows = [
+        result("one", "2.0.0", "unexpected", "u\n"),
+        result("one", "2.1.0", REPRODUCED, "a\na\n"),
+        result("one", "2.2.0", FIXED, "a\n"),
+        result("guard", "2.0.0", FIXED, "g\n"),
+        result("guard", "2.1.0", FIXED, "g\n"),
+        {**result("guard", "2.2.0", REPRODUCED, "h\n"), "detail": "the delta was dropped"},
+    ]
+    text = comment.render(scenario, document(rows))
+    assert "| `guard` (non-regression) | holds | holds | **too far** |" in text
+    assert "- `guard` (a retry's delta must be kept): the fix goes too far on 2.2.0: the delta was dropped" in text
+    assert "  - too far on 2.2.0: `uv run" in text and "  - holds on 2.1.0: `uv run" in text
+    assert "- `one` on 2.0.0: **unexpected**: d. Why: another bug fails first (#9)" in text

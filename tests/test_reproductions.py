@@ -265,3 +265,34 @@ def test_git_bisect_run_with_a_reproduction_finds_the_commit(tmp_path):
     out = subprocess.run(["git", "bisect", "run", str(runner)], cwd=repo, capture_output=True, text=True)
     assert f"{commits[1].strip()} is the first bad commit" in out.stdout, out.stdout + out.stderr
     assert f"google-adk {bad}" in out.stdout
+
+
+@pytest.mark.slow
+def test_a_script_against_a_local_source_tree_the_way_the_comment_says_gets_that_releases_verdict(tmp_path):
+    """A maintainer's checkout: the sources of a release the record says reproduces (its sdist's
+    tree, as a checkout has it), run with the command the comment and the report print
+    (``PYTHONPATH=<checkout>/src python repro.py CASE``) from an environment holding a fixed release
+    (the tests' pin, whose dependencies it shares): the checkout's verdict, not the environment's."""
+    from harness.planning import index
+
+    scenario_id, case = "adk-retry-same-invocation-id", "resumable-resume"
+    rows = reproduce.case_rows(record.load(PROJECT.reports), scenario_id, case)
+    old = next(r for r in reversed(rows) if r.outcome == REPRODUCED)
+    pinned = next(r for r in rows if str(r.version) == installed("google-adk"))
+    assert pinned.outcome == FIXED, "the environment's own release must not show the bug"
+    sdist = index.download_sdist("google-adk", str(old.version), tmp_path, PROJECT.cache)
+    with tarfile.open(sdist) as tf:
+        tf.extractall(tmp_path / "unpacked", filter="data")
+    checkout = next((tmp_path / "unpacked").iterdir())
+    shutil.copy(reproduce.script_file(scenario_id), tmp_path / reproduction.SCRIPT)
+    command = reproduce.local_command(case, checkout=str(checkout))
+    # "python" is the environment's: the one that has the framework's dependencies.
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.run(["sh", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=600, env=env)
+    last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr[-2000:]
+    assert (proc.returncode, last.split(":")[0:2]) == (EXIT[REPRODUCED], ["verdict", " reproduced"]), last
+    # Without the checkout on the path, the same command's script gives the environment's release's verdict.
+    plain = subprocess.run(
+        [sys.executable, reproduction.SCRIPT, case], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
+    assert plain.returncode == EXIT[FIXED], plain.stdout[-2000:] + plain.stderr[-2000:]

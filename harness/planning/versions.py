@@ -78,3 +78,15 @@ def line(version: str) -> str:
     Lines are kept apart in reports: a maintained 1.x can publish after 2.x fixed a bug.
     """
     return f"{version.partition('.')[0]}.x"
+
+
+def matches(version: str, specifier: str) -> bool:
+    """Whether ``version`` is in the PEP 440 specifier set ``specifier`` (prereleases included:
+    a scenario's explanation names the releases it covers, final or not)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return SpecifierSet(specifier, prereleases=True).contains(Version(version))
+    except (InvalidSpecifier, InvalidVersion):
+        return False

@@ -113,6 +113,22 @@ def report_lines(scenario: dict, results: list[Row], bisects: dict) -> list[str]
     return out
 
 
+def sentence_lines(scenario: dict, results: list[Row], bisects: dict) -> list[str]:
+    """The same as ``report_lines`` in sentences (a comment keeps one table: the outcomes')."""
+    claim = scenario.get("claims") or {}
+    m = measure(scenario, results, bisects)
+    said = _claimed(claim)
+    out = [
+        (f"**The thread says**: {said}." if said else "**The thread says** nothing about releases.")
+        + f" **Measured** (its bug cases): {_measured_words(m)}.",
+        "",
+    ]
+    found = disagreements(claim, m)
+    if found:
+        out += [f"**Claim and measurement disagree**: {'; '.join(found)}.", ""]
+    return out
+
+
 def scenario_disagreements(scenario: dict, results: list[Row], bisects: dict) -> list[str]:
     """One line per disagreement of ``scenario`` (for the run's summary)."""
     claim = scenario.get("claims") or {}

@@ -21,15 +21,17 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.planning import versions
 from harness.project import PROJECT_ROOT
-from harness.rendering import reproduce
+from harness.rendering import claims, explanations, reproduce
 from harness.rendering.evidence import _esc, _fence
-from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED
+from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
 from harness.runtime.reproduction import SCRIPT
+from harness.runtime.scenario import POSTGRESQL
+from harness.store import boundaries
 from harness.store.rows import Row
 from harness.store.rows import of_document as rows_of
 
-LIMIT = 10_000  # the issue's bound for a comment a reviewer reads (GitHub allows 65,536)
-MARGIN = 200  # kept free under LIMIT
+LIMIT = 65_536  # GitHub's limit for a comment's body, in characters
+MARGIN = 500  # kept free under LIMIT
 
 
 class CommentError(UsageError, ValueError):
@@ -80,8 +82,8 @@ def _meanings(cases: list[dict]) -> list[str]:
     guards = [f"`{c['id']}`" for c in cases if c.get("non_regression")]
     if guards:
         out.append(
-            f"Non-regression cases ({', '.join(guards)}): `reproduced` there means a fix went too far "
-            "and dropped behaviour that must stay."
+            f"Non-regression cases ({', '.join(guards)}): they read `too far` where a fix went too far and "
+            "dropped behaviour that must stay (the script says `reproduced` there), `holds` where it stayed."
         )
     if any(c.get("control") for c in cases):
         out.append(
@@ -92,6 +94,17 @@ def _meanings(cases: list[dict]) -> list[str]:
 
 def _control_word(outcome: str | None) -> str | None:
     return {FIXED: "holds", REPRODUCED: "broke"}.get(outcome or "", outcome)
+
+
+def _guard_word(outcome: str | None) -> str | None:
+    """A non-regression case's outcome in its own words: ``reproduced`` is a fix that went too far."""
+    return {FIXED: "holds", REPRODUCED: "too far"}.get(outcome or "", outcome)
+
+
+def _word(case: dict, outcome: str | None) -> str | None:
+    if case.get("control"):
+        return _control_word(outcome)
+    return _guard_word(outcome) if case.get("non_regression") else outcome
 
 
 def _spans(releases: list[Row], cases: list[str], rows: list[Row]) -> list[list[str]]:
@@ -120,7 +133,7 @@ def _span_label(span: list[str], version_of: dict[str, str]) -> str:
 def _cell(outcome: str | None) -> str:
     if outcome is None:
         return "–"
-    return f"**{outcome}**" if outcome in (REPRODUCED, UNEXPECTED) else outcome
+    return f"**{outcome}**" if outcome in (REPRODUCED, UNEXPECTED, ERROR, "broke", "too far") else outcome
 
 
 def _record_table(scenario: dict, rows: list[Row], link_base: str) -> list[str]:
@@ -142,7 +155,7 @@ def _record_table(scenario: dict, rows: list[Row], link_base: str) -> list[str]:
         for span in spans:
             seen = {outcome.get((c["id"], s)) for s in span}
             word = seen.pop() if len(seen) == 1 else None
-            shown = _control_word(word) if c.get("control") and word else word
+            shown = _word(c, word) if word else word
             cells.append(_cell(shown) if len(seen) == 0 else "mixed")
         out.append(
             f"| {_case_label(c)} | " + " | ".join(cells) + f" | {_script_link(scenario['id'], c['id'], link_base)} |"
@@ -167,7 +180,7 @@ def _run_table(scenario: dict, rows: list[Row], link_base: str) -> list[str]:
     for c in scenario["cases"]:
         if not any(r.case == c["id"] for r in rows):
             continue
-        cells = [_cell(by[(c["id"], b.source)].outcome) if (c["id"], b.source) in by else "–" for b in builds]
+        cells = [_cell(_word(c, by[(c["id"], b.source)].outcome)) if (c["id"], b.source) in by else "–" for b in builds]
         changes = []
         for cand in candidates:
             before = by.get((c["id"], base.source)) if base else None
@@ -187,7 +200,8 @@ def _cut(text: str, limit: int | None, what: str, report: str) -> str:
     lines = text.rstrip("\n").splitlines()
     if limit is None or len(lines) <= limit:
         return "\n".join(lines)
-    return "\n".join(lines[:limit] + [f"… {len(lines) - limit} more {what} lines: see {report}"])
+    # No path here: the comment stands alone, and the case's command above prints every line.
+    return "\n".join(lines[:limit] + [f"… {len(lines) - limit} more {what} lines: the case's command prints them all"])
 
 
 def _diff(a: Row, b: Row) -> str:
@@ -269,9 +283,68 @@ def _details(
 
 
 def shown_case(case_ids: list[str], reproduced: set[str]) -> str:
-    """The case whose commands a comment shows: the first of ``case_ids`` that
+    """The case whose commands a comment shows first: the first of ``case_ids`` that
     reproduces somewhere (``reproduced``), else the first."""
     return next((c for c in case_ids if c in reproduced), case_ids[0])
+
+
+def _too_far_lines(scenario: dict, rows: list[Row]) -> list[str]:
+    """Per non-regression case that failed somewhere: on which releases, and what failed, in the judge's words."""
+    out = []
+    for case in scenario["cases"]:
+        if not case.get("non_regression"):
+            continue
+        failed = sorted(
+            (r for r in rows if r.case == case["id"] and r.release and r.outcome == REPRODUCED), key=_order
+        )
+        if failed:
+            found = [str(r.version) for r in failed]
+            out.append(
+                f"- `{case['id']}` ({case.get('summary', '')}): the fix goes too far on "
+                f"{explanations.releases_words(found)}: {failed[-1].detail}"
+            )
+    if out:
+        out = ["What `too far` means, per non-regression case (behaviour that must stay was dropped):", "", *out, ""]
+    return out
+
+
+def _third_way_lines(scenario: dict, rows: list[Row]) -> list[str]:
+    """Every result that is neither reproduced nor fixed, grouped, with the judge's words and the scenario's why."""
+    found = explanations.groups(scenario, rows)
+    if not found:
+        return []
+    out = ["Neither reproduced nor fixed (a third behaviour), with why:", ""]
+    for case_id, outcome, versions_found, detail, reason in found:
+        why = reason or "not yet explained by this scenario's author; the judge's words are what was measured"
+        out.append(
+            f"- `{case_id}` on {explanations.releases_words(versions_found)}: **{outcome}**: {detail}. Why: {why}"
+        )
+    return [*out, ""]
+
+
+def _command_lines(scenario: dict, document: dict, rows: list[Row], before_after: bool) -> list[str]:
+    """Per case that ran: the command on the newest release that reproduces and on the first fixed after it."""
+    bug = reproduce.Bug.of(scenario)
+    out = []
+    for case in scenario["cases"]:
+        if not any(r.case == case["id"] for r in rows):
+            continue
+        runs = [
+            f"- {_word(case, run.outcome)} on {run.version}: `{run.command}`"
+            for run in reproduce.runs(bug, case["id"], document)
+        ]
+        if before_after:
+            runs.append(f"- on your candidate checkout: `{reproduce.local_command(case['id'])}`")
+        if runs:
+            out += [f"- `{case['id']}`:", *[f"  {line}" for line in runs]]
+    if any(case["id"].endswith(f"-{POSTGRESQL}") for case in scenario["cases"]):
+        out += [
+            "",
+            f"A `-{POSTGRESQL}` case needs a PostgreSQL server, found through libpq's variables (`PGHOST`, "
+            "`PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE` for the maintenance database) as `psql` finds it; "
+            "the script creates a database of its own there and drops it at the end.",
+        ]
+    return out
 
 
 def render(
@@ -281,22 +354,30 @@ def render(
     link_base: str = "",
     root_dir: Path = PROJECT_ROOT,
     script: Path | None = None,
+    bisects: dict | None = None,
 ) -> str:
     """The comment. ``scenario``: metadata as the reports use it (harness/rendering/reports.py ``scenario_metadata``);
     ``document``: the record, or a candidate run's matrix.json when ``run_dir`` names that run; ``script``:
-    the bug's script to show (default: scenarios/<id>/repro.py of ``root_dir``)."""
+    the bug's script to show (default: scenarios/<id>/repro.py of ``root_dir``); ``bisects``: the bisect
+    record (default: ``root_dir``'s reports/bisect.json for the record, none for a run).
+
+    It stands alone: with no repository URL known (``link_base`` empty) it links nothing and names no
+    path of this project; the script is in it once, with the commands that run each case."""
     rows = [r for r in rows_of(document) if r.scenario == scenario["id"]]
     if not rows:
         where = f"{run_dir}/matrix.json" if run_dir else "reports/matrix.json"
         raise CommentError(
             f"{where} has no results for {scenario['id']}; run `nox -s matrix -- --only {scenario['id']}` first"
         )
+    if bisects is None:
+        bisects = boundaries.empty_record() if run_dir else boundaries.load_record(root_dir / "reports" / "bisect.json")
     report = f"reports/{scenario['id']}.md" if not run_dir else f"{run_dir.rstrip('/')}/{scenario['id']}.md"
     first_link = scenario["links"][0] if scenario["links"] else ""
     head = [
         f"**{scenario['id']}** ({scenario['framework']}, {first_link}): {' '.join(scenario['description'].split())}",
         "",
     ]
+    head += claims.sentence_lines(scenario, rows, bisects)
     for note in scenario.get("boundary_notes", ()):
         head += [note, ""]
     # A run with a candidate build gets before/after; an exploratory run of releases, ranges.
@@ -322,52 +403,53 @@ def render(
         specs = [s for s in releases if s in keep] or releases[-1:]
         n = len({r.source for r in rows})
         lead = [f"Outcome per case and release range ({n} releases run; the count in brackets):", ""]
-    case_shown = shown_case([c["id"] for c in scenario["cases"]], {r.case for r in rows if r.outcome == REPRODUCED})
     published = script or reproduce.script_file(scenario["id"], root_dir)
-    bug = reproduce.Bug.of(scenario)
-    commands = reproduce.lines(bug, case_shown, document)
-    if before_after:
-        commands.append(f"- on a framework checkout: `{reproduce.local_command(case_shown)}`")
+    example = shown_case([c["id"] for c in scenario["cases"]], {r.case for r in rows if r.outcome == REPRODUCED})
     reproduce_lines = [
-        f"Reproduce without the harness: save the script{{where}} as `{SCRIPT}` (it is "
-        f"`{reproduce.script_path(scenario['id'])}`, the replay the harness ran on every release; every case "
-        f"is an argument of it) and run it with `uv run` (exit 3 reproduced, 0 fixed, 125 otherwise: "
-        "`git bisect run` reads them):",
+        f"Reproduce without this harness: save the script{{where}} as `{SCRIPT}` (the replay the harness ran on "
+        "every release; each case is an argument of it) and run a case with `uv run` on a release "
+        "(exit 3 reproduced, 0 fixed, 125 otherwise: `git bisect run` reads them):",
         "",
-        *commands,
+        *_command_lines(scenario, document, rows, before_after),
+        "",
+        "Against your own checkout of the framework, in an environment that has its dependencies (the "
+        f"checkout's own development environment): `{reproduce.local_command(example)}`.",
         "",
     ]
     folded: list[str] = []
     if published.is_file():
         body = published.read_text(encoding="utf-8")
-        lines = len(body.splitlines())
         folded = [
             "<details>",
-            f"<summary>{SCRIPT} ({lines} lines)</summary>",
+            f"<summary>{SCRIPT} ({len(body.splitlines())} lines)</summary>",
             "",
             *_fence(body.rstrip("\n"), "python"),
             "</details>",
             "",
         ]
     path = reproduce.script_path(scenario["id"])
-    # Where the script does not fit folded in, the comment points to it instead of being cut inside it.
-    pointed = [f"The script: [`{path}`]({link_base}{path})." if link_base else f"The script: `{path}`.", ""]
-    harness_lines = [
-        "With the harness (needs a checkout of this harness's repository, not of the framework):",
-        "",
-        *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"),
-        "",
-    ]
-    report_ref = f"[`{report}`]({link_base}{report})" if link_base and not run_dir else f"`{report}`"
-    no_links = [] if link_base else ["(No repository URL is known to this harness, so the comment links nothing.)"]
-    tail = [f"Full evidence: {report_ref}.", *no_links]
+    # With a repository known, a script too long to fold in is linked; without one it is always in.
+    pointed = [f"The script: [`{path}`]({link_base}{path}).", ""] if link_base else []
+    harness_lines = (
+        [
+            f"With [this harness]({link_base.split('/blob/')[0]}) (a checkout of it, not of the framework):",
+            "",
+            *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"),
+            "",
+        ]
+        if link_base
+        else []
+    )
+    tail = [f"Full evidence: [`{report}`]({link_base}{report})."] if link_base and not run_dir else []
+    if run_dir and not link_base:
+        tail = [f"Full evidence: the run's report, `{scenario['id']}.md`."]
     pairs = _evidence_pairs(scenario, rows, before_after)
-    for script_lines in (folded, pointed) if folded else (pointed,):
-        where = " below" if script_lines is folded else ""
+    meanings = _meanings(scenario["cases"]) + [""] + _too_far_lines(scenario, rows) + _third_way_lines(scenario, rows)
+    text = ""
+    for script_lines in (folded, pointed) if folded and pointed else (folded or pointed,):
+        where = " below" if script_lines is folded and folded else ""
         said = [line.replace("{where}", where) for line in reproduce_lines]
-        fixed_part = (
-            head + lead + table + [""] + _meanings(scenario["cases"]) + [""] + said + script_lines + harness_lines
-        )
+        fixed_part = head + lead + table + [""] + meanings + said + script_lines + harness_lines
         # Fit under LIMIT: shorter blocks first, then diffs only, then nothing folded.
         for timeline_lines, diff_lines, timelines in (
             (40, 60, True),
@@ -379,12 +461,11 @@ def render(
             text = "\n".join(fixed_part + _details(pairs, report, timeline_lines, diff_lines, timelines) + tail) + "\n"
             if len(text) <= LIMIT - MARGIN:
                 return text
-        note = [f"Timelines and diffs are too long for a comment: see `{report}`.", ""]
+        note = ["Timelines and diffs are too long for a comment" + (f": see `{report}`." if link_base else "."), ""]
         text = "\n".join(fixed_part + note + tail) + "\n"
         if len(text) <= LIMIT - MARGIN:
             return text
-    return text[: LIMIT - MARGIN - 80].rsplit("\n", 1)[0] + f"\n\n… cut to fit; see `{report}`.\n"
-    return text
+    return text[: LIMIT - MARGIN - 80].rsplit("\n", 1)[0] + "\n\n… cut to fit GitHub's limit for a comment.\n"
 
 
 def load(root: Path, run_dir: str | None) -> dict:

@@ -11,7 +11,7 @@ import itertools
 from functools import partial
 
 from harness.planning import versions
-from harness.rendering import boundary_evidence, claims, reproduce
+from harness.rendering import boundary_evidence, claims, explanations, reproduce
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store import boundaries
 from harness.store.rows import Row
@@ -271,7 +271,11 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
         ]
         for key, grp in itertools.groupby(keyed, key=lambda x: x[1]):
             group = [r for r, _ in grp]
-            out.append(f"| {_esc(_range(group))} | {key[0]} | {_esc(key[1])} | {key[2]} |")
+            detail = key[1]
+            reason = explanations.why(scenario, case["id"], group[0].version) if key[0] in explanations.THIRD_WAYS else None
+            if reason:  # neither reproduced nor fixed: the scenario's words for why
+                detail = f"{detail} Why: {reason}"
+            out.append(f"| {_esc(_range(group))} | {key[0]} | {_esc(detail)} | {key[2]} |")
         out.append("")
         case_shapes = []
         for r in rows:

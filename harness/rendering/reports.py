@@ -118,6 +118,8 @@ def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
         "boundary_notes": list(getattr(scenario, "range_notes", ())),
         # What the thread claims (the bug's bug.py), set beside the measurement; {} for none.
         "claims": _claims_of(scenario),
+        # Why a result is neither reproduced nor fixed, where the declaration says (rendering/explanations.py).
+        "explanations": [dataclasses.asdict(e) for e in getattr(scenario, "explanations", ())],
         # Its code's digest: the boundaries quoted ignore probes and results of older code.
         "inputs": result_cache.scenario_inputs(root or PROJECT.root, scenario.module, scenario.id),
         # Each boundary's executed-code change, where `python -m harness explain` wrote one.

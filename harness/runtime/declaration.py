@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.runtime.scenario import SQLITE, AsInstalled, Build, Claim, Edge, InProcess, Release
+from harness.runtime.scenario import SQLITE, AsInstalled, Build, Claim, Edge, Explanation, InProcess, Release
 
-__all__ = ["AsInstalled", "Bug", "CaseRole", "Claim", "Edge", "InProcess", "Release"]
+__all__ = ["AsInstalled", "Bug", "CaseRole", "Claim", "Edge", "Explanation", "InProcess", "Release"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,8 @@ class Bug:
     backends: tuple[str, ...] = (SQLITE,)
     claims: Claim = field(default_factory=Claim)
     range_notes: tuple[str, ...] = ()
+    # Why each result that is neither reproduced nor fixed is so: ``Explanation(cases, versions, why)``.
+    explanations: tuple[Explanation, ...] = ()
 
 
 # Re-exported so a declaration imports from one module.

@@ -178,4 +178,5 @@ def scenario_from_folder(folder: Path, declaration: Any) -> Scenario:
         requires=declaration.requires,
         backends=declaration.backends,
         claims=declaration.claims,
+        explanations=tuple(declaration.explanations),
     )

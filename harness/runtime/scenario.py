@@ -8,6 +8,7 @@ case functions, so the harness can list and validate every scenario in any envir
 from __future__ import annotations
 
 import contextvars
+import fnmatch
 import functools
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -21,6 +22,8 @@ from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED, Verdict
 
 ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # A plain requirement: name, optional extras, optional version specifiers (no URLs, no markers).
+# A PEP 440 specifier set over releases, as an Explanation names them (checked fully where packaging is).
+SPECIFIER_RE = re.compile(r"^\s*(?:===?|!=|<=|>=|<|>|~=)\s*[0-9][0-9A-Za-z.*+!-]*(?:\s*,\s*(?:===?|!=|<=|>=|<|>|~=)\s*[0-9][0-9A-Za-z.*+!-]*)*\s*$")
 REQUIREMENT_RE = re.compile(
     r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?\s*([<>=!~]=?\s*[0-9][0-9A-Za-z.*+!-]*\s*,?\s*)*$"
 )
@@ -181,6 +184,23 @@ class Claim:
 
 
 @dataclass(frozen=True)
+class Explanation:
+    """Why some cases give neither ``reproduced`` nor ``fixed`` on some releases, in words a
+    maintainer understands (another known bug reached first, an API the release lacks, a
+    dependency published later that the release cannot use): the comment and the report print it
+    beside every ``unexpected`` or ``error`` result it covers.
+
+    ``cases``: a shell pattern over case ids (``"*-postgresql"``, ``"streamed"``);
+    ``versions``: a PEP 440 specifier over the framework's releases (``"==1.24.0"``,
+    ``">=2.2.0,<2.6"``); ``why``: one or two sentences, naming the upstream issue or the
+    scenario id where it is another bug."""
+
+    cases: str
+    versions: str
+    why: str
+
+
+@dataclass(frozen=True)
 class Scenario:
     id: str
     framework: str
@@ -206,6 +226,8 @@ class Scenario:
     # What the upstream thread claims (fixed in, by which PR, introduced in, still open), only
     # where the docstring or seed already states it: the reports set it beside the measurement.
     claims: Claim = Claim()
+    # Why the results that are neither reproduced nor fixed are so (Explanation): shown beside them.
+    explanations: tuple[Explanation, ...] = ()
 
     def case(self, case_id: str) -> Case:
         for c in self.cases:
@@ -252,6 +274,23 @@ def validate(scenario: object, module: str) -> Scenario:
         problems.append(f"claims must be a Claim, got {type(claims).__name__}")
     elif not claims.empty() and not claims.source.strip():
         problems.append("claims: say where the repository states the thread's claim (source)")
+    for explanation in scenario.explanations:
+        if not isinstance(explanation, Explanation):
+            problems.append(f"explanations must be Explanation(cases, versions, why), got {type(explanation).__name__}")
+            continue
+        if not explanation.why.strip():
+            problems.append(f"explanation for {explanation.cases!r} on {explanation.versions!r}: say why (why)")
+        if not SPECIFIER_RE.match(explanation.versions):
+            problems.append(
+                f"explanation versions {explanation.versions!r} is not a version specifier (==1.24.0, >=2.2.0,<2.6)"
+            )
+        # Before or after expand_backends: a pattern may name a case's "<case>-postgresql" variant.
+        variants = [
+            *(c.id for c in scenario.cases),
+            *(f"{c.id}-{b}" for c in scenario.cases for b in scenario.backends if b != SQLITE),
+        ]
+        if not any(fnmatch.fnmatchcase(case_id, explanation.cases) for case_id in variants):
+            problems.append(f"explanation cases {explanation.cases!r} matches no case")
     for req in scenario.requires:
         if not isinstance(req, str) or not REQUIREMENT_RE.match(req):
             problems.append(f"requires entry {req!r} is not a requirement (NAME, NAME[extra] or NAME>=1.0)")

@@ -2,7 +2,7 @@
 
 import contextlib
 
-from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, InProcess, Release
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, Explanation, InProcess, Release
 
 
 @contextlib.contextmanager
@@ -45,13 +45,20 @@ def _a_failed_otherwise(obs):
 
 
 BUG = Bug(
+    explanations=(
+        Explanation(
+            "*-postgresql",
+            "==1.24.0",
+            "On PostgreSQL, 1.24.0's create_session fails before either run starts: it passes an aware datetime that asyncpg refuses for a TIMESTAMP WITHOUT TIME ZONE column. That is another bug, google-adk #4366 (adk-database-postgres-aware-datetime: reproduced on 1.24.0-1.24.1, fixed in 1.25.0), so this bug cannot be observed there.",
+        ),
+    ),
     links=(
         "https://github.com/google/adk-python/issues/4751",
         "https://github.com/google/adk-python/pull/4752",
     ),
     description=(
-        "DatabaseSessionService.append_event on a stale session reloads it and writes (1.24 on) "
-        "instead of refusing, so two concurrent run_async calls on one session interleave their events."
+        "DatabaseSessionService.append_event on a stale session reloads it and writes instead of "
+        "refusing, so two concurrent run_async calls on one session interleave their events."
     ),
     expected=(
         "A write through a stale session object is refused with the stale-session error; the stored "
@@ -60,7 +67,7 @@ BUG = Bug(
     range_notes=(
         "1.2.0-1.19.0 reproduce by another mechanism: append_event stamps `update_time` only for a state "
         "delta there (commit d83ee1a6), so the stale check never fires and the stale writer's events go "
-        "in silently; 1.20.0-1.23.0 refuse, as expected.",
+        "in silently; 1.20.0-1.23.0 refuse, as expected; 1.24.0-1.27.5 reload and write (the thread's bug).",
     ),
     # SQLAlchemy: with google-adk in 1.x, its ``db`` extra in 2.x; ``asyncio`` brings greenlet (SQLAlchemy 2.1
     # no longer does). PostgreSQL drivers: asyncpg for the async service (1.19 on), psycopg2 before.

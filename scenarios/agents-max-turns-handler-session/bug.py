@@ -3,7 +3,7 @@
 import contextlib
 import json
 
-from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, InProcess, Release
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, Explanation, InProcess, Release
 
 HANDLER_TEXT = "I ran out of steps; ticket 7 is open."
 
@@ -33,6 +33,13 @@ EDGES = (
 )
 
 BUG = Bug(
+    explanations=(
+        Explanation(
+            "streamed",
+            "==0.8.0",
+            "The handler's message is saved, but 0.8.0's run_streamed does not save a tool turn to the session, so the lookup call and its output are missing: another bug, openai/openai-agents-python#2426 (agents-streamed-session-tool-items: reproduced on 0.8.0, fixed by PR #2433 in 0.8.1).",
+        ),
+    ),
     links=(
         "https://github.com/openai/openai-agents-python/pull/4160",
         "https://github.com/openai/openai-agents-python/issues/4393",

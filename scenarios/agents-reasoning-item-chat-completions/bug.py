@@ -1,6 +1,6 @@
 """agents-reasoning-item-chat-completions: what the harness needs beside repro.py."""
 
-from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, Release
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, Explanation, Release
 
 BUGGY = Release("openai-agents==0.2.3", "the last release before #1098 (items_to_messages has no reasoning branch)")
 FIXED = AsInstalled("the pinned release (0.24.0) skips the reasoning item when it builds the next request")
@@ -18,6 +18,13 @@ def _sent_as_user(role):
 
 
 BUG = Bug(
+    explanations=(
+        Explanation(
+            "*",
+            "==0.2.5",
+            "openai-agents 0.2.5 cannot build a Chat Completions tool-call message with the openai package it resolves (openai 1.99.2, published hours before it, made ChatCompletionMessageToolCallParam a Union: \"TypeError: Cannot instantiate typing.Union\" before any request): an incompatibility with a dependency, openai/openai-agents-python#1417 (PR #1415 raised the floor to openai>=1.99.2; 0.2.6 works); with openai==1.99.1 the release gives the neighbouring releases' verdicts.",
+        ),
+    ),
     links=(
         "https://github.com/openai/openai-agents-python/issues/1004",
         "https://github.com/openai/openai-agents-python/issues/1164",

@@ -1,11 +1,18 @@
 """agents-tripwire-drops-tool-items: what the harness needs beside repro.py."""
 
-from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Release
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Explanation, Release
 
 AS_INSTALLED = AsInstalled("the pinned release (0.24.0) keeps the tool records when the tripwire fires (PR #4148)")
 STREAMED_BUG = Release("openai-agents==0.19.2", "the last release before PR #4148")
 
 BUG = Bug(
+    explanations=(
+        Explanation(
+            "stop-on-first-tool",
+            ">=0.2.0,<0.3.0",
+            "The older design of 0.2.x: Runner.run wrote the whole run to the session in one call, only after the output guardrails passed, so a tripwire leaves nothing, not even the user's message; PR #1550 (0.3.0) saves each turn as it ends, and from there the case shows this bug (the user's message kept, the tool items dropped).",
+        ),
+    ),
     links=("https://github.com/openai/openai-agents-python/pull/4148",),
     description=(
         "When a tool's result is the final output (stop_on_first_tool, StopAtTools) and an output "

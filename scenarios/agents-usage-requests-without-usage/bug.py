@@ -1,6 +1,6 @@
 """agents-usage-requests-without-usage: what the harness needs beside repro.py."""
 
-from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, Release
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, Explanation, Release
 
 FIXED = AsInstalled("the pinned release counts a completed request without usage")
 CHAT_BUGGY = Release("openai-agents==0.19.4", "the last release before #4290 (Chat Completions: Usage() without usage)")
@@ -22,6 +22,13 @@ ONE_COUNTED = Edge(
 )
 
 BUG = Bug(
+    explanations=(
+        Explanation(
+            "chat-completions*",
+            "==0.2.5",
+            "openai-agents 0.2.5 cannot build a Chat Completions tool-call message with the openai package it resolves (openai 1.99.2, published hours before it, made ChatCompletionMessageToolCallParam a Union: \"TypeError: Cannot instantiate typing.Union\" before any request): an incompatibility with a dependency, openai/openai-agents-python#1417 (PR #1415 raised the floor to openai>=1.99.2; 0.2.6 works); with openai==1.99.1 the release gives the neighbouring releases' verdicts.",
+        ),
+    ),
     links=(
         "https://github.com/openai/openai-agents-python/pull/4281",
         "https://github.com/openai/openai-agents-python/pull/4290",
