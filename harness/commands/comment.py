@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = "print a pull-request comment (markdown, under 10,000 characters) for one scenario"
+HELP = "print a pull-request comment (markdown that stands alone, under 65,536 characters) for one scenario"
 
 
 def setup(parser: argparse.ArgumentParser) -> None:

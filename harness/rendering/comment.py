@@ -21,7 +21,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.planning import versions
 from harness.project import PROJECT_ROOT
-from harness.rendering import claims, explanations, reproduce
+from harness.rendering import boundary_evidence, claims, explanations, reproduce
 from harness.rendering.evidence import _esc, _fence
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
 from harness.runtime.reproduction import SCRIPT
@@ -443,6 +443,19 @@ def render(
     tail = [f"Full evidence: [`{report}`]({link_base}{report})."] if link_base and not run_dir else []
     if run_dir and not link_base:
         tail = [f"Full evidence: the run's report, `{scenario['id']}.md`."]
+    # Each boundary's change of the framework's own code that the case executed (python -m harness explain).
+    changed: list[str] = []
+    if not run_dir:
+        for case in scenario["cases"]:
+            lines = boundary_evidence.case_lines(scenario.get("explained") or [], case["id"])
+            if lines:
+                changed += [f"`{case['id']}`:", "", *lines]
+        if changed:
+            changed = [
+                "What changed in the framework at each boundary, among the lines the case executed on either side:",
+                "",
+                *changed,
+            ]
     pairs = _evidence_pairs(scenario, rows, before_after)
     meanings = _meanings(scenario["cases"]) + [""] + _too_far_lines(scenario, rows) + _third_way_lines(scenario, rows)
     text = ""
@@ -458,7 +471,8 @@ def render(
             (None, 30, False),
             (None, 10, False),
         ):
-            text = "\n".join(fixed_part + _details(pairs, report, timeline_lines, diff_lines, timelines) + tail) + "\n"
+            details = _details(pairs, report, timeline_lines, diff_lines, timelines)
+            text = "\n".join(fixed_part + changed + details + tail) + "\n"
             if len(text) <= LIMIT - MARGIN:
                 return text
         note = ["Timelines and diffs are too long for a comment" + (f": see `{report}`." if link_base else "."), ""]
