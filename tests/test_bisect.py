@@ -468,3 +468,19 @@ def test_a_widened_case_is_bisected_and_reported_from_its_new_code_only(fake_ind
     # The reports quote the same boundaries: the scenario's report is re-rendered from the record.
     report = (tmp_path / "reports" / f"{RETRY}.md").read_text()
     assert "first fixed in 2.9.0" in report and "applicable in" not in report
+
+
+def test_the_declarations_words_are_not_the_scenarios_digest(tmp_path):
+    """Editing bug.py (a claim's or an explanation's words) keeps every result and probe current;
+    editing the script or a data file of the folder does not (result_cache.scenario_inputs)."""
+    scenario = registry.discover()[RETRY]
+    folder = tmp_path / "scenarios" / RETRY
+    shutil.copytree(ROOT / "scenarios" / RETRY, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    digest = result_cache.scenario_inputs(tmp_path, scenario.module, RETRY)
+    (folder / "bug.py").write_text((folder / "bug.py").read_text() + "\n# the thread's claim, reworded\n")
+    assert result_cache.scenario_inputs(tmp_path, scenario.module, RETRY) == digest
+    (folder / "data.json").write_text("{}\n")
+    with_data = result_cache.scenario_inputs(tmp_path, scenario.module, RETRY)
+    assert with_data != digest
+    (folder / "repro.py").write_text((folder / "repro.py").read_text() + "\n# widened\n")
+    assert result_cache.scenario_inputs(tmp_path, scenario.module, RETRY) not in (digest, with_data)

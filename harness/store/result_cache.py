@@ -65,14 +65,21 @@ def _digest_at(path: str, mtime_ns: int, size: int, inode: int) -> str | None:
 
 
 def _scenario_files(root: Path, scenario_module: str, scenario_id: str) -> list[Path]:
-    if "/" in scenario_module:  # a bug folder (scenarios/<id>/): its script, declaration and data
+    if "/" in scenario_module:  # a bug folder (scenarios/<id>/): its script and data, not its declaration
         folder = root / "scenarios" / Path(scenario_module).parent
-        return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        declaration = folder / f"{Path(scenario_module).name}.py"
+        return sorted(
+            p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p != declaration
+        )
     return [root / "scenarios" / f"{scenario_module}.py"]
 
 
 def scenario_inputs(root: Path, scenario_module: str, scenario_id: str) -> str:
-    """The digest of a scenario's own code: its bug folder (scenarios/<id>/: script, declaration, data).
+    """The digest of what a scenario's replay runs: its bug folder (scenarios/<id>/: the script and
+    its data files) without the declaration (bug.py: links, roles, proofs, claims, explanations),
+    which says what the results mean but changes none (its ``requires`` and ``backends`` reach a
+    result through the environment and the script's own cases). So editing a claim's or an
+    explanation's words keeps every result and bisect probe current; editing the script does not.
 
     What a bisect probe (reports/bisect.json) and a record result (reports/matrix.json) carry
     as ``inputs``: a probe or result whose digest differs from the scenario's current one was
