@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from markdown_it import MarkdownIt
 
+from conftest import ROOT
 from harness.rendering import boundary_evidence, evidence, summary
+from harness.runtime import registry
 from harness.store.snapshots import SnapshotStore
 from tests.test_reports import SCENARIO, document, result
 
@@ -101,3 +104,25 @@ def test_the_summary_lists_every_boundary_no_executed_line_explains(tmp_path):
     assert "/home/someone" not in text
     # Without the project's boundaries (or for scenarios with none) nothing is listed.
     assert "no executed framework line" not in summary.markdown(results, ["matrix.json"], SnapshotStore(tmp_path))
+
+
+@pytest.mark.parametrize("scenario_id", sorted(registry.discover()))
+def test_every_boundary_of_the_record_has_its_executed_code_change_or_says_why_not(scenario_id):
+    """Issue 36: each boundary of the record (reports/matrix.json and bisect.json, as explain finds
+    them) is in reports/boundaries/<scenario>.json with the same two sides and outcomes: its
+    executed-line change, or unexplained with the reason. A boundary that moved (the record re-run,
+    a bisect) fails here until ``python -m harness explain SCENARIO`` is run again."""
+    from harness.execution import explain
+
+    scenario = registry.discover()[scenario_id]
+    wanted = {
+        (w.case.id, w.boundary.before.version, w.boundary.before.outcome, w.boundary.after.version, w.boundary.after.outcome)
+        for w in explain.wanted(scenario, None, None, ROOT)
+    }
+    have = {
+        (e["case"], e["before"]["version"], e["before"]["outcome"], e["after"]["version"], e["after"]["outcome"])
+        for e in boundary_evidence.load(ROOT, scenario_id)
+    }
+    assert wanted <= have, f"not explained: {sorted(wanted - have)}; run python -m harness explain {scenario_id}"
+    for e in boundary_evidence.load(ROOT, scenario_id):
+        assert e["status"] == boundary_evidence.EXPLAINED or e.get("reason"), e

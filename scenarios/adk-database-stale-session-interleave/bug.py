@@ -65,9 +65,9 @@ BUG = Bug(
         "trajectory keeps each invocation's events together."
     ),
     range_notes=(
-        "1.2.0-1.19.0 reproduce by another mechanism: append_event stamps `update_time` only for a state "
-        "delta there (commit d83ee1a6), so the stale check never fires and the stale writer's events go "
-        "in silently; 1.20.0-1.23.0 refuse, as expected; 1.24.0-1.27.5 reload and write (the thread's bug).",
+        "1.2.0 reproduces by another mechanism: append_event stamps `update_time` only for a state "
+        "delta there (until commit d83ee1a6), so the stale check never fires and the stale writer's events go "
+        "in silently; 1.20.0 refuses, as expected; 1.24.0-1.27.5 reload and write (the thread's bug).",
     ),
     # SQLAlchemy: with google-adk in 1.x, its ``db`` extra in 2.x; ``asyncio`` brings greenlet (SQLAlchemy 2.1
     # no longer does). PostgreSQL drivers: asyncpg for the async service (1.19 on), psycopg2 before.

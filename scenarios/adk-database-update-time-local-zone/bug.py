@@ -26,8 +26,7 @@ BUG = Bug(
     range_notes=(
         "SQLite: reproduced 1.2.0-1.5.0, fixed from 1.6.1 (update_timestamp_tz attaches UTC for the sqlite "
         "dialect only); PostgreSQL: reproduced 1.2.0-2.2.0, fixed from 2.3.0 (get_update_timestamp reads every "
-        "naive value as UTC); 1.24.0 on PostgreSQL is unexpected: its create_session fails first "
-        "(adk-database-postgres-aware-datetime).",
+        "naive value as UTC).",
     ),
     requires=("google-adk[db]", "aiosqlite", "sqlalchemy[asyncio]", "asyncpg", "psycopg2-binary"),
     backends=("sqlite", "postgresql"),
