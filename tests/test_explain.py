@@ -146,6 +146,29 @@ def test_a_boundary_where_no_executed_line_changed_is_unexplained(tmp_path):
     assert "unexplained (no executed framework line changed" in "\n".join(explain.text(e))
 
 
+def test_a_boundary_explained_by_a_class_body_says_so(tmp_path):
+    """openai-agents 0.6.9 -> 0.7.0 (agents-to-input-list-after-handoff): only a dataclass field's
+    default changed (RunConfig.nest_handoff_history True -> False). Class bodies run at import and
+    are not traced, so no executed line changed; the class-level hunk of a file the case ran is the
+    explanation, with a note saying so. A change in a function the case never ran still is not."""
+    before = "from dataclasses import dataclass\n\n\n@dataclass\nclass RunConfig:\n    nest: bool = True\n\n    def f(self):\n        return 1\n"
+    old = _tree(tmp_path / "old", {"pkg/run.py": before})
+    new = _tree(tmp_path / "new", {"pkg/run.py": before.replace("nest: bool = True", "nest: bool = False")})
+    ran = {"pkg/run.py": _ran([9])}
+    sides = [
+        trace_runs.Traced("0.6.9", "reproduced", "", ran, old),
+        trace_runs.Traced("0.7.0", "fixed", "", ran, new),
+    ]
+    case = registry.discover()["adk-retry-same-invocation-id"].cases[0]
+    b = boundaries.Boundary(boundaries.Side("0.6.9", "reproduced"), boundaries.Side("0.7.0", "fixed"), "first fixed")
+    e = explain.entry(explain.Wanted(case, b), *sides)
+    assert (e["status"], e["reason"]) == ("explained", changed_lines.DEFINITION_LEVEL)
+    assert "-    nest: bool = True" in e["excerpt"] and "+    nest: bool = False" in e["excerpt"]
+    inside = before.replace("return 1", "return 2")
+    new2 = _tree(tmp_path / "new2", {"pkg/run.py": inside})
+    assert changed_lines.definition_changes(old, new2, ran, ran) == []
+
+
 def test_the_excerpt_is_bounded_and_counts_the_rest(tmp_path):
     """Ten executed hunks of 9 lines: about 60 lines are shown, whole hunks only, and the rest is
     counted in hunks and lines."""

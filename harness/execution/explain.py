@@ -97,13 +97,17 @@ def entry(want: Wanted, old: trace_runs.Traced, new: trace_runs.Traced) -> dict:
         return {**out, "status": ERROR, "reason": f"{failed.version}: {failed.detail}"}
     assert old.site_packages is not None and new.site_packages is not None
     hunks, one_sided = changed_lines.executed_changes(old.site_packages, new.site_packages, old.executed, new.executed)
+    note = ""
     if not hunks and not one_sided:
-        return {**out, "status": UNEXPLAINED, "reason": changed_lines.UNEXPLAINED}
+        hunks = changed_lines.definition_changes(old.site_packages, new.site_packages, old.executed, new.executed)
+        if not hunks:
+            return {**out, "status": UNEXPLAINED, "reason": changed_lines.UNEXPLAINED}
+        note = changed_lines.DEFINITION_LEVEL
     shown = changed_lines.excerpt(hunks, one_sided, old.version, new.version)
     return {
         **out,
         "status": EXPLAINED,
-        "reason": "",
+        "reason": note,
         "hunks": [h.to_dict() for h in sorted(hunks, key=lambda h: -h.divergence)],
         "one_sided": [f.to_dict() for f in one_sided],
         "excerpt": list(shown.lines),
@@ -182,6 +186,7 @@ def text(e: dict) -> list[str]:
     if e["status"] != ERROR and (traced["before"], traced["after"]) != (before["outcome"], after["outcome"]):
         lines.append(f"  note: the traced runs gave {traced['before']} -> {traced['after']}, not the record's outcomes")
     if e["status"] == EXPLAINED:
+        lines += [f"  note: {e['reason']}"] if e.get("reason") else []
         lines += [f"  {line}" for line in e["excerpt"]]
         if e["more"]["words"]:
             lines.append(f"  ({e['more']['words']})")

@@ -73,6 +73,8 @@ def case_lines(entries: list[dict], case_id: str) -> list[str]:
         if e["status"] == EXPLAINED:
             more = (e.get("more") or {}).get("words", "")
             out += [heading, "", *_traced_note(e)]
+            if e.get("reason"):  # explained by a class or module body only (changed_lines.DEFINITION_LEVEL)
+                out += [f"Note: {_one_line(e['reason'])}.", ""]
             out += ["<details>", f"<summary>framework lines the case executed that changed, {_sides(e)}</summary>", ""]
             out += _fence([str(line) for line in e.get("excerpt", [])])
             out += ([f"({more})"] if more else []) + ["", "</details>", ""]

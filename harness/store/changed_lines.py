@@ -21,14 +21,24 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 
 EXCERPT_LINES = 60
 ONE_SIDED_SHOWN = 6  # lines of the excerpt kept for files that exist in one release only
 CONTEXT = 3
-UNEXPLAINED = "unexplained (no executed framework line changed: a dependency, the environment or the harness)"
+UNEXPLAINED = (
+    "unexplained (no executed framework line changed, nor a class or module body of a file the case ran: "
+    "a dependency, the environment or the harness)"
+)
+# A boundary explained only by a class or module body (a dataclass field's default, a constant): the
+# trace leaves those bodies out, since importing a module runs every one of them.
+DEFINITION_LEVEL = (
+    "no executed line changed; a class or module body of a file the case ran did (a default value or a "
+    "constant, run at import, which the trace leaves out)"
+)
+_FUNCTION = re.compile(r"^\s*(?:async\s+def|def)\s+\w+")
 _DEFINITION = re.compile(r"^\s*(?:async\s+def|def|class)\s+\w+")
 
 
@@ -190,6 +200,77 @@ def executed_changes(
             continue
         hunks += [h for h in file_hunks(file, old, new, on_old, on_new) if h.executed_old or h.executed_new]
     return hunks, one_sided
+
+
+def _in_strings(lines: Sequence[str]) -> set[int]:
+    """Indexes of the lines inside or opening a triple-quoted string (docstrings): words, not code."""
+    inside, out = False, set()
+    for i, line in enumerate(lines):
+        quotes = line.count('"""') + line.count("'''")
+        if inside or quotes:
+            out.add(i)
+        if quotes % 2:
+            inside = not inside
+    return out
+
+
+def _outside_functions(lines: Sequence[str], index: int, strings: Set[int] = frozenset()) -> bool:
+    """Whether ``lines[index]`` is code of a class or module body: no enclosing ``def`` above it
+    (each enclosing block is the nearest line above with less indentation); not a docstring's line."""
+    line = lines[index]
+    if not line.strip() or line.lstrip().startswith("#") or index in strings:
+        return False
+    depth = _indent(line)
+    for i in range(index - 1, -1, -1):
+        above = lines[i]
+        if not above.strip() or _indent(above) >= depth:
+            continue
+        if _FUNCTION.match(above):
+            return False
+        depth = _indent(above)
+        if depth == 0:
+            break
+    return True
+
+
+def _changed_positions(hunk: Hunk) -> tuple[list[int], list[int]]:
+    """The removed (old numbering) and added (new numbering) line numbers of ``hunk``, from 1."""
+    old_n, new_n = hunk.old_start - (0 if hunk.old_count else -1), hunk.new_start - (0 if hunk.new_count else -1)
+    removed, added = [], []
+    for line in hunk.body:
+        if line.startswith("-"):
+            removed.append(old_n)
+            old_n += 1
+        elif line.startswith("+"):
+            added.append(new_n)
+            new_n += 1
+        else:
+            old_n += 1
+            new_n += 1
+    return removed, added
+
+
+def definition_changes(
+    old_root: Path,
+    new_root: Path,
+    ran_old: Mapping[str, Mapping[int, int]],
+    ran_new: Mapping[str, Mapping[int, int]],
+) -> list[Hunk]:
+    """The hunks of files the case executed on both releases that change code of a class or module
+    body (outside every function): what can explain a boundary no executed line does."""
+    hunks: list[Hunk] = []
+    for file in sorted(set(ran_old) & set(ran_new)):
+        old, new = _read(old_root / file), _read(new_root / file)
+        if old is None or new is None or old == new:
+            continue
+        old_strings, new_strings = _in_strings(old), _in_strings(new)
+        for h in file_hunks(file, old, new, ran_old[file], ran_new[file]):
+            removed, added = _changed_positions(h)
+            if any(_outside_functions(old, n - 1, old_strings) for n in removed if 0 < n <= len(old)) or any(
+                _outside_functions(new, n - 1, new_strings) for n in added if 0 < n <= len(new)
+            ):
+                hunks.append(h)
+    return hunks
 
 
 @dataclass(frozen=True)
