@@ -116,7 +116,13 @@ def test_every_boundary_of_the_record_has_its_executed_code_change_or_says_why_n
 
     scenario = registry.discover()[scenario_id]
     wanted = {
-        (w.case.id, w.boundary.before.version, w.boundary.before.outcome, w.boundary.after.version, w.boundary.after.outcome)
+        (
+            w.case.id,
+            w.boundary.before.version,
+            w.boundary.before.outcome,
+            w.boundary.after.version,
+            w.boundary.after.outcome,
+        )
         for w in explain.wanted(scenario, None, None, ROOT)
     }
     have = {

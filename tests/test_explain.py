@@ -151,7 +151,10 @@ def test_a_boundary_explained_by_a_class_body_says_so(tmp_path):
     default changed (RunConfig.nest_handoff_history True -> False). Class bodies run at import and
     are not traced, so no executed line changed; the class-level hunk of a file the case ran is the
     explanation, with a note saying so. A change in a function the case never ran still is not."""
-    before = "from dataclasses import dataclass\n\n\n@dataclass\nclass RunConfig:\n    nest: bool = True\n\n    def f(self):\n        return 1\n"
+    before = (
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass RunConfig:\n"
+        "    nest: bool = True\n\n    def f(self):\n        return 1\n"
+    )
     old = _tree(tmp_path / "old", {"pkg/run.py": before})
     new = _tree(tmp_path / "new", {"pkg/run.py": before.replace("nest: bool = True", "nest: bool = False")})
     ran = {"pkg/run.py": _ran([9])}

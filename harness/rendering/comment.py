@@ -294,9 +294,7 @@ def _too_far_lines(scenario: dict, rows: list[Row]) -> list[str]:
     for case in scenario["cases"]:
         if not case.get("non_regression"):
             continue
-        failed = sorted(
-            (r for r in rows if r.case == case["id"] and r.release and r.outcome == REPRODUCED), key=_order
-        )
+        failed = sorted((r for r in rows if r.case == case["id"] and r.release and r.outcome == REPRODUCED), key=_order)
         if failed:
             found = [str(r.version) for r in failed]
             out.append(

@@ -272,7 +272,9 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
         for key, grp in itertools.groupby(keyed, key=lambda x: x[1]):
             group = [r for r, _ in grp]
             detail = key[1]
-            reason = explanations.why(scenario, case["id"], group[0].version) if key[0] in explanations.THIRD_WAYS else None
+            reason = (
+                explanations.why(scenario, case["id"], group[0].version) if key[0] in explanations.THIRD_WAYS else None
+            )
             if reason:  # neither reproduced nor fixed: the scenario's words for why
                 detail = f"{detail} Why: {reason}"
             out.append(f"| {_esc(_range(group))} | {key[0]} | {_esc(detail)} | {key[2]} |")

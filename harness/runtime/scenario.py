@@ -23,7 +23,9 @@ from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED, Verdict
 ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # A plain requirement: name, optional extras, optional version specifiers (no URLs, no markers).
 # A PEP 440 specifier set over releases, as an Explanation names them (checked fully where packaging is).
-SPECIFIER_RE = re.compile(r"^\s*(?:===?|!=|<=|>=|<|>|~=)\s*[0-9][0-9A-Za-z.*+!-]*(?:\s*,\s*(?:===?|!=|<=|>=|<|>|~=)\s*[0-9][0-9A-Za-z.*+!-]*)*\s*$")
+SPECIFIER_RE = re.compile(
+    r"^\s*(?:===?|!=|<=|>=|<|>|~=)\s*[0-9][0-9A-Za-z.*+!-]*(?:\s*,\s*(?:===?|!=|<=|>=|<|>|~=)\s*[0-9][0-9A-Za-z.*+!-]*)*\s*$"
+)
 REQUIREMENT_RE = re.compile(
     r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?\s*([<>=!~]=?\s*[0-9][0-9A-Za-z.*+!-]*\s*,?\s*)*$"
 )

@@ -68,9 +68,7 @@ def _scenario_files(root: Path, scenario_module: str, scenario_id: str) -> list[
     if "/" in scenario_module:  # a bug folder (scenarios/<id>/): its script and data, not its declaration
         folder = root / "scenarios" / Path(scenario_module).parent
         declaration = folder / f"{Path(scenario_module).name}.py"
-        return sorted(
-            p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p != declaration
-        )
+        return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p != declaration)
     return [root / "scenarios" / f"{scenario_module}.py"]
 
 

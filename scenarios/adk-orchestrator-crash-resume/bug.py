@@ -98,12 +98,17 @@ BUG = Bug(
         Explanation(
             "crash-resume",
             ">=2.0.0,<2.2.0",
-            "A missing feature of 2.0-2.1: Runner.run_async drops invocation_id for a workflow root (Runner._run_node_async takes none), so the resume of inv-1 starts a fresh invocation and the whole workflow runs again from its start; 2.2.0 passes invocation_id through.",
+            "A missing feature of 2.0-2.1: Runner.run_async drops invocation_id for a workflow root "
+            "(Runner._run_node_async takes none), so the resume of inv-1 starts a fresh invocation "
+            "and the whole workflow runs again from its start; 2.2.0 passes invocation_id through.",
         ),
         Explanation(
             "crash-resume",
             ">=2.2.0,<2.6.0",
-            "Another behaviour of 2.2-2.5: the workflow's replay interceptor fast-forwards a static node that left no output (workflow/utils/_replay_interceptor.py, its case 5 ignores rerun_on_resume), so the crashed orchestrator is taken as completed and the resume emits nothing; 2.6.0 reruns rerun_on_resume nodes, and from there the case shows this bug.",
+            "Another behaviour of 2.2-2.5: the workflow's replay interceptor fast-forwards a static "
+            "node that left no output (workflow/utils/_replay_interceptor.py, its case 5 ignores "
+            "rerun_on_resume), so the crashed orchestrator is taken as completed and the resume emits"
+            " nothing; 2.6.0 reruns rerun_on_resume nodes, and from there the case shows this bug.",
         ),
     ),
     links=(

@@ -114,17 +114,28 @@ BUG = Bug(
         Explanation(
             "*",
             "==0.2.0",
-            "Another bug of 0.2.0: the Chat Completions stream handler overwrites each tool call's call_id with the empty id of its later chunks (regression of PR #990, fixed by PR #999 in 0.2.1), so both calls end with call_id \"\" and the judge cannot tell them apart; the slot-0 bug itself is present underneath.",
+            "Another bug of 0.2.0: the Chat Completions stream handler overwrites each tool call's "
+            "call_id with the empty id of its later chunks (regression of PR #990, fixed by PR #999 "
+            "in 0.2.1), so both calls end with call_id \"\" and the judge cannot tell them apart; the "
+            "slot-0 bug itself is present underneath.",
         ),
         Explanation(
             "reasoning-first",
             "==0.2.3",
-            "Turn 1's indexes are right; the second turn then fails converting the reasoning item back into a Chat Completions message (UserError): another bug, openai/openai-agents-python#1004 (agents-reasoning-item-chat-completions: reproduced on 0.2.3, fixed in 0.2.4).",
+            "Turn 1's indexes are right; the second turn then fails converting the reasoning item "
+            "back into a Chat Completions message (UserError): another bug, "
+            "openai/openai-agents-python#1004 (agents-reasoning-item-chat-completions: reproduced on "
+            "0.2.3, fixed in 0.2.4).",
         ),
         Explanation(
             "reasoning-first",
             "==0.2.5",
-            "openai-agents 0.2.5 cannot build a Chat Completions tool-call message with the openai package it resolves (openai 1.99.2, published hours before it, made ChatCompletionMessageToolCallParam a Union: \"TypeError: Cannot instantiate typing.Union\" before any request): an incompatibility with a dependency, openai/openai-agents-python#1417 (PR #1415 raised the floor to openai>=1.99.2; 0.2.6 works); with openai==1.99.1 the release gives the neighbouring releases' verdicts.",
+            "openai-agents 0.2.5 cannot build a Chat Completions tool-call message with the openai "
+            "package it resolves (openai 1.99.2, published hours before it, made "
+            "ChatCompletionMessageToolCallParam a Union: \"TypeError: Cannot instantiate typing.Union\""
+            " before any request): an incompatibility with a dependency, "
+            "openai/openai-agents-python#1417 (PR #1415 raised the floor to openai>=1.99.2; 0.2.6 "
+            "works); with openai==1.99.1 the release gives the neighbouring releases' verdicts.",
         ),
     ),
     links=(

@@ -37,7 +37,10 @@ BUG = Bug(
         Explanation(
             "streamed",
             "==0.8.0",
-            "The handler's message is saved, but 0.8.0's run_streamed does not save a tool turn to the session, so the lookup call and its output are missing: another bug, openai/openai-agents-python#2426 (agents-streamed-session-tool-items: reproduced on 0.8.0, fixed by PR #2433 in 0.8.1).",
+            "The handler's message is saved, but 0.8.0's run_streamed does not save a tool turn to "
+            "the session, so the lookup call and its output are missing: another bug, "
+            "openai/openai-agents-python#2426 (agents-streamed-session-tool-items: reproduced on "
+            "0.8.0, fixed by PR #2433 in 0.8.1).",
         ),
     ),
     links=(

@@ -10,7 +10,10 @@ BUG = Bug(
         Explanation(
             "stop-on-first-tool",
             ">=0.2.0,<0.3.0",
-            "The older design of 0.2.x: Runner.run wrote the whole run to the session in one call, only after the output guardrails passed, so a tripwire leaves nothing, not even the user's message; PR #1550 (0.3.0) saves each turn as it ends, and from there the case shows this bug (the user's message kept, the tool items dropped).",
+            "The older design of 0.2.x: Runner.run wrote the whole run to the session in one call, "
+            "only after the output guardrails passed, so a tripwire leaves nothing, not even the "
+            "user's message; PR #1550 (0.3.0) saves each turn as it ends, and from there the case "
+            "shows this bug (the user's message kept, the tool items dropped).",
         ),
     ),
     links=("https://github.com/openai/openai-agents-python/pull/4148",),

@@ -26,7 +26,12 @@ BUG = Bug(
         Explanation(
             "chat-completions*",
             "==0.2.5",
-            "openai-agents 0.2.5 cannot build a Chat Completions tool-call message with the openai package it resolves (openai 1.99.2, published hours before it, made ChatCompletionMessageToolCallParam a Union: \"TypeError: Cannot instantiate typing.Union\" before any request): an incompatibility with a dependency, openai/openai-agents-python#1417 (PR #1415 raised the floor to openai>=1.99.2; 0.2.6 works); with openai==1.99.1 the release gives the neighbouring releases' verdicts.",
+            "openai-agents 0.2.5 cannot build a Chat Completions tool-call message with the openai "
+            "package it resolves (openai 1.99.2, published hours before it, made "
+            "ChatCompletionMessageToolCallParam a Union: \"TypeError: Cannot instantiate typing.Union\""
+            " before any request): an incompatibility with a dependency, "
+            "openai/openai-agents-python#1417 (PR #1415 raised the floor to openai>=1.99.2; 0.2.6 "
+            "works); with openai==1.99.1 the release gives the neighbouring releases' verdicts.",
         ),
     ),
     links=(
