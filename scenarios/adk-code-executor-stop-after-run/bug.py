@@ -1,6 +1,6 @@
 """adk-code-executor-stop-after-run: what the harness needs beside repro.py (the bug itself is there)."""
 
-from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, Release
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, Explanation, Release
 
 PINNED = AsInstalled("the pinned release judges emptiness before the code execution processor clears the reply")
 LAST_CLEARED_READ_AS_EMPTY = Release(
@@ -18,6 +18,16 @@ def _executor_ran_without_code(obs):
 
 
 BUG = Bug(
+    explanations=(
+        Explanation(
+            "code-then-answer",
+            ">=1.20.0,<1.22.0",
+            "Another bug of 1.20-1.21: the turn goes on to a second model call, but that request leaves out "
+            "the code and its result, because contents.py's new _contains_empty_content counts an event of "
+            "executable-code and code-result parts as empty and drops it from the history (explain, 1.19.0 -> "
+            "1.20.0); 1.22.0's _should_include_event_in_context keeps such events again.",
+        ),
+    ),
     links=(
         "https://github.com/google/adk-python/issues/7002",
         "https://github.com/google/adk-python/pull/7003",
