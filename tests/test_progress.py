@@ -128,9 +128,10 @@ def test_the_summary_runs_the_script_on_the_baseline_and_a_checkout(tmp_path, on
     assert candidate.run(str(checkout(tmp_path, "google-adk", "2.13.0")), out, ROOT) == 1
     assert not (out / "scripts").exists()
     summary = (out / "summary.md").read_text()
-    assert f"`scenarios/{RETRY}/repro.py`" in summary
+    # The script itself, folded in (the comment stands alone: issue 36), and the commands that run it.
+    assert "save the script below as `repro.py`" in summary and "<summary>repro.py (" in summary
     assert "`uv run --with google-adk==2.13.0 " in summary
-    assert "on a framework checkout: `PYTHONPATH=/path/to/checkout/src python repro.py " in summary
+    assert "on your candidate checkout: `PYTHONPATH=/path/to/checkout/src python repro.py " in summary
     assert "google-adk==2.8.0" not in summary
 
 

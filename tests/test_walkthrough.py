@@ -165,7 +165,7 @@ def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_pytho
     (ROOT / ".nox").mkdir(exist_ok=True)
     (tmp_path / ".nox").symlink_to(ROOT / ".nox")  # share environments with every other run
     commands = walkthrough_commands(framework)
-    assert commands[0].split()[:3] == ["python", "-m", "harness"] and len(commands) == 8, commands
+    assert commands[0].split()[:3] == ["python", "-m", "harness"] and len(commands) == 9, commands
     folder = tmp_path / "scenarios" / scenario_id
     reporter_release = None
     for step, command in enumerate(commands, 1):

@@ -61,7 +61,7 @@ BUG = Bug(
     requires=("google-adk", "aiosqlite", "sqlalchemy[asyncio]", "asyncpg", "psycopg2-binary"),
     backends=("sqlite", "postgresql"),
     claims=Claim(
-        pr="#6276, #6432",
+        pr="#6276 / #6432",
         source="#6272: confirmed unordered on v2.5.0 main (2026-07-17); #6431: SqliteSessionService the same; "
         "both PRs shown closed, the team reviewing them together",
     ),

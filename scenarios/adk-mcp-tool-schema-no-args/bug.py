@@ -66,6 +66,7 @@ BUG = Bug(
     expected='A no-argument tool converts to an object schema, such as {"type": "object", "properties": {}}.',
     requires=("mcp<2",),
     claims=Claim(
+        still_open=True,
         source="#948 closed; a 2026-02 comment says the converter now gives {}, which strict MCP clients still "
         "reject, and offers a PR; no fix PR linked"
     ),
