@@ -68,7 +68,7 @@ BUG = Bug(
     claims=Claim(
         still_open=True,
         source="#948 closed; a 2026-02 comment says the converter now gives {}, which strict MCP clients still "
-        "reject, and offers a PR; no fix PR linked"
+        "reject, and offers a PR; no fix PR linked",
     ),
     cases={
         "no-args": CaseRole(
