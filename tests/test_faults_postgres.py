@@ -49,18 +49,26 @@ def tmpdir_for_server(tmp_path: Path) -> Path:
 
 def _processes_mentioning(text: str) -> list[int]:
     """Live processes whose command line or environment contains ``text``."""
-    found = []
+    return list(_command_lines_mentioning(text))
+
+
+def _command_lines_mentioning(text: str) -> dict[int, str]:
+    """Live processes whose command line or environment contains ``text``, each with its command
+    line as read in the same pass (a process that is exiting reads as an empty command line a moment
+    later, which is how two exiting case workers once failed the SIGTERM test: CI, stop 43)."""
+    found = {}
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit() or int(proc.name) == os.getpid():
             continue
         try:
             if (proc / "stat").read_text().rpartition(")")[2].split()[0] == "Z":
                 continue
-            blob = (proc / "cmdline").read_bytes() + (proc / "environ").read_bytes()
+            command_line = (proc / "cmdline").read_bytes()
+            blob = command_line + (proc / "environ").read_bytes()
         except OSError:
             continue
         if text.encode() in blob:
-            found.append(int(proc.name))
+            found[int(proc.name)] = command_line.replace(b"\0", b" ").decode(errors="replace")[:200]
     return found
 
 
@@ -454,14 +462,20 @@ def test_sigterm_to_nox_matrix_leaves_no_harness_server_or_folder(tmpdir_for_ser
     proc.send_signal(signal.SIGTERM)
     output, _ = proc.communicate(timeout=120)
     assert proc.returncode == -signal.SIGTERM, output
-    left = {pid: _command_line(pid) for pid in _processes_mentioning(str(tmpdir_for_server))}
-    assert {pid: line for pid, line in left.items() if "harness.runtime.worker" not in line} == {}
+    assert _harness_processes_left(str(tmpdir_for_server)) == {}
     assert _pg_folders(tmpdir_for_server) == []
     assert not (out / "matrix.json").exists()
 
 
-def _command_line(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")[:200]
-    except OSError:
-        return "(gone)"
+def _harness_processes_left(tmpdir: str, settle: float = 5.0) -> dict[int, str]:
+    """The processes with ``tmpdir`` in their environment but the case workers (whose ending is the
+    worker protocol's part), after up to ``settle`` seconds for ones already in their exit: a process
+    the kernel is tearing down has ended for this test's purpose, but /proc still lists it briefly."""
+    deadline = time.monotonic() + settle
+    while True:
+        left = {
+            pid: line for pid, line in _command_lines_mentioning(tmpdir).items() if "harness.runtime.worker" not in line
+        }
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.1)
