@@ -30,8 +30,8 @@ LINT_DEPENDENCY_DATE = "2026-11-29T00:00:00Z"
 # What `nox -s lint` runs, in order, from the project root; a plain literal, so
 # tests/test_lint.py reads it (without nox) and runs the same commands on seeded copies.
 LINT_STEPS = [
-    ["ruff", "check", "harness", "scenarios", "tests", "noxfile.py"],
-    ["ruff", "format", "--check", "harness", "scenarios", "tests", "noxfile.py"],
+    ["ruff", "check", "harness", "scenarios", "upgrades", "tests", "noxfile.py"],
+    ["ruff", "format", "--check", "harness", "scenarios", "upgrades", "tests", "noxfile.py"],
     # Which files and how strict: [tool.mypy] in pyproject.toml.
     ["mypy"],
     # --offline: no GitHub API calls (no token needed); --strict-collection: a workflow that is

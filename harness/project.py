@@ -15,6 +15,7 @@ FOLDERS = {
     "reports": "reports",
     "snapshots": "snapshots",
     "scenarios": "scenarios",
+    "upgrades": "upgrades",  # bugs across two releases (harness/runtime/upgrade.py)
 }
 
 
@@ -29,6 +30,7 @@ class Project:
     reports: Path = field(init=False)
     snapshots: Path = field(init=False)
     scenarios: Path = field(init=False)
+    upgrades: Path = field(init=False)
 
     def __post_init__(self) -> None:
         for name, relative in FOLDERS.items():

@@ -13,18 +13,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.execution import pool, postgres, progress
+from harness.execution import upgrades as upgrades_run
 from harness.execution.run import NO_SERVER, RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import releases, versions
+from harness.planning import upgrades as upgrade_planning
 from harness.project import PROJECT, Project
 from harness.rendering import reports
 from harness.runtime import registry
-from harness.runtime.outcomes import ERROR, OUTCOMES
+from harness.runtime.outcomes import ERROR, OUTCOMES, REPRODUCED
 from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
 from harness.store import record, result_cache, staging
-from harness.store.rows import Row, of_document, unjudged_lines
+from harness.store.rows import Row, of_document, unjudged_lines, upgrades_of
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
+from harness.store.upgrade_snapshots import UPGRADE_SNAPSHOTS, UpgradeSnapshots
 
 PROJECT_ROOT = PROJECT.root
 
@@ -214,11 +217,43 @@ def _members(
     return record.matrix_releases(scenarios, defaults, store, bisects, (existing or {}).get("results", []), cache_dir)
 
 
-def _plan(options: Options) -> tuple[list, dict | None, SnapshotStore, dict[str, Scenario], Path, Path]:
+@dataclass
+class UpgradePlan:
+    """The upgrade axis of a run: its scenarios, the pairs to run, their snapshot store."""
+
+    scenarios: dict[str, upgrade_planning.UpgradeScenario]
+    pairs: list[upgrade_planning.PlannedPair]
+    store: UpgradeSnapshots
+
+
+def _upgrade_plan(options: Options) -> tuple[UpgradePlan, list[str]]:
+    """The upgrade pairs the run's selectors name (every pair with none; none with SPECs or a shard:
+    the grid is of releases), and the selectors left for the scenarios."""
+    project = Project(options.root)
+    found = upgrade_planning.discover(project.upgrades)
+    store = UpgradeSnapshots(project.snapshots / UPGRADE_SNAPSHOTS)
+    store.validate()
+    mine = [s for s in options.only if s.partition(":")[0] in found]
+    others = [s for s in options.only if s not in mine]
+    if options.specs or options.shard:
+        if mine:
+            raise builds_mod.SpecError(
+                f"{', '.join(mine)}: an upgrade scenario runs on its own grid of releases; "
+                "leave out the SPECs and --shard to run it"
+            )
+        return UpgradePlan(found, [], store), others
+    pairs = upgrade_planning.select(found, mine) if (mine or not options.only) else []
+    return UpgradePlan(found, pairs, store), others
+
+
+def _plan(
+    options: Options,
+) -> tuple[list, dict | None, SnapshotStore, dict[str, Scenario], Path, Path, UpgradePlan]:
     """The builds to run with their cases, after every check of the input (one line, exit 2)."""
     cache_dir = Project(options.root).cache
     scenarios = registry.discover()
-    selected = registry.select(scenarios, options.only)
+    upgrade_plan, only = _upgrade_plan(options)
+    selected = registry.select(scenarios, only) if (only or not options.only) else []
     reports_dir = options.root / "reports"
     if options.out is not None:
         record.refuse_record_folder(options.out, options.root)
@@ -236,15 +271,17 @@ def _plan(options: Options) -> tuple[list, dict | None, SnapshotStore, dict[str,
         if not cases:
             log(f"note: no selected scenario uses {b.framework}; skipping {b.source}")
     plan = [(b, cases) for b, cases in plan if cases]
+    if not selected:
+        plan = []
     if options.shard:
         k, n = options.shard
         # Deterministic slice: builds in a fixed order, every N-th from the K-th.
         plan.sort(key=lambda item: (item[0].framework, versions.key(item[0].version or "0"), item[0].source))
         plan = plan[k - 1 :: n]
         log(f"shard {k}/{n}: {', '.join(b.source for b, _ in plan) or 'no builds'}")
-    if not plan and not options.shard:
+    if not plan and not options.shard and not upgrade_plan.pairs:
         raise builds_mod.SpecError("nothing to run: no selected scenario uses the given builds' frameworks")
-    return plan, existing, store, scenarios, cache_dir, reports_dir
+    return plan, existing, store, scenarios, cache_dir, reports_dir, upgrade_plan
 
 
 def run(options: Options) -> int:
@@ -252,7 +289,7 @@ def run(options: Options) -> int:
     begun = time.monotonic()
     # Planning reads the package index: said after a few seconds' silence, so bad input stays one line.
     with progress.Tracker(f"{options.title}: planning (the record, the snapshots, the package index)", 0):
-        plan, existing, store, scenarios, cache_dir, reports_dir = _plan(options)
+        plan, existing, store, scenarios, cache_dir, reports_dir, upgrade_plan = _plan(options)
     locks = record.recorded_packages(existing)
     total_cases = sum(len(c) for _, c in plan)
     log(
@@ -276,12 +313,21 @@ def run(options: Options) -> int:
     try:
         with tracker, ThreadPoolExecutor(max_workers=options.jobs) as executor:
             outcomes = list(executor.map(one, plan))
+        upgrade_run = _run_upgrades(upgrade_plan, existing, options, cache_dir, locks)
     finally:
         if ours:
             postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
     ran = time.monotonic()
-    environments_records = record.sorted_environments(rec for rec, _ in outcomes)
+    environments_records = record.sorted_environments(
+        {e["source"]: e for e in [*upgrade_run.environments, *(rec for rec, _ in outcomes)]}.values()
+    )
     results = [r for _, rs in outcomes for r in rs]
+    upgrade_rows = upgrade_run.rows
+    check_upgrade_snapshots(upgrade_rows, upgrade_plan.store, options.update_snapshots)
+    for orphan in upgrade_plan.store.orphans(
+        {(s.id, c) for s in upgrade_plan.scenarios.values() for c in s.case_ids()}
+    ):
+        log(f"warning: snapshots/upgrades/{orphan}/ belongs to no upgrade case any more; delete it")
     if postgres.failure():
         unserved = sum(r.detail.startswith(NO_SERVER) for r in results)
         log(f"postgresql: the server could not start; {unserved} cases on it are errors: {postgres.failure()}")
@@ -316,6 +362,9 @@ def run(options: Options) -> int:
             full=full,
             only=options.only,
             quiet=options.evidence_only,
+            upgrades=upgrade_rows,
+            upgrade_plan=upgrade_plan,
+            upgrade_changes=upgrade_run.changes,
         )
     log(
         f"time: {started - begun:.1f}s to plan, {ran - started:.1f}s to run the builds, "
@@ -326,7 +375,56 @@ def run(options: Options) -> int:
         counts = {o: sum(r.outcome == o for r in results) for o in OUTCOMES}
         log(f"{options.title}: {len(results)} results: " + ", ".join(f"{n} {o}" for o, n in counts.items() if n))
         return 1 if unjudged_lines(results) else 0
-    return summarise(results, time.monotonic() - started, scenarios)
+    return summarise([*results, *upgrade_rows], time.monotonic() - started, scenarios)
+
+
+def _run_upgrades(
+    upgrade_plan: UpgradePlan, existing: dict | None, options: Options, cache_dir: Path, locks: dict
+) -> upgrades_run.UpgradeRun:
+    """The upgrade axis (harness/execution/upgrades.py): a pair whose script is unchanged keeps the
+    record's result when it matched its snapshot (``--rerun`` runs every pair)."""
+    if not upgrade_plan.pairs:
+        return upgrades_run.UpgradeRun([], [], {})
+    recorded = {r.pair_key: r for r in upgrades_of(existing)}
+
+    def reuse(pair: upgrade_planning.PlannedPair) -> Row | None:
+        kept = recorded.get(upgrades_run.row_of(pair, CaseResult(pair.scenario.id, pair.case, ERROR, "")).pair_key)
+        if (
+            options.rerun
+            or options.update_snapshots
+            or kept is None
+            or kept.inputs != pair.scenario.inputs()
+            or kept.snapshot not in (MATCH, UPDATED)
+            or kept.outcome == ERROR
+        ):
+            return None
+        return kept
+
+    def repeat_new(pair: upgrade_planning.PlannedPair) -> bool:
+        return (
+            options.update_snapshots
+            or not upgrade_plan.store.path(pair.scenario.id, pair.case, pair.writer, pair.reader).exists()
+        )
+
+    return upgrades_run.run(
+        upgrade_plan.pairs,
+        options.root,
+        cache_dir,
+        options.jobs,
+        reuse,
+        repeat_new,
+        today=options.today_deps,
+        recorded=locks,
+    )
+
+
+def check_upgrade_snapshots(rows: list[Row], store: UpgradeSnapshots, update: bool) -> None:
+    """Compare every upgrade result with its pair's snapshot; with ``update``, store the new and changed ones."""
+    for r in rows:
+        check = store.check(r)
+        r.snapshot, r.snapshot_base, r.snapshot_diff = check.status, check.base, check.diff
+        if update and check.status in (NEW, CHANGED) and store.accept(r):
+            r.snapshot, r.snapshot_base = UPDATED, check.base
 
 
 def publish(
@@ -341,6 +439,9 @@ def publish(
     full: bool = False,
     only: list[str] | None = None,
     quiet: bool = False,
+    upgrades: list[Row] | None = None,
+    upgrade_plan: UpgradePlan | None = None,
+    upgrade_changes: dict | None = None,
 ) -> Path:
     """Merge the results into the record, or write them to a run folder of their own; return where.
 
@@ -371,7 +472,24 @@ def publish(
                         f"note: {key[2]} left the matrix of {key[0]}; its result for {key[1]} "
                         "is dropped from the record"
                     )
-            merged = record.merge(existing, results, environments_records, harness, order, prune)
+            upgrade_ids = set(upgrade_plan.scenarios) if upgrade_plan is not None else None
+            upgrade_prune = []
+            if full and existing and upgrade_plan is not None:
+                # A full run is the whole grid: results of pairs that left it are dropped.
+                planned = {r.pair_key for r in upgrades or []}
+                upgrade_prune = [r.pair_key for r in upgrades_of(existing) if r.pair_key not in planned]
+            merged = record.merge(
+                existing,
+                results,
+                environments_records,
+                harness,
+                order,
+                prune,
+                upgrades=upgrades or [],
+                upgrade_ids=upgrade_ids,
+                upgrade_prune=upgrade_prune,
+            )
+            _stage_changes(tx.stage, reports_dir, merged, upgrade_changes or {})
             tx.render(merged, render)
             tx.write_record(merged)
     if out is None and not outside:
@@ -386,7 +504,7 @@ def publish(
         why = f"{', '.join(outside)} {'is' if len(outside) == 1 else 'are'} not in the matrix"
     else:
         why = "--out was given"
-    document = record.document_of(results, environments_records, harness)
+    document = record.document_of(results, environments_records, harness, upgrades or [])
     written = record.write_folder(out, document, render, bisects)
     if quiet:  # the calling command says where its evidence is
         return out
@@ -399,6 +517,29 @@ def publish(
     if any(not r.release for r in results) and before_after:
         log(f"before/after report: {', '.join(_shown(p, root) for p in before_after)}")
     return out
+
+
+def _stage_changes(stage: staging.Staging, reports_dir: Path, document: dict, changes: dict[str, dict]) -> None:
+    """Each upgrade scenario's schema changes (reports/upgrades/<id>.changes.json): the new ones of this
+    run beside those kept, for exactly the pairs the record says reproduce."""
+    from harness.execution.upgrades import change_key
+    from harness.rendering import upgrade_report
+
+    by_scenario: dict[str, set[str]] = {}
+    for r in upgrades_of(document):
+        if r.outcome == REPRODUCED:
+            by_scenario.setdefault(r.scenario, set()).add(change_key(r))
+    new_by_scenario: dict[str, dict] = {}
+    for key, change in changes.items():
+        scenario, _, rest = key.partition(":")
+        new_by_scenario.setdefault(scenario, {})[rest] = change
+    for scenario in sorted({*by_scenario, *new_by_scenario}):
+        path = upgrade_report.changes_path(reports_dir, scenario)
+        kept = upgrade_report.load_changes(stage.read(path))
+        kept.update(new_by_scenario.get(scenario, {}))
+        wanted = {k: v for k, v in kept.items() if k in by_scenario.get(scenario, set())}
+        if wanted or path.exists():
+            stage.write(path, upgrade_report.dump_changes(wanted))
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -437,10 +578,12 @@ def summarise(results: list[Row], elapsed: float, scenarios: dict[str, Scenario]
             if any(r.snapshot == s for r in results)
         )
     )
-    broken = contradicted_proofs(results, scenarios or {})
+    broken = contradicted_proofs(results, scenarios or {}) + contradicted_upgrade_proofs(results)
     for r, claim in broken:
         log(
-            f"\nproof contradicted: {r.scenario}:{r.case} on {r.source} says {r.outcome}; "
+            f"\nproof contradicted: {r.scenario}:{r.case} on "
+            + (f"{r.from_source} -> " if r.from_source else "")
+            + f"{r.source} says {r.outcome}; "
             f"its {claim} proof names this release ({r.detail})"
         )
     if bad:
@@ -460,6 +603,24 @@ def contradicted_proofs(results: list[Row], scenarios: dict[str, Scenario]) -> l
         if claim is not None and r.outcome != claim:
             out.append((r, claim))
     return out
+
+
+def contradicted_upgrade_proofs(results: list[Row], root: Path = PROJECT_ROOT) -> list[tuple[Row, str]]:
+    """Upgrade results of a pair a scenario's proof names (``Step``), where the pair no longer gives
+    the outcome the proof claims."""
+    found = upgrade_planning.discover(Project(root).upgrades)
+    claims = {
+        (s.id, step.case, step.writer, step.reader): step.outcome
+        for s in found.values()
+        for step in s.declaration.proofs
+    }
+    return [
+        (r, claims[key])
+        for r in results
+        if r.from_version
+        and (key := (r.scenario, r.case, r.from_version, r.version or "")) in claims
+        and r.outcome != claims[key]
+    ]
 
 
 def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:

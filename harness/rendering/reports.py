@@ -14,7 +14,7 @@ from harness.planning import versions
 from harness.project import PROJECT
 from harness.rendering import boundary_evidence
 from harness.store import result_cache
-from harness.store.rows import Row
+from harness.store.rows import Row, upgrades_of
 from harness.store.rows import of_document as rows_of
 
 if TYPE_CHECKING:
@@ -60,6 +60,16 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
             cells = [_cell(by_build[b]) if b in by_build else "" for b in builds]
             link = f"[{scenario}]({scenario}.md)" if scenario_titles is not None else scenario
             lines.append(f"| {link} | {case} | " + " | ".join(cells) + " |")
+        lines.append("")
+    upgrade_ids = sorted({r.scenario for r in upgrades_of(document)})
+    if upgrade_ids:
+        lines += [
+            "## Upgrades",
+            "",
+            "State written by one release and read by another: a from-by-to grid per scenario.",
+            "",
+        ]
+        lines += [f"- [{i}](upgrades/{i}.md)" for i in upgrade_ids]
         lines.append("")
     problems = [r for r in results if r.outcome in ("error", "unexpected")]
     if problems:
@@ -181,6 +191,27 @@ def write_all(
         stage.write(path, evidence.render(scenario_metadata(s, root), document, bisects, run_only))
         written.append(path)
     written += write_grids(document, present, reports_dir, stage)
+    written += write_upgrades(document, reports_dir, stage, root)
+    return written
+
+
+def write_upgrades(document: dict, reports_dir: Path, stage: Staging, root: Path | None = None) -> list[Path]:
+    """reports/upgrades/<id>.md for every upgrade scenario with results (harness/rendering/upgrade_report.py),
+    with the schema changes its changes file holds (staged by the run that measured them, or as it is)."""
+    from harness.planning import upgrades
+    from harness.project import Project
+    from harness.rendering import upgrade_report
+
+    ran = {r.scenario for r in upgrades_of(document)}
+    if not ran:
+        return []
+    found = upgrades.discover(Project(root or PROJECT.root).upgrades)
+    written = []
+    for scenario_id in sorted(ran & set(found)):
+        changes = upgrade_report.load_changes(stage.read(upgrade_report.changes_path(reports_dir, scenario_id)))
+        path = upgrade_report.report_path(reports_dir, scenario_id)
+        stage.write(path, upgrade_report.render(found[scenario_id], document, changes))
+        written.append(path)
     return written
 
 

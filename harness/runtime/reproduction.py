@@ -102,6 +102,12 @@ def _libpq_environment() -> dict[str, str]:
     socket_dir = os.environ.get(POSTGRES_SOCKET_ENV)
     if not socket_dir:
         raise RuntimeError(f"no PostgreSQL server for this case: {POSTGRES_SOCKET_ENV} is unset")
+    return libpq_environment(socket_dir)
+
+
+def libpq_environment(socket_dir: str) -> dict[str, str]:
+    """libpq's variables for the harness's server whose socket is in ``socket_dir`` (the maintenance
+    database ``postgres``): what a script's PostgreSQL case connects with (here and in an upgrade's steps)."""
     return {"PGHOST": socket_dir, "PGUSER": POSTGRES_USER, "PGDATABASE": "postgres", "PGPORT": "5432"}
 
 

@@ -35,6 +35,7 @@ from harness.store import boundaries, result_cache, rows
 from harness.store.lock import LOCK_NAME, locked
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 from harness.store.staging import Staging
+from harness.store.upgrade_snapshots import UPGRADE_SNAPSHOTS, UpgradeSnapshots
 
 if TYPE_CHECKING:
     from harness.runtime.scenario import Scenario
@@ -49,14 +50,18 @@ RUNS_DIR = "runs"
 # ``backend``, the database the case ran on (sqlite, or postgresql for a ``<case>-postgresql`` case).
 # 3: no ``repro`` (a bug has one reproduction, the one the harness runs), and no ``timeline`` where
 # the snapshot store holds it (``rows.TIMELINE_STORED``): it is read from there.
-SCHEMA_VERSION = 3
-READABLE_SCHEMAS = (1, 2, 3)  # older records read as version 3: repro dropped, backend null where missing
+# 4: an ``upgrades`` list beside ``results``: one result per (scenario, case, pair of releases), the
+# reader's ``version``/``source`` and the writer's ``from_version``/``from_source`` (rows.FROM_KEYS).
+SCHEMA_VERSION = 4
+READABLE_SCHEMAS = (1, 2, 3, 4)  # older records read as version 4: repro dropped, backend null, no upgrades
 # The keys a result of each schema must hold.
 REQUIRED_KEYS = {
     1: tuple(k for k in rows.RESULT_KEYS if k != "backend"),
     2: (*rows.RESULT_KEYS[:-1], "repro", "backend"),
     3: rows.RESULT_KEYS,
+    4: rows.RESULT_KEYS,
 }
+UPGRADE_REQUIRED_KEYS = (*rows.RESULT_KEYS, *rows.FROM_KEYS)
 SNAPSHOT_WORDS = (MATCH, UPDATED, NEW, CHANGED)
 
 
@@ -99,6 +104,18 @@ def _row_problem(r: object, required: tuple[str, ...], releases_only: bool) -> s
     return None
 
 
+def _writer_problem(r: dict) -> str | None:
+    """What is wrong with an upgrade's writer keys (``rows.FROM_KEYS``); None when nothing is."""
+    version = r["from_version"]
+    if not (isinstance(version, str) and versions.key(version)[0] == 1):
+        return f"has from_version {version!r}; valid: a PEP 440 release version, as in its from_source NAME==VERSION"
+    if r["from_source"] != f"{r['framework']}=={version}":
+        return (
+            f"has from_source {r['from_source']!r} beside from_version {version!r}; valid: {r['framework']}=={version}"
+        )
+    return None
+
+
 def validate(document: object, where: str, releases_only: bool = True) -> dict:
     """``document`` when it is a record or shard result this code can read; else a one-line
     ``RecordError`` naming the first bad result (its index and scenario:case@source) and what is
@@ -121,6 +138,25 @@ def validate(document: object, where: str, releases_only: bool = True) -> dict:
         if problem is not None:
             name = _row_name(i, r) if isinstance(r, dict) else f"result {i}"
             raise RecordError(f"{where}: {name} {problem}; fix the row or {restore}")
+    upgrades = document.get(rows.UPGRADES, [])
+    if not isinstance(upgrades, list):
+        raise RecordError(f"{where}: its {rows.UPGRADES} is not a list of results; {restore}")
+    pairs: dict[tuple[str, str, str, str], int] = {}
+    for i, r in enumerate(upgrades):
+        problem = _row_problem(r, UPGRADE_REQUIRED_KEYS, True) or _writer_problem(r)
+        if problem is None:
+            pair = rows.pair_key(r)
+            if pair in pairs:
+                problem = f"repeats upgrade {pairs[pair]}; valid: one result per (scenario, case, from_source, source)"
+            pairs[pair] = i
+        if problem is not None:
+            name = (
+                f"upgrade {i} ({r.get('scenario', '?')}:{r.get('case', '?')}@{r.get('from_source', '?')} -> "
+                f"{r.get('source', '?')})"
+                if isinstance(r, dict)
+                else f"upgrade {i}"
+            )
+            raise RecordError(f"{where}: {name} {problem}; fix the row or {restore}")
     environments = document.get("environments", [])
     if not isinstance(environments, list) or not all(
         isinstance(e, dict) and isinstance(e.get("source"), str) and isinstance(e.get("framework"), str)
@@ -136,11 +172,11 @@ def migrate(document: dict) -> dict:
     """The document in the current schema: an older result loses ``repro`` and gains ``backend``
     as null where it has none."""
     if document.get("schema_version") == SCHEMA_VERSION:
-        return document
+        return {**document, rows.UPGRADES: document.get(rows.UPGRADES, [])}
     results = [
         {**{k: v for k, v in r.items() if k != "repro"}, "backend": r.get("backend")} for r in document["results"]
     ]
-    return {**document, "schema_version": SCHEMA_VERSION, "results": results}
+    return {**document, "schema_version": SCHEMA_VERSION, "results": results, rows.UPGRADES: []}
 
 
 def snapshots_root(path: Path) -> Path:
@@ -167,6 +203,18 @@ def with_timelines(document: dict, store_root: Path, where: str) -> dict:
                 f"{base}.txt holds none; restore both with `git checkout -- {where} snapshots/`"
             )
         r["timeline"] = timeline
+    upgrade_store = UpgradeSnapshots(store_root.parent / UPGRADE_SNAPSHOTS)
+    for i, r in enumerate(document.get(rows.UPGRADES, [])):
+        if "timeline" in r:
+            continue
+        timeline = upgrade_store.timeline(r["scenario"], r["case"], r["from_version"], r["version"])
+        if timeline is None:
+            name = upgrade_store.name(r["scenario"], r["case"], r["from_version"], r["version"])
+            raise RecordError(
+                f"{where}: upgrade {i} has no timeline and snapshots/{name} holds none; "
+                f"restore both with `git checkout -- {where} snapshots/`"
+            )
+        r["timeline"] = timeline
     return document
 
 
@@ -190,7 +238,13 @@ def as_stored(document: dict) -> dict:
         if out.get("snapshot") in rows.TIMELINE_STORED and out.get("snapshot_base"):
             del out["timeline"]
         results.append(out)
-    return {**document, "results": results}
+    upgrades = []
+    for r in document.get(rows.UPGRADES, []):
+        out = rows.written(r)
+        if out.get("snapshot") in rows.TIMELINE_STORED:
+            del out["timeline"]
+        upgrades.append(out)
+    return {**document, "results": results, rows.UPGRADES: upgrades}
 
 
 def load(reports_dir: Path) -> dict | None:
@@ -228,14 +282,33 @@ def sort_key(order: dict[tuple[str, str], int]) -> Callable[[rows.AnyRow], tuple
     return key
 
 
-def document_of(results: Iterable[rows.AnyRow], environments: list[dict], harness: dict | None = None) -> dict:
-    """A record (or run folder's, or shard's) document of these results, as the file holds it."""
+def document_of(
+    results: Iterable[rows.AnyRow],
+    environments: list[dict],
+    harness: dict | None = None,
+    upgrades: Iterable[rows.AnyRow] = (),
+) -> dict:
+    """A record (or run folder's, or shard's) document of these results and upgrade results, as the file holds it."""
     return {
         "schema_version": SCHEMA_VERSION,
         "harness": harness or {},
         "results": [rows.written(r) for r in results],
+        rows.UPGRADES: sorted((rows.written(r) for r in upgrades), key=upgrade_sort_key),
         "environments": environments,
     }
+
+
+def upgrade_sort_key(row: rows.AnyRow) -> tuple:
+    """The record's order of upgrade results: scenario, case, reader, then writer, by version."""
+    r = rows.fields(row)
+    return (
+        r["scenario"],
+        r["case"],
+        versions.key(r["version"] or "0"),
+        versions.key(r.get("from_version") or "0"),
+        r.get("from_source") or "",
+        r["source"],
+    )
 
 
 def dumps(document: dict) -> str:
@@ -259,6 +332,9 @@ def merge(
     harness: dict,
     order: dict[tuple[str, str], int],
     prune: Iterable[tuple[str, str, str]] = (),
+    upgrades: Sequence[rows.AnyRow] = (),
+    upgrade_ids: set[str] | None = None,
+    upgrade_prune: Iterable[tuple[str, str, str, str]] = (),
 ) -> dict:
     """The record with ``results`` in place of the ones they re-ran; every other result kept.
 
@@ -275,11 +351,25 @@ def merge(
     ]
     merged = kept + [rows.written(r) for r in results]
     merged.sort(key=sort_key(order))
-    sources = {r["source"] for r in merged}
+    # Upgrade results the same way: a run replaces the pairs it ran and keeps the others (those of an
+    # upgrade scenario that no longer exists, when ``upgrade_ids`` says which exist, are dropped).
+    new_pairs = {rows.pair_key(r) for r in upgrades}
+    dropped_pairs = set(upgrade_prune)
+    kept_upgrades = [
+        r
+        for r in (existing or {}).get(rows.UPGRADES, [])
+        if rows.pair_key(r) not in new_pairs
+        and rows.pair_key(r) not in dropped_pairs
+        and (upgrade_ids is None or r["scenario"] in upgrade_ids)
+    ]
+    all_upgrades = kept_upgrades + [rows.written(r) for r in upgrades]
+    sources = {r["source"] for r in merged} | {
+        s for r in all_upgrades for s in (r["source"], rows.fields(r).get("from_source"))
+    }
     envs = {e["source"]: e for e in (existing or {}).get("environments", [])}
     envs.update({e["source"]: e for e in environments})
     kept_envs = sorted_environments(e for s, e in envs.items() if s in sources)
-    return document_of(merged, kept_envs, harness)
+    return document_of(merged, kept_envs, harness, all_upgrades)
 
 
 # Renders a document's reports into a staging (the reports' renderer, harness/rendering/reports.py

@@ -27,6 +27,10 @@ RESULT_KEYS = (
     "backend",
 )
 EXTRA_KEYS = ("snapshot_base", "timeline")
+# A result of an upgrade (the record's ``upgrades`` list, schema 4): the state was written by the
+# release ``from_source`` names and read by the one ``source`` names (../shared/CONTRACT.md, "Results
+# that span two releases"); written just before ``version``.
+FROM_KEYS = ("from_version", "from_source")
 # A result whose snapshot word is one of these has its timeline in the snapshot store
 # (snapshots/matrix/<scenario>/<case>/<snapshot_base>.txt): the record's file does not hold it a
 # second time (harness/store/record.py ``as_stored`` leaves it out, ``with_timelines`` reads it back).
@@ -48,6 +52,8 @@ class Row:
     snapshot: str | None = None
     snapshot_base: str | None = None
     snapshot_diff: str = ""
+    from_version: str | None = None  # an upgrade's writer release (its reader is ``version``)
+    from_source: str | None = None
 
     @property
     def scenario(self) -> str:
@@ -74,6 +80,11 @@ class Row:
         """What identifies it in the record: (scenario, case, source)."""
         return (self.scenario, self.case, self.source)
 
+    @property
+    def pair_key(self) -> tuple[str, str, str, str]:
+        """What identifies an upgrade's result in the record: (scenario, case, from_source, source)."""
+        return (self.scenario, self.case, self.from_source or "", self.source)
+
     def fields(self) -> dict:
         """Every field by its record key (what harness/store/ reads; ``written`` keeps the record's)."""
         return {
@@ -91,6 +102,8 @@ class Row:
             "inputs": self.inputs,
             "release": self.release,
             "snapshot_diff": self.snapshot_diff,
+            "from_version": self.from_version,
+            "from_source": self.from_source,
         }
 
     @classmethod
@@ -106,8 +119,13 @@ class Row:
             inputs=row.get("inputs"),
             snapshot=row.get("snapshot"),
             snapshot_base=row.get("snapshot_base"),
+            from_version=row.get("from_version"),
+            from_source=row.get("from_source"),
         )
 
+
+# The record's list of upgrade results (schema 4), beside ``results``: one per (scenario, case, pair).
+UPGRADES = "upgrades"
 
 # What the functions below take: a row, or its JSON object as the record holds it.
 AnyRow = Row | Mapping
@@ -121,6 +139,17 @@ def fields(result: AnyRow) -> Mapping:
 def as_rows(results: Iterable[AnyRow]) -> list[Row]:
     """``results`` as rows: a Row kept as it is, a record's JSON object of one result read into one."""
     return [r if isinstance(r, Row) else Row.from_json(r) for r in results]
+
+
+def upgrades_of(document: Mapping | None) -> list[Row]:
+    """A record's (or run folder's) upgrade results (its ``upgrades`` list, schema 4) as rows."""
+    return as_rows((document or {}).get(UPGRADES, []))
+
+
+def pair_key(row: AnyRow) -> tuple[str, str, str, str]:
+    """(scenario, case, from_source, source) of an upgrade's result or its JSON object."""
+    r = fields(row)
+    return (r["scenario"], r["case"], r.get("from_source") or "", r["source"])
 
 
 def of_document(document: Mapping | None) -> list[Row]:
@@ -144,7 +173,11 @@ INPUTS_KEY = "inputs"
 def written(result: AnyRow) -> dict:
     """The result as the record holds it: the keys above, in order, missing ones as null."""
     r = fields(result)
-    out = {k: r.get(k) for k in RESULT_KEYS + EXTRA_KEYS}
+    keys: tuple[str, ...] = RESULT_KEYS + EXTRA_KEYS
+    if r.get("from_source"):  # an upgrade's: the writer's release before the reader's
+        at = keys.index("version")
+        keys = keys[:at] + FROM_KEYS + keys[at:]
+    out = {k: r.get(k) for k in keys}
     if r.get(INPUTS_KEY):
         out[INPUTS_KEY] = r[INPUTS_KEY]
     return out

@@ -63,6 +63,14 @@ class Staging:
         self._writes.pop(path, None)
         self._writes[path] = staged
 
+    def read(self, path: Path) -> str | None:
+        """The text ``path`` will hold: the staged one, else the file's own (None when there is none)."""
+        source = self._writes.get(path, path)
+        try:
+            return source.read_text(encoding="utf-8")
+        except OSError:
+            return None
+
     def remove(self, path: Path) -> None:
         """Stage the removal of ``path``."""
         self._removals.append(path)

@@ -1,0 +1,359 @@
+"""The upgrade axis: each planned pair's two steps, each in its release's environment, on one folder.
+
+For a pair (writer A, reader B) of an upgrade scenario (harness/planning/upgrades.py), the script
+runs twice, exactly as a maintainer runs it (harness/runtime/upgrade.py): ``repro.py write CASE
+STATE`` with A's Python, then ``repro.py read CASE STATE`` with B's, on a fresh folder the harness
+makes and removes; a ``-postgresql`` case on the harness's server (harness/execution/postgres.py),
+found through libpq's variables. The reader's verdict line is the pair's outcome; a writer that
+could not write gives ``not-applicable`` (the release lacks the API) or ``error``. Each step runs in
+its own process group under the workers' isolation and environment, killed whole on its deadline.
+
+A reproduced pair is explained by the framework's own code: the change of the scenario's
+``schema_files`` between the two releases' installed sources (``schema_change``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.execution import environments, isolation, postgres, progress
+from harness.planning import builds as builds_mod
+from harness.planning.upgrades import PlannedPair
+from harness.project import Project
+from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, OUTCOMES, REPRODUCED
+from harness.runtime.reproduction import libpq_environment, normalise
+from harness.runtime.result import CaseResult
+from harness.runtime.runner import strip_paths
+from harness.runtime.scenario import SQLITE
+from harness.store.rows import Row
+
+WRITTEN = "written"  # the writer's verdict word when it wrote its state
+STEP_TIMEOUT = 240.0  # seconds a step may take (an import of google-adk takes up to 20 s on a loaded machine)
+_VERDICT = re.compile(r"^verdict: ([a-z-]+): ?(.*)$")
+# What a pair's two runs may differ in, were it not for normalise: the state folder's path.
+STATE_PLACEHOLDER = "STATE"
+HUNK_LINES = 60  # lines of a pair's schema change shown; the rest counted
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step's end: its verdict word and detail, and its normalised lines."""
+
+    word: str
+    detail: str
+    lines: list[str]
+
+
+def _verdict(lines: list[str], code: int | None, timed_out: bool) -> tuple[str, str]:
+    """(word, detail) of a step from its last verdict line; a step with none is an error with its last lines."""
+    for line in reversed(lines):
+        m = _VERDICT.match(line)
+        if m:
+            return m.group(1), m.group(2)
+    if timed_out:
+        return ERROR, f"no verdict within {STEP_TIMEOUT:.0f} s; last lines: " + " | ".join(lines[-3:])
+    return ERROR, f"exit {code} with no verdict line; last lines: " + " | ".join(lines[-3:])
+
+
+def run_step(python: Path, script: Path, step: str, case: str, state: Path, env: dict[str, str]) -> Step:
+    """``python script step case state`` in its own process group (killed whole on the deadline)."""
+    proc = subprocess.Popen(
+        isolation.wrap([str(python), str(script), step, case, str(state)]),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        cwd=state,
+        env=env,
+        start_new_session=True,
+    )
+    timed_out = False
+    try:
+        out, _ = proc.communicate(timeout=STEP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        with _suppress_gone():
+            os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+    finally:
+        if proc.poll() is None:  # an exception in communicate: nothing of the step is left
+            with _suppress_gone():
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    with _suppress_gone():  # a child the step left behind (a migration tool) ends with it
+        os.killpg(proc.pid, signal.SIGKILL)
+    text = out.decode(errors="replace").replace(str(state), STATE_PLACEHOLDER)
+    lines = normalise([strip_paths(line) for line in text.splitlines()])
+    word, detail = _verdict(lines, proc.returncode, timed_out)
+    return Step(word, " ".join(detail.split()), lines)
+
+
+class _suppress_gone:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> bool:
+        return isinstance(exc, ProcessLookupError | PermissionError)
+
+
+def judge_pair(writer: Step, reader: Step | None, pair: PlannedPair) -> tuple[str, str]:
+    """The pair's (outcome, detail): the reader's verdict, or what stopped the writer."""
+    if writer.word != WRITTEN:
+        if writer.word == NOT_APPLICABLE:
+            return NOT_APPLICABLE, f"the writer ({pair.writer}) cannot write this state: {writer.detail}"
+        return ERROR, f"the writer ({pair.writer}) failed: {writer.word}: {writer.detail}"
+    assert reader is not None
+    if reader.word not in OUTCOMES:
+        return ERROR, f"the reader ({pair.reader}) said {reader.word!r}, not an outcome: {reader.detail}"
+    return reader.word, reader.detail
+
+
+def timeline(pair: PlannedPair, framework: str, writer: Step, reader: Step | None) -> str:
+    """The pair's timeline: the writer's lines, then the reader's, each under its command."""
+    lines = [f"== {framework} {pair.writer}: repro.py write {pair.case} STATE", *writer.lines]
+    if reader is not None:
+        lines += [f"== {framework} {pair.reader}: repro.py read {pair.case} STATE", *reader.lines]
+    return "\n".join(lines) + "\n"
+
+
+def step_environment(root: Path, backend: str) -> dict[str, str]:
+    """The steps' process environment: the workers' allowlist, without the harness on the path (the
+    script is standalone), and libpq's variables for the harness's server on PostgreSQL."""
+    env = environments.worker_environment(root)
+    env.pop("PYTHONPATH", None)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # the builds are shared: a step leaves nothing in them
+    if backend != SQLITE:
+        env.update(libpq_environment(postgres.server().socket_dir))
+    return env
+
+
+def run_pair(pair: PlannedPair, pythons: dict[str, Path], root: Path, repeat: int = 1) -> CaseResult:
+    """The pair's result: the two steps on a fresh folder (``repeat`` times; runs that disagree are an error)."""
+    rendered: list[tuple[str, str, str]] = []
+    backend = pair.scenario.backend(pair.case)
+    try:
+        env = step_environment(root, backend)
+    except postgres.Unavailable as exc:
+        return CaseResult(pair.scenario.id, pair.case, ERROR, "the PostgreSQL server could not start: " + str(exc))
+    for _ in range(repeat):
+        state = Path(tempfile.mkdtemp(prefix="harness-upgrade-"))
+        try:
+            writer = run_step(pythons[pair.writer], pair.scenario.script, "write", pair.case, state, env)
+            reader = None
+            if writer.word == WRITTEN:
+                reader = run_step(pythons[pair.reader], pair.scenario.script, "read", pair.case, state, env)
+        finally:
+            shutil.rmtree(state, ignore_errors=True)
+        outcome, detail = judge_pair(writer, reader, pair)
+        rendered.append((outcome, detail, timeline(pair, pair.scenario.framework, writer, reader)))
+    first = rendered[0]
+    if any(r != first for r in rendered[1:]):
+        other = next(r for r in rendered[1:] if r != first)
+        diff = "".join(
+            difflib.unified_diff(first[2].splitlines(True), other[2].splitlines(True), "run 1", "run 2", n=0)
+        )
+        detail = f"two runs of the pair disagree ({first[0]}: {first[1]} / {other[0]}: {other[1]}); {diff[:400]}"
+        return CaseResult(pair.scenario.id, pair.case, ERROR, " ".join(detail.split()), first[2])
+    return CaseResult(pair.scenario.id, pair.case, *first)
+
+
+def _environment_record(env: environments.Environment, root: Path) -> dict:
+    """The record's entry for a build only the upgrade axis used (the worker writes the others')."""
+    fw = env.build.framework
+    code = (
+        "import json, platform; from harness.runtime.worker import installed_version, provided_extras, "
+        f"resolved_packages; print(json.dumps(dict(version=installed_version({fw!r}), "
+        f"python=platform.python_version(), packages=resolved_packages(), extras=provided_extras({fw!r}))))"
+    )
+    out = subprocess.run(
+        [str(env.python), "-c", code],
+        capture_output=True,
+        text=True,
+        env={**environments.worker_environment(root), "PYTHONDONTWRITEBYTECODE": "1"},
+        timeout=120,
+        check=True,
+    )
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    return {
+        "source": env.build.source,
+        "framework": env.build.framework,
+        "version": found["version"],
+        "python": found["python"],
+        "exclude_newer": env.exclude_newer,
+        "packages": found["packages"],
+        "extras": found["extras"],
+        "isolation": isolation.kind(),
+    }
+
+
+def schema_change(scenario_files: tuple[str, ...], writer: Path, reader: Path, detail: str) -> dict:
+    """What changed between the two releases' installed ``scenario_files`` (site-packages paths): the
+    hunks whose changed lines name a word of the reproduced ``detail`` (the missing column, the
+    refused version), at most ``HUNK_LINES`` lines, the rest counted; ``matched`` says whether any did."""
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{3,}", detail))
+    hunks: list[tuple[str, list[str]]] = []
+    for rel in scenario_files:
+        before, after = _site_file(writer, rel), _site_file(reader, rel)
+        if before is None and after is None:
+            continue
+        diff = list(
+            difflib.unified_diff(
+                (before or "").splitlines(),
+                (after or "").splitlines(),
+                f"{rel} (writer)" if before is not None else "/dev/null",
+                f"{rel} (reader)" if after is not None else "/dev/null",
+                n=2,
+                lineterm="",
+            )
+        )
+        current: list[str] = []
+        for line in diff[2:]:
+            if line.startswith("@@") and current:
+                hunks.append((rel, current))
+                current = []
+            current.append(line)
+        if current:
+            hunks.append((rel, current))
+
+    def names_the_detail(hunk: list[str]) -> bool:
+        changed = " ".join(line[1:] for line in hunk if line[:1] in "+-" and not line.startswith(("+++", "---")))
+        return any(re.search(rf"\b{re.escape(w)}\b", changed) for w in words)
+
+    chosen = [(rel, h) for rel, h in hunks if names_the_detail(h)]
+    matched = bool(chosen)
+    shown: list[str] = []
+    for rel, hunk in chosen or hunks:
+        shown += [f"--- {rel}", *hunk]
+    total = len(shown)
+    return {
+        "matched": matched,
+        "files": list(scenario_files),
+        "excerpt": shown[:HUNK_LINES],
+        "more_lines": max(0, total - HUNK_LINES),
+    }
+
+
+def _site_file(env_path: Path, rel: str) -> str | None:
+    for site in sorted(env_path.glob("lib/python3*/site-packages")):
+        path = site / rel
+        if path.is_file():
+            return path.read_text(errors="replace")
+    return None
+
+
+@dataclass
+class UpgradeRun:
+    """What the upgrade axis gave: a row per pair, the environments it used, each reproduced pair's change."""
+
+    rows: list[Row]
+    environments: list[dict]
+    changes: dict[str, dict]  # "<scenario>:<case> <writer> -> <reader>" -> schema_change(...)
+
+
+def run(
+    pairs: list[PlannedPair],
+    root: Path,
+    cache_dir: Path,
+    jobs: int,
+    reuse: Callable[[PlannedPair], Row | None],
+    repeat_new: Callable[[PlannedPair], bool],
+    today: bool = False,
+    recorded: dict[str, tuple[str, ...]] | None = None,
+    log: Callable[[str], None] = progress.log,
+) -> UpgradeRun:
+    """Every pair of ``pairs``: a result each (errors included). ``reuse``: the record's row of a pair
+    whose script and builds are unchanged (not run again), or None; ``repeat_new``: whether a pair
+    runs twice (it has no stored snapshot to meet)."""
+    to_run = [p for p in pairs if reuse(p) is None]
+    wanted = sorted({(p.scenario.framework, v) for p in to_run for v in (p.writer, p.reader)})
+    builds = {fv: builds_mod.parse(f"{fv[0]}=={fv[1]}", cache_dir) for fv in wanted}
+    if pairs:
+        log(
+            f"upgrades: {len(pairs)} pairs, {len(pairs) - len(to_run)} unchanged and taken from the record, "
+            f"{len(to_run)} to run on {len(builds)} builds"
+        )
+    pythons: dict[tuple[str, str], Path] = {}
+    env_paths: dict[tuple[str, str], Path] = {}
+    failures: dict[tuple[str, str], str] = {}
+    env_records: list[dict] = []
+
+    def ensure(fv: tuple[str, str]) -> None:
+        build = builds[fv]
+        try:
+            env = environments.ensure(
+                build, Project(root).builds, cache_dir, today=today, recorded=(recorded or {}).get(build.source)
+            )
+            env_records.append(_environment_record(env, root))
+        except (environments.BuildFailed, OSError, subprocess.SubprocessError, ValueError) as exc:
+            failures[fv] = f"install failed: {strip_paths(str(exc))}"
+            return
+        pythons[fv], env_paths[fv] = env.python, env.path
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(ensure, wanted))
+
+    done = 0
+
+    def one(pair: PlannedPair) -> Row:
+        nonlocal done
+        kept = reuse(pair)
+        if kept is not None:
+            return kept
+        fw = pair.scenario.framework
+        failed = failures.get((fw, pair.writer)) or failures.get((fw, pair.reader))
+        if failed:
+            result = CaseResult(pair.scenario.id, pair.case, ERROR, failed)
+        else:
+            by_version = {pair.writer: pythons[(fw, pair.writer)], pair.reader: pythons[(fw, pair.reader)]}
+            result = run_pair(pair, by_version, root, repeat=2 if repeat_new(pair) else 1)
+        done += 1
+        log(f"[upgrades {done}/{len(to_run)}] {pair.name}: {result.outcome}")
+        return row_of(pair, result)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        rows = list(pool.map(one, pairs))
+    changes = {}
+    for pair, row in zip(pairs, rows, strict=True):
+        fw = pair.scenario.framework
+        if row.outcome == REPRODUCED and (fw, pair.writer) in env_paths and (fw, pair.reader) in env_paths:
+            changes[f"{row.scenario}:{change_key(row)}"] = schema_change(
+                pair.scenario.declaration.schema_files,
+                env_paths[(fw, pair.writer)],
+                env_paths[(fw, pair.reader)],
+                row.detail,
+            )
+    return UpgradeRun(rows, env_records, changes)
+
+
+def change_key(row: Row) -> str:
+    """How a reproduced pair's schema change is filed (reports/upgrades/<id>.changes.json)."""
+    return f"{row.case} {row.from_version} -> {row.version}"
+
+
+def row_of(pair: PlannedPair, result: CaseResult) -> Row:
+    """The pair's result as a row of the record's ``upgrades``."""
+    fw = pair.scenario.framework
+    return Row(
+        result,
+        fw,
+        pair.reader,
+        f"{fw}=={pair.reader}",
+        release=True,
+        backend=pair.scenario.backend(pair.case),
+        inputs=pair.scenario.inputs(),
+        from_version=pair.writer,
+        from_source=f"{fw}=={pair.writer}",
+    )
+
+
+__all__ = ["FIXED", "UpgradeRun", "run", "run_pair", "schema_change"]

@@ -1,0 +1,176 @@
+"""reports/upgrades/<id>.md: an upgrade scenario's from-by-to grid per case, each pair that breaks with
+the two commands that reproduce it by hand and the schema change that explains it, and every pair.
+
+Rendered from the record's ``upgrades`` (harness/store/record.py) and the pairs' schema changes
+(reports/upgrades/<id>.changes.json, written when the pairs ran: harness/execution/upgrades.py
+``schema_change``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from harness.planning import versions
+from harness.planning.upgrades import SCRIPT, UpgradeScenario, grid_pairs
+from harness.rendering import reproduce
+from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
+from harness.runtime.scenario import POSTGRESQL, SQLITE
+from harness.store.rows import Row, upgrades_of
+
+FOLDER = "upgrades"
+LETTER = {REPRODUCED: "R", FIXED: "F", UNEXPECTED: "U", NOT_APPLICABLE: "N", ERROR: "E"}
+MEANING = {
+    REPRODUCED: "the upgrade breaks (the reader cannot use what the writer stored)",
+    FIXED: "the reader reads the writer's state and carries on",
+    UNEXPECTED: "a third way (see the pair's detail)",
+    NOT_APPLICABLE: "a side lacks the API (the detail says which)",
+    ERROR: "the harness could not get an answer",
+}
+
+
+def script_path(scenario_id: str) -> str:
+    return f"{FOLDER}/{scenario_id}/{SCRIPT}"
+
+
+def changes_path(reports_dir: Path, scenario_id: str) -> Path:
+    return reports_dir / FOLDER / f"{scenario_id}.changes.json"
+
+
+def report_path(reports_dir: Path, scenario_id: str) -> Path:
+    return reports_dir / FOLDER / f"{scenario_id}.md"
+
+
+def load_changes(text: str | None) -> dict[str, dict]:
+    """A scenario's schema changes (``case writer -> reader`` -> the change), {} when none or unreadable."""
+    try:
+        found = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def dump_changes(changes: dict[str, dict]) -> str:
+    return json.dumps(dict(sorted(changes.items())), indent=2, ensure_ascii=False) + "\n"
+
+
+def commands(scenario: UpgradeScenario, row: Row, document: dict, path: str | None = None) -> list[str]:
+    """The two commands of a pair, as a maintainer runs them in an empty folder (a third makes STATE)."""
+    bug = reproduce.Bug(scenario.id, scenario.framework, tuple(scenario.declaration.requires))
+    envs = {e.get("source"): e for e in document.get("environments", [])}
+    path = path or script_path(scenario.id)
+    out = ["mkdir state"]
+    for step, version, source in (("write", row.from_version, row.from_source), ("read", row.version, row.source)):
+        env = envs.get(source, {})
+        base = reproduce.command(bug, None, version, env.get("exclude_newer"), env.get("extras"), path)
+        out.append(f"{base} {step} {row.case} state")
+    return out
+
+
+def _grid(case: str, rows: list[Row]) -> list[str]:
+    """The from-by-to table of one case: writers down, readers across, a letter per pair run."""
+    writers = sorted({r.from_version or "" for r in rows}, key=versions.key)
+    readers = sorted({r.version or "" for r in rows}, key=versions.key)
+    cell = {(r.from_version, r.version): r for r in rows}
+    lines = [
+        "| writer \\ reader | " + " | ".join(readers) + " |",
+        "|---|" + "---|" * len(readers),
+    ]
+    for w in writers:
+        cells = []
+        for v in readers:
+            r = cell.get((w, v))
+            cells.append(
+                "" if r is None else f"**{LETTER[r.outcome]}**" if r.outcome == REPRODUCED else LETTER[r.outcome]
+            )
+        lines.append(f"| {w} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) -> str:
+    """The scenario's report."""
+    d = scenario.declaration
+    rows = [r for r in upgrades_of(document) if r.scenario == scenario.id]
+    why: dict[tuple[str | None, str | None], str] = {(p.writer, p.reader): p.why for p in grid_pairs(d)}
+    lines = [f"# {scenario.id}", "", d.description, "", f"**Expected**: {d.expected}", ""]
+    lines += ["**Upstream**: " + ", ".join(f"[{link.rsplit('/', 2)[-1]}]({link})" for link in d.links), ""]
+    claim = d.claims
+    said = [
+        f"fixed in {claim.fixed_in}" if claim.fixed_in else "",
+        f"fixed by {claim.pr}" if claim.pr else "",
+        f"introduced in {claim.introduced_in}" if claim.introduced_in else "",
+        "still open" if claim.still_open else "",
+    ]
+    said_text = "; ".join(s for s in said if s)
+    if said_text or claim.source:
+        lines += [
+            f"**The threads say**: {said_text or 'nothing about releases'}"
+            + (f" ({claim.source})." if claim.source else "."),
+            "",
+        ]
+    for note in d.range_notes:
+        lines += [f"- {note}"]
+    if d.range_notes:
+        lines.append("")
+    lines += [
+        "Each pair runs the script twice, in two environments, on one folder: `write` with the writer's release, "
+        "then `read` with the reader's (the commands are under each pair below). "
+        + "Letters: "
+        + "; ".join(f"**{LETTER[o]}** {MEANING[o]}" if o == REPRODUCED else f"{LETTER[o]} {MEANING[o]}" for o in LETTER)
+        + "; blank: not a pair of the grid.",
+        "",
+    ]
+    if POSTGRESQL in d.backends:
+        lines += [
+            f"A `-{POSTGRESQL}` case keeps its databases on the PostgreSQL server libpq's variables name (`PGHOST`, "
+            "`PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE` for the maintenance database); the writer creates one and "
+            "names it in the state folder, the reader drops it.",
+            "",
+        ]
+    for case in scenario.case_ids():
+        case_rows = [r for r in rows if r.case == case]
+        if not case_rows:
+            continue
+        base = scenario.base_case(case)
+        backend = scenario.backend(case)
+        where = "SQLite" if backend == SQLITE else "PostgreSQL"
+        lines += [f"## {case} ({where}): {d.cases[base].summary}", ""]
+        lines += _grid(case, case_rows)
+        counts = {o: sum(r.outcome == o for r in case_rows) for o in LETTER}
+        lines += ["", ", ".join(f"{n} {o}" for o, n in counts.items() if n) + f" of {len(case_rows)} pairs.", ""]
+    broken = [r for r in rows if r.outcome == REPRODUCED]
+    if broken:
+        lines += ["## Pairs that break", ""]
+        for r in broken:
+            lines += [f"### {r.case}: {r.from_version} -> {r.version} ({why.get((r.from_version, r.version), '')})", ""]
+            lines += [r.detail, "", "```sh", *commands(scenario, r, document), "```", ""]
+            change = changes.get(f"{r.case} {r.from_version} -> {r.version}")
+            if change:
+                head = (
+                    "What changed between the two releases in the files that define what is stored"
+                    if change.get("matched")
+                    else "No change of the stored shape names the detail's words; the files' whole change"
+                )
+                lines += [
+                    "<details><summary>" + head + f" ({', '.join(change.get('files', []))})</summary>",
+                    "",
+                    "```diff",
+                    *change.get("excerpt", []),
+                    "```",
+                ]
+                if change.get("more_lines"):
+                    lines.append(f"({change['more_lines']} more lines of change not shown)")
+                lines += ["", "</details>", ""]
+    lines += [
+        "## Every pair",
+        "",
+        "| case | writer | reader | why this pair | outcome | detail |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        detail = r.detail.replace("|", "\\|")
+        reason = why.get((r.from_version, r.version), "")
+        mark = "" if r.snapshot in ("match", "updated") else f" ({r.snapshot})"
+        lines.append(f"| {r.case} | {r.from_version} | {r.version} | {reason} | {r.outcome}{mark} | {detail} |")
+    lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,278 @@
+"""Upgrades across two releases (issue 40): the record's ``upgrades`` (schema 4), the grid's pairs, and
+the two steps of a pair run as separate processes on one folder.
+
+The steps here run a toy script with this Python as both "releases"; tests/test_upgrade_releases.py
+runs the real scenarios on real releases, both ways.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.execution import upgrades as upgrades_run
+from harness.planning import upgrades as planning
+from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
+from harness.runtime.result import CaseResult
+from harness.runtime.upgrade import Pair, Step, Upgrade, UpgradeCase
+from harness.store import record
+from harness.store.rows import Row, upgrades_of
+from harness.store.upgrade_snapshots import UpgradeSnapshots
+
+TOY = '''
+"""A toy upgrade: the writer stores a number; the reader refuses one above its own."""
+import json, os, sys, time
+from pathlib import Path
+
+CASES = {"carry-over": {}, "hang": {}, "silent": {}, "missing-api": {}}
+
+
+def main(step, case, state):
+    state = Path(state)
+    version = int(os.environ.get("TOY_VERSION", "1"))
+    print(f"state folder: {state}")
+    if step == "write":
+        if case == "missing-api":
+            print("verdict: not-applicable: this release cannot write it")
+            return 125
+        (state / "value.json").write_text(json.dumps(version))
+        print(f"wrote {version}; id 123e4567-e89b-12d3-a456-426614174000")
+        print(f"verdict: written: value {version}")
+        return 0
+    if case == "hang":
+        time.sleep(600)
+    if case == "silent":
+        return 1
+    stored = json.loads((state / "value.json").read_text())
+    if stored > version:
+        print(f"verdict: reproduced: release {version} cannot read value {stored}")
+        return 3
+    print(f"verdict: fixed: read value {stored}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
+'''
+
+
+def toy_scenario(tmp_path: Path, **declared) -> planning.UpgradeScenario:
+    folder = tmp_path / "upgrades" / "adk-toy-upgrade"
+    folder.mkdir(parents=True)
+    (folder / "repro.py").write_text(TOY)
+    declaration = Upgrade(
+        links=("https://github.com/google/adk-python/issues/1",),
+        description="a toy",
+        expected="the reader reads it",
+        cases={"carry-over": UpgradeCase("a number carried over")},
+        releases=declared.pop("releases", ("1.0.0", "1.1.0", "2.0.0", "2.1.0")),
+        **declared,
+    )
+    return planning.UpgradeScenario("adk-toy-upgrade", "google-adk", declaration, folder)
+
+
+def pair(scenario, case="carry-over", writer="1.0.0", reader="1.1.0") -> planning.PlannedPair:
+    return planning.PlannedPair(scenario, case, writer, reader, "test")
+
+
+class Pythons(dict):
+    """Each "release" is this Python with TOY_VERSION set by a wrapper script."""
+
+    def __init__(self, tmp_path: Path, versions: dict[str, int]):
+        super().__init__()
+        for name, number in versions.items():
+            wrapper = tmp_path / f"python-{name}"
+            wrapper.write_text(f'#!/bin/sh\nTOY_VERSION={number} exec {sys.executable} "$@"\n')
+            wrapper.chmod(0o755)
+            self[name] = wrapper
+
+
+def test_the_grid_pairs_adjacent_releases_each_line_to_the_next_and_the_named_pairs():
+    declaration = Upgrade(
+        links=(),
+        description="",
+        expected="",
+        cases={"c": UpgradeCase("")},
+        releases=("0.1.0", "0.2.0", "1.0.0", "1.2.0", "2.0.0"),
+        pairs=(Pair("0.1.0", "1.2.0", "#1184"),),
+        proofs=(Step("c", "0.2.0", "2.0.0", FIXED),),
+        downgrades=(Pair("1.2.0", "1.0.0"),),
+    )
+    got = [(p.writer, p.reader, p.why) for p in planning.grid_pairs(declaration)]
+    assert got == [
+        ("0.1.0", "0.2.0", "the next release of its line"),
+        ("0.2.0", "1.0.0", "the last of 0.x to the first of 1.x"),
+        ("1.0.0", "1.2.0", "the next release of its line"),
+        ("1.2.0", "2.0.0", "the last of 1.x to the first of 2.x"),
+        ("0.1.0", "1.2.0", "#1184"),
+        ("0.2.0", "2.0.0", "a proof: must give fixed"),
+        ("1.2.0", "1.0.0", "a downgrade (control)"),
+    ]
+
+
+def test_a_case_runs_only_on_the_readers_it_admits(tmp_path):
+    scenario = toy_scenario(tmp_path)
+    scenario = planning.UpgradeScenario(
+        scenario.id,
+        scenario.framework,
+        Upgrade(**{**scenario.declaration.__dict__, "cases": {"carry-over": UpgradeCase("", readers=">=2.0")}}),
+        scenario.folder,
+    )
+    assert [(p.writer, p.reader) for p in planning.plan(scenario)] == [("1.1.0", "2.0.0"), ("2.0.0", "2.1.0")]
+
+
+def test_a_pair_breaks_and_a_pair_works_each_in_its_own_process_on_one_folder(tmp_path):
+    scenario = toy_scenario(tmp_path)
+    pythons = Pythons(tmp_path, {"1.0.0": 1, "1.1.0": 2, "2.0.0": 1})
+    works = upgrades_run.run_pair(pair(scenario, writer="1.0.0", reader="1.1.0"), pythons, tmp_path, repeat=2)
+    breaks = upgrades_run.run_pair(pair(scenario, writer="1.1.0", reader="2.0.0"), pythons, tmp_path)
+    assert (works.outcome, works.detail) == (FIXED, "read value 1")
+    assert (breaks.outcome, breaks.detail) == (REPRODUCED, "release 1 cannot read value 2")
+    # The timeline: each step under its command, the folder's path and the uuid as placeholders.
+    assert works.timeline.splitlines() == [
+        "== google-adk 1.0.0: repro.py write carry-over STATE",
+        "state folder: STATE",
+        "wrote 1; id <id-1>",
+        "verdict: written: value 1",
+        "== google-adk 1.1.0: repro.py read carry-over STATE",
+        "state folder: STATE",
+        "verdict: fixed: read value 1",
+    ]
+    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("harness-upgrade-*/value.json"))
+
+
+def test_a_writer_without_the_api_is_not_applicable_and_a_reader_without_a_verdict_an_error(tmp_path):
+    scenario = toy_scenario(tmp_path)
+    pythons = Pythons(tmp_path, {"1.0.0": 1, "1.1.0": 2})
+    missing = upgrades_run.run_pair(pair(scenario, "missing-api"), pythons, tmp_path)
+    silent = upgrades_run.run_pair(pair(scenario, "silent"), pythons, tmp_path)
+    assert (missing.outcome, missing.detail) == (
+        NOT_APPLICABLE,
+        "the writer (1.0.0) cannot write this state: this release cannot write it",
+    )
+    assert silent.outcome == ERROR and silent.detail.startswith("exit 1 with no verdict line")
+
+
+def test_a_step_past_its_deadline_is_killed_with_its_children_and_the_pair_is_an_error(tmp_path, monkeypatch):
+    """Fault: a reader that never ends (aiosqlite >= 0.22 keeps a process alive) must not hang the run."""
+    monkeypatch.setattr(upgrades_run, "STEP_TIMEOUT", 3.0)
+    scenario = toy_scenario(tmp_path)
+    pythons = Pythons(tmp_path, {"1.0.0": 1, "1.1.0": 2})
+    started = time.monotonic()
+    hung = upgrades_run.run_pair(pair(scenario, "hang"), pythons, tmp_path)
+    assert time.monotonic() - started < 30
+    assert hung.outcome == ERROR and hung.detail.startswith("no verdict within 3 s")
+
+
+def _row(case, writer, reader, outcome=FIXED, detail="read", snapshot="match") -> Row:
+    r = Row(
+        CaseResult("adk-toy-upgrade", case, outcome, detail, "timeline\n"),
+        "google-adk",
+        reader,
+        f"google-adk=={reader}",
+        backend="sqlite",
+        from_version=writer,
+        from_source=f"google-adk=={writer}",
+    )
+    r.snapshot, r.snapshot_base = snapshot, f"{writer}-to-{reader}"
+    return r
+
+
+def test_a_run_replaces_the_pairs_it_ran_and_keeps_every_other_byte_for_byte():
+    existing = record.document_of([], [], {}, [_row("c", "1.0.0", "1.1.0"), _row("c", "1.1.0", "2.0.0", REPRODUCED)])
+    again = _row("c", "1.0.0", "1.1.0", detail="read again")
+    merged = record.merge(existing, [], [], {}, {}, upgrades=[again])
+    by_pair = {(r["from_version"], r["version"]): r for r in merged["upgrades"]}
+    assert by_pair[("1.0.0", "1.1.0")]["detail"] == "read again"
+    assert by_pair[("1.1.0", "2.0.0")] == existing["upgrades"][1]
+    # The writer's keys sit before the reader's, as the contract names them.
+    assert list(by_pair[("1.0.0", "1.1.0")])[:7] == [
+        "scenario",
+        "case",
+        "framework",
+        "from_version",
+        "from_source",
+        "version",
+        "source",
+    ]
+
+
+def test_an_older_record_is_read_with_no_upgrades_and_written_as_schema_4():
+    older = {"schema_version": 3, "results": [], "environments": []}
+    migrated = record.migrate(record.validate(older, "reports/matrix.json"))
+    assert migrated["schema_version"] == 4 and migrated["upgrades"] == []
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"from_source": "google-adk==1.0.1"}, "has from_source 'google-adk==1.0.1' beside from_version '1.0.0'"),
+        ({"from_version": "latest"}, "has from_version 'latest'"),
+        ({"outcome": "broken"}, "has outcome 'broken'"),
+    ],
+)
+def test_a_damaged_upgrade_row_is_refused_in_one_line_naming_it(change, says):
+    document = record.document_of([], [], {}, [_row("c", "1.0.0", "1.1.0")])
+    document["upgrades"][0].update(change)
+    with pytest.raises(record.RecordError) as caught:
+        record.validate(document, "reports/matrix.json")
+    message = str(caught.value)
+    assert "\n" not in message and says in message and "upgrade 0 (adk-toy-upgrade:c@" in message
+
+
+def test_a_repeated_pair_is_refused():
+    document = record.document_of([], [], {}, [_row("c", "1.0.0", "1.1.0"), _row("c", "1.0.0", "1.1.0")])
+    with pytest.raises(record.RecordError, match="repeats upgrade 0"):
+        record.validate(document, "reports/matrix.json")
+
+
+def test_the_pairs_timeline_lives_in_its_snapshot_and_is_read_back(tmp_path):
+    store = UpgradeSnapshots(tmp_path / "snapshots" / "upgrades")
+    row = _row("c", "1.0.0", "1.1.0", snapshot="new")
+    assert store.check(row).status == "new"
+    assert store.accept(row)
+    assert store.check(row).status == "match"
+    (tmp_path / "snapshots" / "matrix").mkdir()
+    (tmp_path / "reports").mkdir()
+    document = record.as_stored(record.document_of([], [], {}, [_row("c", "1.0.0", "1.1.0")]))
+    assert "timeline" not in document["upgrades"][0]
+    path = tmp_path / "reports" / "matrix.json"
+    path.write_text(json.dumps(document))
+    assert upgrades_of(record.read(path, "reports/matrix.json"))[0].timeline == "timeline\n"
+
+
+def test_a_damaged_upgrade_snapshot_is_refused(tmp_path):
+    store = UpgradeSnapshots(tmp_path / "snapshots" / "upgrades")
+    bad = store.root / "adk-toy-upgrade" / "c" / "1.0.0-2.0.0.txt"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("outcome: fixed\n")
+    with pytest.raises(Exception, match="is not where an upgrade's snapshot belongs"):
+        store.validate()
+
+
+def test_a_reproduced_pair_is_explained_by_the_hunk_that_names_the_missing_column(tmp_path):
+    def site(name, body):
+        folder = tmp_path / name / "lib" / "python3.11" / "site-packages" / "pkg"
+        folder.mkdir(parents=True)
+        (folder / "models.py").write_text(textwrap.dedent(body))
+        return tmp_path / name
+
+    filler = "".join(f"# line {i}\n" for i in range(10))
+    writer = site("a", f"class Event:\n    id = Column()\n    text = Column()\n{filler}def helper():\n    return 1\n")
+    reader = site(
+        "b",
+        f"class Event:\n    id = Column()\n    text = Column()\n    usage_metadata = Column()\n{filler}"
+        "def helper():\n    return 2\n",
+    )
+    change = upgrades_run.schema_change(
+        ("pkg/models.py",), writer, reader, "get_session: column events.usage_metadata does not exist"
+    )
+    assert change["matched"] is True
+    assert "+    usage_metadata = Column()" in change["excerpt"]
+    assert "+    return 2" not in change["excerpt"]  # a hunk that does not name the detail's words is left out
