@@ -498,7 +498,9 @@ def test_rows_round_trip_the_committed_record_byte_for_byte():
 
     path = HARNESS.parent / "reports" / "matrix.json"
     document = json.loads(path.read_text())
-    again = record.document_of(rows.of_document(document), document["environments"], document["harness"])
+    again = record.document_of(
+        rows.of_document(document), document["environments"], document["harness"], rows.upgrades_of(document)
+    )
     assert record.dumps(record.as_stored(again)) == path.read_text()
 
 

@@ -46,6 +46,8 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
     "execution/trace_runs.py": {"answer": {"outcome", "detail"}},  # a traced run's answer line
     "execution/matrix.py": {"env_record": {"version"}},  # the build's environment record
     "execution/candidate.py": {"e": {"source"}},  # an environment of the record (its dependency date)
+    "execution/upgrades.py": {"found": {"version"}},  # what a build's Python said of its environment
+    "rendering/upgrade_report.py": {"e": {"source"}},  # an environment of the record (its date and extras)
     "commands/export.py": {"e": {"source"}},  # an environment of the record (its dependency date)
     "mutants/equivalents.py": {"entry": {"scenario"}},  # a [[mutant]] of the equivalents file
     "mutants/schedule.py": {"record": {"case", "outcome", "detail"}},  # a proof worker's line

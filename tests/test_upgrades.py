@@ -8,7 +8,6 @@ runs the real scenarios on real releases, both ways.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import textwrap
 import time
@@ -127,7 +126,9 @@ def test_a_case_runs_only_on_the_readers_it_admits(tmp_path):
     assert [(p.writer, p.reader) for p in planning.plan(scenario)] == [("1.1.0", "2.0.0"), ("2.0.0", "2.1.0")]
 
 
-def test_a_pair_breaks_and_a_pair_works_each_in_its_own_process_on_one_folder(tmp_path):
+def test_a_pair_breaks_and_a_pair_works_each_in_its_own_process_on_one_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(upgrades_run.tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     scenario = toy_scenario(tmp_path)
     pythons = Pythons(tmp_path, {"1.0.0": 1, "1.1.0": 2, "2.0.0": 1})
     works = upgrades_run.run_pair(pair(scenario, writer="1.0.0", reader="1.1.0"), pythons, tmp_path, repeat=2)
@@ -144,7 +145,7 @@ def test_a_pair_breaks_and_a_pair_works_each_in_its_own_process_on_one_folder(tm
         "state folder: STATE",
         "verdict: fixed: read value 1",
     ]
-    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("harness-upgrade-*/value.json"))
+    assert list((tmp_path / "tmp").iterdir()) == []  # each pair's folder removed
 
 
 def test_a_writer_without_the_api_is_not_applicable_and_a_reader_without_a_verdict_an_error(tmp_path):
@@ -276,3 +277,89 @@ def test_a_reproduced_pair_is_explained_by_the_hunk_that_names_the_missing_colum
     assert change["matched"] is True
     assert "+    usage_metadata = Column()" in change["excerpt"]
     assert "+    return 2" not in change["excerpt"]  # a hunk that does not name the detail's words is left out
+
+
+# --- the record's upgrades (reports/matrix.json) ----------------------------------------------------
+
+
+def _recorded() -> dict[tuple[str, str, str, str], Row]:
+    from harness.project import PROJECT
+
+    document = record.load(PROJECT.reports)
+    return {(r.scenario, r.case, r.from_version or "", r.version or ""): r for r in upgrades_of(document)}
+
+
+def test_every_upgrade_proof_holds_in_the_record():
+    """The proofs both ways (real releases on each side): each pair gives the outcome it claims."""
+    recorded = _recorded()
+    scenarios = planning.discover()
+    assert scenarios, "no upgrade scenario"
+    for s in scenarios.values():
+        outcomes = {step.outcome for step in s.declaration.proofs}
+        assert outcomes == {REPRODUCED, FIXED}, f"{s.id}: a proof each way"
+        for step in s.declaration.proofs:
+            row = recorded.get((s.id, step.case, step.writer, step.reader))
+            assert row is not None, f"{s.id}:{step.case} {step.writer} -> {step.reader} is not in the record"
+            assert row.outcome == step.outcome, f"{s.id}:{step.case} {step.writer} -> {step.reader}: {row.detail}"
+
+
+def test_the_record_holds_every_pair_of_every_grid_and_explains_every_pair_that_breaks():
+    """Each planned pair has its result (none an error), and each reproduced pair its schema change,
+    matched to the detail's words (the missing column, the refused version)."""
+    from harness.project import PROJECT
+    from harness.rendering import upgrade_report
+
+    recorded = _recorded()
+    for s in planning.discover().values():
+        changes = upgrade_report.load_changes(
+            (upgrade_report.changes_path(PROJECT.reports, s.id)).read_text()
+            if upgrade_report.changes_path(PROJECT.reports, s.id).exists()
+            else None
+        )
+        for p in planning.plan(s):
+            row = recorded.get((s.id, p.case, p.writer, p.reader))
+            assert row is not None, f"{p.name} is not in the record"
+            assert row.outcome != ERROR, f"{p.name}: {row.detail}"
+            if row.outcome == REPRODUCED:
+                change = changes.get(f"{p.case} {p.writer} -> {p.reader}")
+                assert change is not None and change["matched"], f"{p.name}: no schema change names {row.detail!r}"
+
+
+def test_the_threads_pairs_reproduce_and_their_change_is_the_column_they_name():
+    """#3272 (1.16 -> 1.17: events.usage_metadata) and #3681 (1.17 -> 1.19: events.input_transcription),
+    on SQLite and PostgreSQL: reproduced, and the report's change adds that column."""
+    from harness.project import PROJECT
+    from harness.rendering import upgrade_report
+
+    recorded = _recorded()
+    adk = "adk-database-session-upgrade"
+    changes = upgrade_report.load_changes(upgrade_report.changes_path(PROJECT.reports, adk).read_text())
+    for case in ("carry-over", "carry-over-postgresql"):
+        for writer, reader, column in (
+            ("1.16.0", "1.17.0", "usage_metadata"),
+            ("1.17.0", "1.19.0", "input_transcription"),
+        ):
+            row = recorded[(adk, case, writer, reader)]
+            assert row.outcome == REPRODUCED and column in row.detail, row.detail
+            excerpt = changes[f"{case} {writer} -> {reader}"]["excerpt"]
+            assert any(line.startswith("+") and column in line for line in excerpt), excerpt
+
+
+def test_an_upgrade_selector_that_names_nothing_is_refused_in_one_line_with_what_is_valid():
+    import subprocess
+
+    from harness.project import PROJECT
+
+    for argv, says in (
+        (
+            ["--only", "agents-run-state-upgrade:nope"],
+            "unknown case 'nope' of upgrade agents-run-state-upgrade; valid:",
+        ),
+        (["--only", "no-such-id"], "upgrade scenarios: "),
+        (["--only", "agents-run-state-upgrade", "openai-agents==0.24.0"], "runs on its own grid of releases"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness", "matrix", *argv], cwd=PROJECT.root, capture_output=True, text=True
+        )
+        assert proc.returncode == 2, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and says in proc.stderr, proc.stderr

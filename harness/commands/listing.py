@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     for upgrade in upgrades.discover().values():
         pairs, releases = upgrades.grid_pairs(upgrade.declaration), upgrade.declaration.releases
         print(f"{upgrade.id}  ({upgrade.framework}, upgrades: {len(pairs)} pairs of {len(releases)} releases)")
-        for case in upgrade.case_ids():
-            summary = upgrade.declaration.cases[upgrade.base_case(case)].summary
-            print(f"  {case}  {summary} ({len(upgrades.plan(upgrade, case))} pairs)")
+        for case_id in upgrade.case_ids():
+            summary = upgrade.declaration.cases[upgrade.base_case(case_id)].summary
+            print(f"  {case_id}  {summary} ({len(upgrades.plan(upgrade, case_id))} pairs)")
     return 0

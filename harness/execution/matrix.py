@@ -21,7 +21,7 @@ from harness.planning import upgrades as upgrade_planning
 from harness.project import PROJECT, Project
 from harness.rendering import reports
 from harness.runtime import registry
-from harness.runtime.outcomes import ERROR, OUTCOMES, REPRODUCED
+from harness.runtime.outcomes import ERROR, OUTCOMES
 from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
 from harness.store import record, result_cache, staging
@@ -253,7 +253,12 @@ def _plan(
     cache_dir = Project(options.root).cache
     scenarios = registry.discover()
     upgrade_plan, only = _upgrade_plan(options)
-    selected = registry.select(scenarios, only) if (only or not options.only) else []
+    try:
+        selected = registry.select(scenarios, only) if (only or not options.only) else []
+    except registry.UnknownId as exc:
+        if not upgrade_plan.scenarios or not str(exc).startswith("unknown scenario"):
+            raise
+        raise registry.UnknownId(f"{exc}; upgrade scenarios: {', '.join(sorted(upgrade_plan.scenarios))}") from None
     reports_dir = options.root / "reports"
     if options.out is not None:
         record.refuse_record_folder(options.out, options.root)
@@ -319,7 +324,7 @@ def run(options: Options) -> int:
             postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
     ran = time.monotonic()
     environments_records = record.sorted_environments(
-        {e["source"]: e for e in [*upgrade_run.environments, *(rec for rec, _ in outcomes)]}.values()
+        record.one_per_source([*upgrade_run.environments, *(rec for rec, _ in outcomes)])
     )
     results = [r for _, rs in outcomes for r in rs]
     upgrade_rows = upgrade_run.rows
@@ -450,7 +455,7 @@ def publish(
     reports_dir = root / "reports"
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     ran = [scenarios[i] for i in dict.fromkeys(r.scenario for r in results) if i in scenarios]
-    render = reports.renderer(scenarios, root)
+    render = reports.renderer(scenarios, root, upgrade_changes=upgrade_changes)
     with record.transaction(reports_dir, log) as tx:
         existing, bisects = tx.existing, tx.bisects
         # Membership as the store is now: a release whose snapshot --update-snapshots just stored
@@ -489,7 +494,6 @@ def publish(
                 upgrade_ids=upgrade_ids,
                 upgrade_prune=upgrade_prune,
             )
-            _stage_changes(tx.stage, reports_dir, merged, upgrade_changes or {})
             tx.render(merged, render)
             tx.write_record(merged)
     if out is None and not outside:
@@ -519,29 +523,6 @@ def publish(
     return out
 
 
-def _stage_changes(stage: staging.Staging, reports_dir: Path, document: dict, changes: dict[str, dict]) -> None:
-    """Each upgrade scenario's schema changes (reports/upgrades/<id>.changes.json): the new ones of this
-    run beside those kept, for exactly the pairs the record says reproduce."""
-    from harness.execution.upgrades import change_key
-    from harness.rendering import upgrade_report
-
-    by_scenario: dict[str, set[str]] = {}
-    for r in upgrades_of(document):
-        if r.outcome == REPRODUCED:
-            by_scenario.setdefault(r.scenario, set()).add(change_key(r))
-    new_by_scenario: dict[str, dict] = {}
-    for key, change in changes.items():
-        scenario, _, rest = key.partition(":")
-        new_by_scenario.setdefault(scenario, {})[rest] = change
-    for scenario in sorted({*by_scenario, *new_by_scenario}):
-        path = upgrade_report.changes_path(reports_dir, scenario)
-        kept = upgrade_report.load_changes(stage.read(path))
-        kept.update(new_by_scenario.get(scenario, {}))
-        wanted = {k: v for k, v in kept.items() if k in by_scenario.get(scenario, set())}
-        if wanted or path.exists():
-            stage.write(path, upgrade_report.dump_changes(wanted))
-
-
 def _shown(path: Path, root: Path) -> str:
     """A path as the user should read it: relative to the project when inside it."""
     try:
@@ -560,7 +541,9 @@ def summarise(results: list[Row], elapsed: float, scenarios: dict[str, Scenario]
     bad = [r for r in results if r.snapshot not in (MATCH, UPDATED)]
     for r in bad:
         log(
-            f"\nsnapshot {r.snapshot}: {r.scenario}:{r.case} on {r.source}"
+            f"\nsnapshot {r.snapshot}: {r.scenario}:{r.case} on "
+            + (f"{r.from_source} -> " if r.from_source else "")
+            + f"{r.source}"
             + (f" (compared with {r.snapshot_base})" if r.snapshot_base else " (no stored snapshot)")
         )
         log(f"  {r.outcome}: {r.detail}")

@@ -152,14 +152,16 @@ def _claims_of(scenario: Scenario) -> dict:
 
 
 def renderer(
-    scenarios: dict, root: Path | None = None, run_only: bool = False
+    scenarios: dict, root: Path | None = None, run_only: bool = False, upgrade_changes: dict | None = None
 ) -> Callable[[dict, Path, Staging, dict], list[Path]]:
     """The reports' renderer that harness/store/record.py calls with a document, a folder, a
     staging and the bisect record (whose boundaries the scenario reports quote); ``run_only``: a
-    run folder's reports (a few releases: "first fixed" is said to be among them)."""
+    run folder's reports (a few releases: "first fixed" is said to be among them);
+    ``upgrade_changes``: the schema changes of the pairs a run just measured
+    (harness/execution/upgrades.py ``UpgradeRun.changes``), beside those the folder keeps."""
 
     def render(document: dict, folder: Path, stage: Staging, bisects: dict) -> list[Path]:
-        return write_all(document, scenarios, folder, stage, bisects, root, run_only)
+        return write_all(document, scenarios, folder, stage, bisects, root, run_only, upgrade_changes)
 
     return render
 
@@ -172,6 +174,7 @@ def write_all(
     bisects: dict | None = None,
     root: Path | None = None,
     run_only: bool = False,
+    upgrade_changes: dict | None = None,
 ) -> list[Path]:
     """matrix.md and one report per scenario in the results, staged in ``stage`` (not matrix.json:
     the record's owner writes it).
@@ -191,24 +194,38 @@ def write_all(
         stage.write(path, evidence.render(scenario_metadata(s, root), document, bisects, run_only))
         written.append(path)
     written += write_grids(document, present, reports_dir, stage)
-    written += write_upgrades(document, reports_dir, stage, root)
+    written += write_upgrades(document, reports_dir, stage, root, upgrade_changes or {})
     return written
 
 
-def write_upgrades(document: dict, reports_dir: Path, stage: Staging, root: Path | None = None) -> list[Path]:
+def write_upgrades(
+    document: dict, reports_dir: Path, stage: Staging, root: Path | None = None, new_changes: dict | None = None
+) -> list[Path]:
     """reports/upgrades/<id>.md for every upgrade scenario with results (harness/rendering/upgrade_report.py),
-    with the schema changes its changes file holds (staged by the run that measured them, or as it is)."""
+    and its schema changes (<id>.changes.json): those ``new_changes`` holds (``"<id>:<case> <writer> ->
+    <reader>"`` -> the change) over those the folder keeps, for exactly the pairs that reproduce."""
+    from harness.execution.upgrades import change_key
     from harness.planning import upgrades
     from harness.project import Project
     from harness.rendering import upgrade_report
+    from harness.runtime.outcomes import REPRODUCED
 
-    ran = {r.scenario for r in upgrades_of(document)}
+    rows = upgrades_of(document)
+    ran = {r.scenario for r in rows}
     if not ran:
         return []
     found = upgrades.discover(Project(root or PROJECT.root).upgrades)
     written = []
     for scenario_id in sorted(ran & set(found)):
-        changes = upgrade_report.load_changes(stage.read(upgrade_report.changes_path(reports_dir, scenario_id)))
+        changes_file = upgrade_report.changes_path(reports_dir, scenario_id)
+        changes = upgrade_report.load_changes(stage.read(changes_file))
+        prefix = f"{scenario_id}:"
+        changes.update({k[len(prefix) :]: v for k, v in (new_changes or {}).items() if k.startswith(prefix)})
+        reproduced = {change_key(r) for r in rows if r.scenario == scenario_id and r.outcome == REPRODUCED}
+        changes = {k: v for k, v in changes.items() if k in reproduced}
+        if changes:
+            stage.write(changes_file, upgrade_report.dump_changes(changes))
+            written.append(changes_file)
         path = upgrade_report.report_path(reports_dir, scenario_id)
         stage.write(path, upgrade_report.render(found[scenario_id], document, changes))
         written.append(path)

@@ -133,8 +133,8 @@ def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) 
             continue
         base = scenario.base_case(case)
         backend = scenario.backend(case)
-        where = "SQLite" if backend == SQLITE else "PostgreSQL"
-        lines += [f"## {case} ({where}): {d.cases[base].summary}", ""]
+        where = "" if len(d.backends) == 1 else " (SQLite)" if backend == SQLITE else " (PostgreSQL)"
+        lines += [f"## {case}{where}: {d.cases[base].summary}", ""]
         lines += _grid(case, case_rows)
         counts = {o: sum(r.outcome == o for r in case_rows) for o in LETTER}
         lines += ["", ", ".join(f"{n} {o}" for o, n in counts.items() if n) + f" of {len(case_rows)} pairs.", ""]

@@ -325,6 +325,11 @@ def sorted_environments(environments: Iterable[dict]) -> list[dict]:
     return sorted(environments, key=lambda e: (e["framework"], e["source"]))
 
 
+def one_per_source(environments: Iterable[dict]) -> list[dict]:
+    """Environment entries, one per source (a later entry of a source replaces an earlier one)."""
+    return list({e["source"]: e for e in environments}.values())
+
+
 def merge(
     existing: dict | None,
     results: Sequence[rows.AnyRow],
