@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import itertools
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +25,6 @@ from harness.runtime.upgrade import Pair, Upgrade
 
 SCRIPT = "repro.py"
 DECLARATION = "upgrade.py"
-_CASES = re.compile(r"^CASES\s*=", re.M)
 
 
 @dataclass(frozen=True)
@@ -97,15 +95,35 @@ def _load(path: Path) -> Upgrade:
     return declaration
 
 
+def _script_cases(scenario: UpgradeScenario) -> set[str]:
+    """The script's ``CASES`` keys: its top level imports the standard library only (the framework's
+    imports live in its steps), so it is imported here as a reproduction script is."""
+    name = f"_upgrade_scripts.{scenario.id.replace('-', '_')}"
+    spec = importlib.util.spec_from_file_location(name, scenario.script)
+    if spec is None or spec.loader is None:
+        raise ScenarioError(f"upgrade {scenario.id}: {SCRIPT} cannot be loaded")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise ScenarioError(f"upgrade {scenario.id}: {SCRIPT} failed to import: {type(exc).__name__}: {exc}") from exc
+    cases = getattr(module, "CASES", None)
+    if not isinstance(cases, dict):
+        raise ScenarioError(f"upgrade {scenario.id}: {SCRIPT} must define CASES, a dict of case id -> parameters")
+    return set(cases)
+
+
 def _check(scenario: UpgradeScenario) -> None:
     """Refuse a declaration that disagrees with itself or its script (one line: what and what is valid)."""
     where, d = f"upgrade {scenario.id}", scenario.declaration
     if not scenario.script.is_file():
         raise ScenarioError(f"{where}: no {SCRIPT} beside its {DECLARATION}")
-    text = scenario.script.read_text()
-    missing = [c for c in scenario.case_ids() if f'"{c}"' not in text and f"'{c}'" not in text]
-    if not _CASES.search(text) or missing:
-        raise ScenarioError(f"{where}: {SCRIPT} defines no CASES holding {', '.join(missing) or 'its cases'}")
+    cases = _script_cases(scenario)
+    if cases != set(scenario.case_ids()):
+        raise ScenarioError(
+            f"{where}: {SCRIPT}'s CASES ({', '.join(sorted(cases))}) are not the declared cases on their "
+            f"backends ({', '.join(sorted(scenario.case_ids()))})"
+        )
     known = set(d.releases)
     order = [versions.key(v) for v in d.releases]
     if order != sorted(order) or len(known) != len(d.releases):
