@@ -196,11 +196,14 @@ def _environment_record(env: environments.Environment, root: Path) -> dict:
     }
 
 
-def schema_change(scenario_files: tuple[str, ...], writer: Path, reader: Path, detail: str) -> dict:
+def schema_change(
+    scenario_files: tuple[str, ...], writer: Path, reader: Path, detail: str, markers: tuple[str, ...] = ()
+) -> dict:
     """What changed between the two releases' installed ``scenario_files`` (site-packages paths): the
-    hunks whose changed lines name a word of the reproduced ``detail`` (the missing column, the
-    refused version), at most ``HUNK_LINES`` lines, the rest counted; ``matched`` says whether any did."""
-    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{3,}", detail))
+    hunks with a changed line (not a comment) that matches one of ``markers`` (any, when none) and
+    names a word of the reproduced ``detail`` (the missing column, the refused version number), at
+    most ``HUNK_LINES`` lines, the rest counted; ``matched`` says whether any did."""
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{3,}|\d+\.\d+", detail))
     hunks: list[tuple[str, list[str]]] = []
     for rel in scenario_files:
         before, after = _site_file(writer, rel), _site_file(reader, rel)
@@ -226,8 +229,13 @@ def schema_change(scenario_files: tuple[str, ...], writer: Path, reader: Path, d
             hunks.append((rel, current))
 
     def names_the_detail(hunk: list[str]) -> bool:
-        changed = " ".join(line[1:] for line in hunk if line[:1] in "+-" and not line.startswith(("+++", "---")))
-        return any(re.search(rf"\b{re.escape(w)}\b", changed) for w in words)
+        changed = [
+            line[1:]
+            for line in hunk
+            if line[:1] in "+-" and not line.startswith(("+++", "---")) and not line[1:].lstrip().startswith("#")
+        ]
+        declaring = [c for c in changed if not markers or any(re.search(m, c) for m in markers)]
+        return any(re.search(rf"(?<![\w.]){re.escape(w)}(?![\w.])", " ".join(declaring)) for w in words)
 
     chosen = [(rel, h) for rel, h in hunks if names_the_detail(h)]
     matched = bool(chosen)
@@ -331,6 +339,7 @@ def run(
                 env_paths[(fw, pair.writer)],
                 env_paths[(fw, pair.reader)],
                 row.detail,
+                pair.scenario.declaration.schema_markers,
             )
     return UpgradeRun(rows, env_records, changes)
 

@@ -76,6 +76,10 @@ class Upgrade:
     downgrades: tuple[Pair, ...] = ()
     proofs: tuple[Step, ...] = ()
     schema_files: tuple[str, ...] = ()
+    # Regular expressions of the lines in ``schema_files`` that declare what is stored (a column, the
+    # snapshot's schema version): a reproduced pair is explained by the hunks that change such a line
+    # and name a word of its detail; with none declared, any changed line counts.
+    schema_markers: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     backends: tuple[str, ...] = (SQLITE,)
     claims: Claim = field(default_factory=Claim)

@@ -98,6 +98,8 @@ UPGRADE = Upgrade(
         "google/adk/sessions/schemas/shared.py",
         "google/adk/sessions/migration/_schema_check_utils.py",
     ),
+    # A column of a stored table (SQLAlchemy's declarations, old and new style).
+    schema_markers=(r"mapped_column\(|Column\(|Mapped\[",),
     claims=Claim(
         fixed_in="1.22.1",
         introduced_in="0.2.0",

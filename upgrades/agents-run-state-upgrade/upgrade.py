@@ -70,5 +70,7 @@ UPGRADE = Upgrade(
         Step("resume-approval", "0.23.1", "0.24.0", "fixed"),
     ),
     schema_files=("agents/run_state.py",),
+    # The snapshot's version a release writes and those it reads (CURRENT_SCHEMA_VERSION, SUPPORTED_...).
+    schema_markers=(r"SCHEMA_VERSION",),
     claims=Claim(source="#2502: newer releases read older RunState snapshots; older ones fail fast"),
 )
