@@ -363,3 +363,24 @@ def test_an_upgrade_selector_that_names_nothing_is_refused_in_one_line_with_what
         )
         assert proc.returncode == 2, proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1 and says in proc.stderr, proc.stderr
+
+
+def test_every_upgrade_script_is_read_without_its_framework():
+    """Fault: agents-run-state-upgrade read openai-agents' version at import, so the orchestrator (which
+    has no framework) could not list it. A script's top level must need the standard library only."""
+    import subprocess
+
+    from harness.project import PROJECT
+
+    code = (
+        "import sys, importlib.metadata as m\n"
+        "sys.modules.update(agents=None, google=None)\n"
+        "def version(name):\n"
+        "    raise m.PackageNotFoundError(name)\n"
+        "m.version = version\n"
+        "from harness.planning import upgrades\n"
+        "print(sorted(upgrades.discover()))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=PROJECT.root, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "adk-database-session-upgrade" in proc.stdout and "agents-run-state-upgrade" in proc.stdout

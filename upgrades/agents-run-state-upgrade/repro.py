@@ -53,7 +53,11 @@ class NotApplicable(Exception):
     """The release lacks what the case needs."""
 
 
-VERSION = importlib.metadata.version("openai-agents")
+def installed() -> str:
+    """The openai-agents release of this environment (read when a step runs, not at import)."""
+    return importlib.metadata.version("openai-agents")
+
+
 RAN = []  # the argument of each call of the tool, in this process
 
 
@@ -70,9 +74,11 @@ def framework():
     try:
         from agents.run_state import RunState
     except ImportError:
-        raise NotApplicable(f"openai-agents {VERSION} has no agents.run_state (RunState ships from 0.8.0)") from None
+        raise NotApplicable(
+            f"openai-agents {installed()} has no agents.run_state (RunState ships from 0.8.0)"
+        ) from None
     if "needs_approval" not in inspect.signature(function_tool).parameters:
-        raise NotApplicable(f"openai-agents {VERSION}: function_tool has no needs_approval (from 0.8.0)")
+        raise NotApplicable(f"openai-agents {installed()}: function_tool has no needs_approval (from 0.8.0)")
     if hasattr(agents, "set_tracing_disabled"):
         agents.set_tracing_disabled(True)
 
@@ -151,17 +157,17 @@ async def write(say, state):
     result = await Runner.run(agent, "please run the tool")
     interruptions = list(getattr(result, "interruptions", None) or [])
     say(
-        f"openai-agents {VERSION}: Runner.run stopped with {len(interruptions)} interruption(s): "
+        f"openai-agents {installed()}: Runner.run stopped with {len(interruptions)} interruption(s): "
         f"{', '.join(described(i) for i in interruptions) or 'none'}; tool calls so far: {RAN}"
     )
     if len(interruptions) != 1 or RAN:
         raise RuntimeError(f"the run did not pause on one approval: interruptions={len(interruptions)}, ran={RAN}")
     text = result.to_state().to_string()
     save(state, SNAPSHOT, text)
-    save(state, WRITER, json.dumps({"version": VERSION, "schema": schema_version()}))
+    save(state, WRITER, json.dumps({"version": installed(), "schema": schema_version()}))
     written = json.loads(text).get("$schemaVersion", "?")
     say(f"wrote STATE/{SNAPSHOT}: result.to_state().to_string(), $schemaVersion {written}")
-    return f"the paused run (RunState schema {written}) of openai-agents {VERSION}"
+    return f"the paused run (RunState schema {written}) of openai-agents {installed()}"
 
 
 async def read(say, state):
@@ -173,7 +179,7 @@ async def read(say, state):
     text = load(state, SNAPSHOT)
     if text is None:
         raise RuntimeError(f"STATE/{SNAPSHOT} is missing: the writer saved no run")
-    who = f"openai-agents {VERSION} cannot resume the run {writer} paused"
+    who = f"openai-agents {installed()} cannot resume the run {writer} paused"
     say(
         f"read STATE/{SNAPSHOT}: written by openai-agents {writer}, $schemaVersion "
         f"{json.loads(text).get('$schemaVersion', '?')}; this release writes {schema_version()}"
@@ -202,11 +208,11 @@ async def read(say, state):
     say(f"approved; Runner.run resumed: tool calls {RAN}, final_output {result.final_output!r}")
     if RAN == [ARGUMENT] and result.final_output == ANSWER:
         return "fixed", (
-            f"openai-agents {VERSION} resumed the run {writer} paused: approve_me ran once "
+            f"openai-agents {installed()} resumed the run {writer} paused: approve_me ran once "
             f"with x={ARGUMENT}, final output {ANSWER!r}"
         )
     return "unexpected", (
-        f"openai-agents {VERSION} resumed the run {writer} paused but the tool ran "
+        f"openai-agents {installed()} resumed the run {writer} paused but the tool ran "
         f"{len(RAN)} time(s) with {RAN} and the final output is {result.final_output!r}"
     )
 
