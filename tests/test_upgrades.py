@@ -384,3 +384,24 @@ def test_every_upgrade_script_is_read_without_its_framework():
     proc = subprocess.run([sys.executable, "-c", code], cwd=PROJECT.root, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "adk-database-session-upgrade" in proc.stdout and "agents-run-state-upgrade" in proc.stdout
+
+
+def test_a_pair_is_kept_until_its_script_or_either_build_changes(tmp_path):
+    """The reader's environment remembers a pair's result with what answered it: the script's digest
+    and both environments' markers; any change re-runs it, and an error is never kept."""
+    scenario = toy_scenario(tmp_path)
+    writer_env, reader_env = tmp_path / "env-a", tmp_path / "env-b"
+    for env in (writer_env, reader_env):
+        env.mkdir()
+        (env / "harness-build.json").write_text(json.dumps({"spec": env.name}))
+    planned = pair(scenario)
+    result = CaseResult(scenario.id, planned.case, FIXED, "read value 1", "timeline\n")
+    upgrades_run._remember(planned, reader_env, writer_env, result)
+    assert upgrades_run._cached(planned, reader_env, writer_env) == result
+    (writer_env / "harness-build.json").write_text('{"spec": "rebuilt"}')
+    assert upgrades_run._cached(planned, reader_env, writer_env) is None
+    upgrades_run._remember(planned, reader_env, writer_env, result)
+    scenario.script.write_text(TOY + "\n# edited\n")
+    assert upgrades_run._cached(planned, reader_env, writer_env) is None
+    upgrades_run._remember(planned, reader_env, writer_env, CaseResult(scenario.id, planned.case, ERROR, "boom"))
+    assert upgrades_run._cached(planned, reader_env, writer_env) is None

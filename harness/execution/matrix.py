@@ -318,7 +318,7 @@ def run(options: Options) -> int:
     try:
         with tracker, ThreadPoolExecutor(max_workers=options.jobs) as executor:
             outcomes = list(executor.map(one, plan))
-        upgrade_run = _run_upgrades(upgrade_plan, existing, options, cache_dir, locks)
+        upgrade_run = _run_upgrades(upgrade_plan, options, cache_dir, locks)
     finally:
         if ours:
             postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
@@ -383,27 +383,11 @@ def run(options: Options) -> int:
     return summarise([*results, *upgrade_rows], time.monotonic() - started, scenarios)
 
 
-def _run_upgrades(
-    upgrade_plan: UpgradePlan, existing: dict | None, options: Options, cache_dir: Path, locks: dict
-) -> upgrades_run.UpgradeRun:
-    """The upgrade axis (harness/execution/upgrades.py): a pair whose script is unchanged keeps the
-    record's result when it matched its snapshot (``--rerun`` runs every pair)."""
+def _run_upgrades(upgrade_plan: UpgradePlan, options: Options, cache_dir: Path, locks: dict) -> upgrades_run.UpgradeRun:
+    """The upgrade axis (harness/execution/upgrades.py): a pair whose script and builds are unchanged
+    keeps its last run's result (``--rerun`` and ``--update-snapshots`` run every pair)."""
     if not upgrade_plan.pairs:
         return upgrades_run.UpgradeRun([], [], {})
-    recorded = {r.pair_key: r for r in upgrades_of(existing)}
-
-    def reuse(pair: upgrade_planning.PlannedPair) -> Row | None:
-        kept = recorded.get(upgrades_run.row_of(pair, CaseResult(pair.scenario.id, pair.case, ERROR, "")).pair_key)
-        if (
-            options.rerun
-            or options.update_snapshots
-            or kept is None
-            or kept.inputs != pair.scenario.inputs()
-            or kept.snapshot not in (MATCH, UPDATED)
-            or kept.outcome == ERROR
-        ):
-            return None
-        return kept
 
     def repeat_new(pair: upgrade_planning.PlannedPair) -> bool:
         return (
@@ -416,7 +400,7 @@ def _run_upgrades(
         options.root,
         cache_dir,
         options.jobs,
-        reuse,
+        options.rerun or options.update_snapshots,
         repeat_new,
         today=options.today_deps,
         recorded=locks,

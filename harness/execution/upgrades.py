@@ -14,7 +14,9 @@ A reproduced pair is explained by the framework's own code: the change of the sc
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -22,6 +24,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -268,28 +271,78 @@ class UpgradeRun:
     changes: dict[str, dict]  # "<scenario>:<case> <writer> -> <reader>" -> schema_change(...)
 
 
+# In the reader's environment folder: the results of the pairs it read, each with what answered it
+# (the script's digest, the writer's environment marker), so an unchanged pair is not run again;
+# rebuilding either environment, or a fresh checkout, forgets it (as harness/store/result_cache.py).
+CACHE_FILE = "harness-upgrade-results.json"
+_cache_lock = threading.Lock()
+
+
+def _marker(env_path: Path) -> str:
+    try:
+        return hashlib.sha256((env_path / environments.MARKER).read_bytes()).hexdigest()[:16]
+    except OSError:
+        return ""
+
+
+def _cache_key(pair: PlannedPair) -> str:
+    return f"{pair.scenario.id}:{pair.case} {pair.writer}"
+
+
+def _cached(pair: PlannedPair, reader_env: Path, writer_env: Path) -> CaseResult | None:
+    """The reader's stored result of ``pair`` when its script and both builds are the same, else None."""
+    try:
+        entry = json.loads((reader_env / CACHE_FILE).read_text()).get(_cache_key(pair))
+    except (OSError, ValueError, AttributeError):
+        return None
+    if (
+        not isinstance(entry, dict)
+        or entry.get("inputs") != pair.scenario.inputs()
+        or entry.get("writer") != _marker(writer_env)
+        or entry.get("reader") != _marker(reader_env)
+    ):
+        return None
+    result = CaseResult.from_dict(entry["result"])
+    return None if result.outcome == ERROR else result
+
+
+def _remember(pair: PlannedPair, reader_env: Path, writer_env: Path, result: CaseResult) -> None:
+    """Store ``result`` in the reader's cache (a shortcut only: a failure to write costs a re-run)."""
+    path = reader_env / CACHE_FILE
+    with _cache_lock, contextlib.suppress(OSError, ValueError):
+        try:
+            cache = json.loads(path.read_text())
+        except (OSError, ValueError):
+            cache = {}
+        cache[_cache_key(pair)] = {
+            "inputs": pair.scenario.inputs(),
+            "writer": _marker(writer_env),
+            "reader": _marker(reader_env),
+            "result": result.to_dict(),
+        }
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(cache, indent=1, sort_keys=True))
+        tmp.replace(path)
+
+
 def run(
     pairs: list[PlannedPair],
     root: Path,
     cache_dir: Path,
     jobs: int,
-    reuse: Callable[[PlannedPair], Row | None],
+    rerun: bool,
     repeat_new: Callable[[PlannedPair], bool],
     today: bool = False,
     recorded: dict[str, tuple[str, ...]] | None = None,
     log: Callable[[str], None] = progress.log,
 ) -> UpgradeRun:
-    """Every pair of ``pairs``: a result each (errors included). ``reuse``: the record's row of a pair
-    whose script and builds are unchanged (not run again), or None; ``repeat_new``: whether a pair
+    """Every pair of ``pairs``: a result each (errors included). A pair whose script and two builds
+    are those of its last run keeps that run's result unless ``rerun``; ``repeat_new``: whether a pair
     runs twice (it has no stored snapshot to meet)."""
-    to_run = [p for p in pairs if reuse(p) is None]
-    wanted = sorted({(p.scenario.framework, v) for p in to_run for v in (p.writer, p.reader)})
+    wanted = sorted({(p.scenario.framework, v) for p in pairs for v in (p.writer, p.reader)})
     builds = {fv: builds_mod.parse(f"{fv[0]}=={fv[1]}", cache_dir) for fv in wanted}
     if pairs:
-        log(
-            f"upgrades: {len(pairs)} pairs, {len(pairs) - len(to_run)} unchanged and taken from the record, "
-            f"{len(to_run)} to run on {len(builds)} builds"
-        )
+        log(f"upgrades: {len(pairs)} pairs on {len(builds)} builds")
     pythons: dict[tuple[str, str], Path] = {}
     env_paths: dict[tuple[str, str], Path] = {}
     failures: dict[tuple[str, str], str] = {}
@@ -311,25 +364,31 @@ def run(
         list(pool.map(ensure, wanted))
 
     done = 0
+    reused = 0
 
     def one(pair: PlannedPair) -> Row:
-        nonlocal done
-        kept = reuse(pair)
-        if kept is not None:
-            return kept
+        nonlocal done, reused
         fw = pair.scenario.framework
         failed = failures.get((fw, pair.writer)) or failures.get((fw, pair.reader))
         if failed:
             result = CaseResult(pair.scenario.id, pair.case, ERROR, failed)
         else:
+            writer_env, reader_env = env_paths[(fw, pair.writer)], env_paths[(fw, pair.reader)]
+            kept = None if rerun else _cached(pair, reader_env, writer_env)
+            if kept is not None:
+                reused += 1
+                return row_of(pair, kept)
             by_version = {pair.writer: pythons[(fw, pair.writer)], pair.reader: pythons[(fw, pair.reader)]}
             result = run_pair(pair, by_version, root, repeat=2 if repeat_new(pair) else 1)
+            _remember(pair, reader_env, writer_env, result)
         done += 1
-        log(f"[upgrades {done}/{len(to_run)}] {pair.name}: {result.outcome}")
+        log(f"[upgrades {done} run] {pair.name}: {result.outcome}")
         return row_of(pair, result)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         rows = list(pool.map(one, pairs))
+    if pairs:
+        log(f"upgrades: {done} pairs run, {reused} unchanged since their last run and not run again")
     changes = {}
     for pair, row in zip(pairs, rows, strict=True):
         fw = pair.scenario.framework

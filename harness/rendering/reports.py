@@ -71,12 +71,13 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
         ]
         lines += [f"- [{i}](upgrades/{i}.md)" for i in upgrade_ids]
         lines.append("")
-    problems = [r for r in results if r.outcome in ("error", "unexpected")]
+    problems = [r for r in [*results, *upgrades_of(document)] if r.outcome in ("error", "unexpected")]
     if problems:
         lines.append("## Needs a look")
         lines.append("")
         for r in problems:
-            lines.append(f"- `{r.scenario}:{r.case}` on `{r.source}`: **{r.outcome}**: {r.detail}")
+            where = f"`{r.from_source}` -> `{r.source}`" if r.from_source else f"`{r.source}`"
+            lines.append(f"- `{r.scenario}:{r.case}` on {where}: **{r.outcome}**: {r.detail}")
         lines.append("")
     return "\n".join(lines)
 
