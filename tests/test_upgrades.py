@@ -7,7 +7,9 @@ runs the real scenarios on real releases, both ways.
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import sys
 import textwrap
 import time
@@ -405,3 +407,81 @@ def test_a_pair_is_kept_until_its_script_or_either_build_changes(tmp_path):
     assert upgrades_run._cached(planned, reader_env, writer_env) is None
     upgrades_run._remember(planned, reader_env, writer_env, CaseResult(scenario.id, planned.case, ERROR, "boom"))
     assert upgrades_run._cached(planned, reader_env, writer_env) is None
+
+
+def test_every_adjacent_pair_that_breaks_is_a_boundary_with_no_release_between_on_the_index():
+    """A grid's pair of neighbours that breaks is where the stored shape changed: no release lies
+    between its two on the package index, so the boundary needs no bisecting (the grid is the bisect)."""
+    from harness.planning import index, versions
+    from harness.project import PROJECT
+
+    recorded = _recorded()
+    for s in planning.discover().values():
+        known = sorted(
+            (v for v, r in index.releases(s.framework, PROJECT.cache).items() if not r.yanked and versions.is_final(v)),
+            key=versions.key,
+        )
+        releases = list(s.declaration.releases)
+        for older, newer in itertools.pairwise(releases):
+            broken = [
+                r
+                for (sid, _, w, v), r in recorded.items()
+                if (sid, w, v) == (s.id, older, newer) and r.outcome == REPRODUCED
+            ]
+            if broken:
+                between = known[known.index(older) + 1 : known.index(newer)]
+                assert between == [], f"{s.id}: {older} -> {newer} breaks, with {between} between: bisect it"
+
+
+def test_sigterm_during_a_step_ends_the_step_and_removes_the_pairs_folder(tmp_path):
+    """Fault: the steps ran in process groups of their own, so a signal that ended the run left a
+    step running (up to its 240 s) and its folder behind. Now the run's handlers end both."""
+    import signal
+    import subprocess
+
+    from harness.project import PROJECT
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    toy_scenario(tmp_path)
+    Pythons(tmp_path, {"1.0.0": 1, "1.1.0": 2})
+    code = textwrap.dedent(
+        f"""
+        from pathlib import Path
+        from harness.execution import postgres, upgrades
+        from harness.planning.upgrades import PlannedPair, UpgradeScenario
+        from harness.runtime.upgrade import Upgrade, UpgradeCase
+        postgres.install_signal_handlers()
+        root = Path({str(tmp_path)!r})
+        declaration = Upgrade((), "", "", {{"carry-over": UpgradeCase("")}}, ("1.0.0", "1.1.0"))
+        scenario = UpgradeScenario("adk-toy-upgrade", "google-adk", declaration, root / "upgrades" / "adk-toy-upgrade")
+        pythons = {{v: root / f"python-{{v}}" for v in ("1.0.0", "1.1.0")}}
+        upgrades.run_pair(PlannedPair(scenario, "hang", "1.0.0", "1.1.0", ""), pythons, root)
+        """
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=PROJECT.root, env={**os.environ, "TMPDIR": str(temp)}, text=True
+    )
+    deadline = time.monotonic() + 60
+    while not list(temp.glob("harness-upgrade-*/value.json")):
+        assert proc.poll() is None and time.monotonic() < deadline, "the writer did not write"
+        time.sleep(0.1)
+    time.sleep(1.0)  # the reader is sleeping in its step now
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+    time.sleep(0.5)
+    assert list(temp.iterdir()) == []
+    left = subprocess.run(
+        ["pgrep", "-f", f"{tmp_path}/upgrades/adk-toy-upgrade/repro.py"], capture_output=True, text=True
+    )
+    assert left.stdout.strip() == "", left.stdout
+
+
+def test_a_pair_folder_of_a_killed_run_is_removed_by_the_next(tmp_path, monkeypatch):
+    monkeypatch.setattr(upgrades_run.tempfile, "tempdir", str(tmp_path))
+    dead = tmp_path / f"{upgrades_run.STATE_PREFIX}999999999-abc"
+    mine = tmp_path / f"{upgrades_run.STATE_PREFIX}{os.getpid()}-abc"
+    dead.mkdir()
+    mine.mkdir()
+    assert upgrades_run.sweep() == [dead]
+    assert mine.exists() and not dead.exists()

@@ -31,6 +31,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -173,11 +174,25 @@ def stop() -> None:
             _server = None
 
 
+# What else a handled signal ends before the run does (the upgrade steps' processes and folders,
+# harness/execution/upgrades.py): quick calls that take no lock.
+_signal_cleanups: list[Callable[[], None]] = []
+
+
+def on_signal(cleanup: Callable[[], None]) -> None:
+    """Also call ``cleanup`` when SIGTERM, SIGHUP or SIGINT ends the run (before the server stops)."""
+    _signal_cleanups.append(cleanup)
+
+
 def _on_signal(signum: int, frame: object) -> None:
-    """Stop the server (without the lock: the interrupted code may hold it), then end as the
-    signal would have: the handler that was there before, or the default action."""
+    """End what the run started (``on_signal``), stop the server (without the lock: the interrupted
+    code may hold it), then end as the signal would have: the handler that was there before, or
+    the default action."""
     global _closing
     _closing = True
+    for cleanup in list(_signal_cleanups):
+        with contextlib.suppress(Exception):
+            cleanup()
     running_server, starting = _server, _starting
     if running_server is not None:
         running_server.end()

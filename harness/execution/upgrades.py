@@ -15,6 +15,7 @@ A reproduced pair is explained by the framework's own code: the change of the sc
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import difflib
 import hashlib
 import json
@@ -23,6 +24,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Callable
@@ -69,8 +71,63 @@ def _verdict(lines: list[str], code: int | None, timed_out: bool) -> tuple[str, 
     return ERROR, f"exit {code} with no verdict line; last lines: " + " | ".join(lines[-3:])
 
 
+# What the run has started and not yet ended: each live step's process group and each pair's folder.
+# A signal that ends the run ends them too (``_end_everything``, through harness/execution/postgres.py's
+# handlers); a step also dies with the harness thread that started it (Linux's parent-death signal);
+# and a folder left by a run killed with SIGKILL is removed by the next run (``sweep``).
+_live_groups: set[int] = set()
+_live_folders: set[Path] = set()
+STATE_PREFIX = "harness-upgrade-"
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _end_everything() -> None:
+    for group in list(_live_groups):
+        with _suppress_gone():
+            os.killpg(group, signal.SIGKILL)
+    for folder in list(_live_folders):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+postgres.on_signal(_end_everything)
+
+
+# Resolved once, before any fork: the child between fork and exec only calls it (no loader work).
+_PRCTL = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None) if sys.platform == "linux" else None
+
+
+def _die_with_the_harness() -> None:
+    """In the step's process before it runs: SIGKILL when the harness thread that started it ends."""
+    if _PRCTL is not None:
+        _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def new_state_folder() -> Path:
+    """A fresh folder for a pair, named with this process's id (``sweep`` knows whose it is)."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{STATE_PREFIX}{os.getpid()}-"))
+    _live_folders.add(folder)
+    return folder
+
+
+def remove_state_folder(folder: Path) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    _live_folders.discard(folder)
+
+
+def sweep() -> list[Path]:
+    """Remove the pair folders of runs that no longer exist (one killed with SIGKILL); the removed."""
+    removed = []
+    for folder in Path(tempfile.gettempdir()).glob(f"{STATE_PREFIX}*-*"):
+        owner = folder.name[len(STATE_PREFIX) :].partition("-")[0]
+        if owner.isdigit() and int(owner) != os.getpid() and not Path(f"/proc/{owner}").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
 def run_step(python: Path, script: Path, step: str, case: str, state: Path, env: dict[str, str]) -> Step:
-    """``python script step case state`` in its own process group (killed whole on the deadline)."""
+    """``python script step case state`` in its own process group (killed whole on the deadline, on a
+    signal that ends the run, and with the harness)."""
     proc = subprocess.Popen(
         isolation.wrap([str(python), str(script), step, case, str(state)]),
         stdout=subprocess.PIPE,
@@ -79,7 +136,9 @@ def run_step(python: Path, script: Path, step: str, case: str, state: Path, env:
         cwd=state,
         env=env,
         start_new_session=True,
+        preexec_fn=_die_with_the_harness if _PRCTL is not None else None,
     )
+    _live_groups.add(proc.pid)
     timed_out = False
     try:
         out, _ = proc.communicate(timeout=STEP_TIMEOUT)
@@ -95,6 +154,7 @@ def run_step(python: Path, script: Path, step: str, case: str, state: Path, env:
             proc.wait()
     with _suppress_gone():  # a child the step left behind (a migration tool) ends with it
         os.killpg(proc.pid, signal.SIGKILL)
+    _live_groups.discard(proc.pid)
     text = out.decode(errors="replace").replace(str(state), STATE_PLACEHOLDER)
     lines = normalise([strip_paths(line) for line in text.splitlines()])
     word, detail = _verdict(lines, proc.returncode, timed_out)
@@ -149,14 +209,14 @@ def run_pair(pair: PlannedPair, pythons: dict[str, Path], root: Path, repeat: in
     except postgres.Unavailable as exc:
         return CaseResult(pair.scenario.id, pair.case, ERROR, "the PostgreSQL server could not start: " + str(exc))
     for _ in range(repeat):
-        state = Path(tempfile.mkdtemp(prefix="harness-upgrade-"))
+        state = new_state_folder()
         try:
             writer = run_step(pythons[pair.writer], pair.scenario.script, "write", pair.case, state, env)
             reader = None
             if writer.word == WRITTEN:
                 reader = run_step(pythons[pair.reader], pair.scenario.script, "read", pair.case, state, env)
         finally:
-            shutil.rmtree(state, ignore_errors=True)
+            remove_state_folder(state)
         outcome, detail = judge_pair(writer, reader, pair)
         rendered.append((outcome, detail, timeline(pair, pair.scenario.framework, writer, reader)))
     first = rendered[0]
@@ -339,6 +399,8 @@ def run(
     """Every pair of ``pairs``: a result each (errors included). A pair whose script and two builds
     are those of its last run keeps that run's result unless ``rerun``; ``repeat_new``: whether a pair
     runs twice (it has no stored snapshot to meet)."""
+    for folder in sweep():
+        log(f"upgrades: removed {folder.name}, a pair folder of a run that was killed")
     wanted = sorted({(p.scenario.framework, v) for p in pairs for v in (p.writer, p.reader)})
     builds = {fv: builds_mod.parse(f"{fv[0]}=={fv[1]}", cache_dir) for fv in wanted}
     if pairs:
