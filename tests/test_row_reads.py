@@ -46,7 +46,10 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
     "execution/trace_runs.py": {"answer": {"outcome", "detail"}},  # a traced run's answer line
     "execution/matrix.py": {"env_record": {"version"}},  # the build's environment record
     "execution/candidate.py": {"e": {"source"}},  # an environment of the record (its dependency date)
-    "execution/upgrades.py": {"found": {"version"}},  # what a build's Python said of its environment
+    "execution/upgrades.py": {  # what a build's Python said of its environment; a pair's cache entry
+        "found": {"version"},
+        "entry": {"inputs"},
+    },
     "rendering/upgrade_report.py": {"e": {"source"}},  # an environment of the record (its date and extras)
     "commands/export.py": {"e": {"source"}},  # an environment of the record (its dependency date)
     "mutants/equivalents.py": {"entry": {"scenario"}},  # a [[mutant]] of the equivalents file

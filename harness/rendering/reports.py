@@ -219,7 +219,11 @@ def write_upgrades(
     written = []
     for scenario_id in sorted(ran & set(found)):
         changes_file = upgrade_report.changes_path(reports_dir, scenario_id)
-        changes = upgrade_report.load_changes(stage.read(changes_file))
+        # A folder with no changes of its own (a run folder, a re-render elsewhere) starts from the record's.
+        kept = stage.read(changes_file)
+        if kept is None:
+            kept = stage.read(upgrade_report.changes_path(Project(root or PROJECT.root).reports, scenario_id))
+        changes = upgrade_report.load_changes(kept)
         prefix = f"{scenario_id}:"
         changes.update({k[len(prefix) :]: v for k, v in (new_changes or {}).items() if k.startswith(prefix)})
         reproduced = {change_key(r) for r in rows if r.scenario == scenario_id and r.outcome == REPRODUCED}
