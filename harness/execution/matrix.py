@@ -12,12 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import pool, postgres, progress
-from harness.execution import upgrades as upgrades_run
+from harness.execution import pool, postgres, progress, upgrade_axis
 from harness.execution.run import NO_SERVER, RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import releases, versions
-from harness.planning import upgrades as upgrade_planning
 from harness.project import PROJECT, Project
 from harness.rendering import reports
 from harness.runtime import registry
@@ -27,7 +25,6 @@ from harness.runtime.scenario import Case, Scenario
 from harness.store import record, result_cache, staging
 from harness.store.rows import Row, of_document, unjudged_lines, upgrades_of
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
-from harness.store.upgrade_snapshots import UPGRADE_SNAPSHOTS, UpgradeSnapshots
 
 PROJECT_ROOT = PROJECT.root
 
@@ -217,42 +214,13 @@ def _members(
     return record.matrix_releases(scenarios, defaults, store, bisects, (existing or {}).get("results", []), cache_dir)
 
 
-@dataclass
-class UpgradePlan:
-    """The upgrade axis of a run: its scenarios, the pairs to run, their snapshot store."""
-
-    scenarios: dict[str, upgrade_planning.UpgradeScenario]
-    pairs: list[upgrade_planning.PlannedPair]
-    store: UpgradeSnapshots
-
-
-def _upgrade_plan(options: Options) -> tuple[UpgradePlan, list[str]]:
-    """The upgrade pairs the run's selectors name (every pair with none; none with SPECs or a shard:
-    the grid is of releases), and the selectors left for the scenarios."""
-    project = Project(options.root)
-    found = upgrade_planning.discover(project.upgrades)
-    store = UpgradeSnapshots(project.snapshots / UPGRADE_SNAPSHOTS)
-    store.validate()
-    mine = [s for s in options.only if s.partition(":")[0] in found]
-    others = [s for s in options.only if s not in mine]
-    if options.specs or options.shard:
-        if mine:
-            raise builds_mod.SpecError(
-                f"{', '.join(mine)}: an upgrade scenario runs on its own grid of releases; "
-                "leave out the SPECs and --shard to run it"
-            )
-        return UpgradePlan(found, [], store), others
-    pairs = upgrade_planning.select(found, mine) if (mine or not options.only) else []
-    return UpgradePlan(found, pairs, store), others
-
-
 def _plan(
     options: Options,
-) -> tuple[list, dict | None, SnapshotStore, dict[str, Scenario], Path, Path, UpgradePlan]:
+) -> tuple[list, dict | None, SnapshotStore, dict[str, Scenario], Path, Path, upgrade_axis.UpgradePlan]:
     """The builds to run with their cases, after every check of the input (one line, exit 2)."""
     cache_dir = Project(options.root).cache
     scenarios = registry.discover()
-    upgrade_plan, only = _upgrade_plan(options)
+    upgrade_plan, only = upgrade_axis.plan(options.root, options.only, bool(options.specs or options.shard))
     try:
         selected = registry.select(scenarios, only) if (only or not options.only) else []
     except registry.UnknownId as exc:
@@ -318,17 +286,28 @@ def run(options: Options) -> int:
     try:
         with tracker, ThreadPoolExecutor(max_workers=options.jobs) as executor:
             outcomes = list(executor.map(one, plan))
-        upgrade_run = _run_upgrades(upgrade_plan, options, cache_dir, locks)
+        upgrade_run = upgrade_axis.run(
+            upgrade_plan,
+            options.root,
+            cache_dir,
+            options.jobs,
+            options.rerun,
+            options.update_snapshots,
+            options.today_deps,
+            locks,
+        )
     finally:
         if ours:
             postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
     ran = time.monotonic()
+    upgrade_rows = upgrade_run.rows
+    # A pair kept from its last run keeps its builds' entries (a run folder's commands need their dates).
+    kept_builds = record.environments_of(existing, {s for r in upgrade_rows for s in (r.source, r.from_source or "")})
     environments_records = record.sorted_environments(
-        record.one_per_source([*upgrade_run.environments, *(rec for rec, _ in outcomes)])
+        record.one_per_source([*kept_builds, *upgrade_run.environments, *(rec for rec, _ in outcomes)])
     )
     results = [r for _, rs in outcomes for r in rs]
-    upgrade_rows = upgrade_run.rows
-    check_upgrade_snapshots(upgrade_rows, upgrade_plan.store, options.update_snapshots)
+    upgrade_axis.check_snapshots(upgrade_rows, upgrade_plan.store, options.update_snapshots)
     for orphan in upgrade_plan.store.orphans(
         {(s.id, c) for s in upgrade_plan.scenarios.values() for c in s.case_ids()}
     ):
@@ -383,39 +362,6 @@ def run(options: Options) -> int:
     return summarise([*results, *upgrade_rows], time.monotonic() - started, scenarios)
 
 
-def _run_upgrades(upgrade_plan: UpgradePlan, options: Options, cache_dir: Path, locks: dict) -> upgrades_run.UpgradeRun:
-    """The upgrade axis (harness/execution/upgrades.py): a pair whose script and builds are unchanged
-    keeps its last run's result (``--rerun`` and ``--update-snapshots`` run every pair)."""
-    if not upgrade_plan.pairs:
-        return upgrades_run.UpgradeRun([], [], {})
-
-    def repeat_new(pair: upgrade_planning.PlannedPair) -> bool:
-        return (
-            options.update_snapshots
-            or not upgrade_plan.store.path(pair.scenario.id, pair.case, pair.writer, pair.reader).exists()
-        )
-
-    return upgrades_run.run(
-        upgrade_plan.pairs,
-        options.root,
-        cache_dir,
-        options.jobs,
-        options.rerun or options.update_snapshots,
-        repeat_new,
-        today=options.today_deps,
-        recorded=locks,
-    )
-
-
-def check_upgrade_snapshots(rows: list[Row], store: UpgradeSnapshots, update: bool) -> None:
-    """Compare every upgrade result with its pair's snapshot; with ``update``, store the new and changed ones."""
-    for r in rows:
-        check = store.check(r)
-        r.snapshot, r.snapshot_base, r.snapshot_diff = check.status, check.base, check.diff
-        if update and check.status in (NEW, CHANGED) and store.accept(r):
-            r.snapshot, r.snapshot_base = UPDATED, check.base
-
-
 def publish(
     root: Path,
     scenarios: dict,
@@ -429,7 +375,7 @@ def publish(
     only: list[str] | None = None,
     quiet: bool = False,
     upgrades: list[Row] | None = None,
-    upgrade_plan: UpgradePlan | None = None,
+    upgrade_plan: upgrade_axis.UpgradePlan | None = None,
     upgrade_changes: dict | None = None,
 ) -> Path:
     """Merge the results into the record, or write them to a run folder of their own; return where.
@@ -534,7 +480,7 @@ def summarise(results: list[Row], elapsed: float, scenarios: dict[str, Scenario]
         if r.snapshot_diff:
             log("".join("  " + line for line in r.snapshot_diff.splitlines(keepends=True)).rstrip())
     log(f"\n{len(results)} results in {elapsed:.1f}s: " + ", ".join(f"{n} {o}" for o, n in counts.items() if n))
-    inherited = sum(r.snapshot == MATCH and r.snapshot_base != r.version for r in results)
+    inherited = sum(r.snapshot == MATCH and r.snapshot_base != r.version and not r.from_source for r in results)
     if inherited:
         log(f"{inherited} results have no snapshot of their own and match an earlier release's snapshot")
     log(
@@ -545,7 +491,7 @@ def summarise(results: list[Row], elapsed: float, scenarios: dict[str, Scenario]
             if any(r.snapshot == s for r in results)
         )
     )
-    broken = contradicted_proofs(results, scenarios or {}) + contradicted_upgrade_proofs(results)
+    broken = contradicted_proofs(results, scenarios or {}) + upgrade_axis.contradicted_proofs(results)
     for r, claim in broken:
         log(
             f"\nproof contradicted: {r.scenario}:{r.case} on "
@@ -570,24 +516,6 @@ def contradicted_proofs(results: list[Row], scenarios: dict[str, Scenario]) -> l
         if claim is not None and r.outcome != claim:
             out.append((r, claim))
     return out
-
-
-def contradicted_upgrade_proofs(results: list[Row], root: Path = PROJECT_ROOT) -> list[tuple[Row, str]]:
-    """Upgrade results of a pair a scenario's proof names (``Step``), where the pair no longer gives
-    the outcome the proof claims."""
-    found = upgrade_planning.discover(Project(root).upgrades)
-    claims = {
-        (s.id, step.case, step.writer, step.reader): step.outcome
-        for s in found.values()
-        for step in s.declaration.proofs
-    }
-    return [
-        (r, claims[key])
-        for r in results
-        if r.from_version
-        and (key := (r.scenario, r.case, r.from_version, r.version or "")) in claims
-        and r.outcome != claims[key]
-    ]
 
 
 def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:

@@ -416,11 +416,25 @@ def run(
             env = environments.ensure(
                 build, Project(root).builds, cache_dir, today=today, recorded=(recorded or {}).get(build.source)
             )
-            env_records.append(_environment_record(env, root))
         except (environments.BuildFailed, OSError, subprocess.SubprocessError, ValueError) as exc:
             failures[fv] = f"install failed: {strip_paths(str(exc))}"
             return
-        pythons[fv], env_paths[fv] = env.python, env.path
+        pythons[fv], env_paths[fv], made[fv] = env.python, env.path, env
+
+    made: dict[tuple[str, str], environments.Environment] = {}
+    described: set[tuple[str, str]] = set()
+
+    def describe(fv: tuple[str, str]) -> None:
+        """The record's entry of a build a pair ran on (once; a pair kept from its last run needs none:
+        the record has its builds' entries from that run)."""
+        with _cache_lock:
+            if fv in described:
+                return
+            described.add(fv)
+        try:
+            env_records.append(_environment_record(made[fv], root))
+        except (OSError, subprocess.SubprocessError, ValueError, KeyError) as exc:
+            log(f"upgrades: {builds[fv].source}: its packages could not be read: {strip_paths(str(exc))}")
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(ensure, wanted))
@@ -441,6 +455,8 @@ def run(
                 reused += 1
                 return row_of(pair, kept)
             by_version = {pair.writer: pythons[(fw, pair.writer)], pair.reader: pythons[(fw, pair.reader)]}
+            describe((fw, pair.writer))
+            describe((fw, pair.reader))
             result = run_pair(pair, by_version, root, repeat=2 if repeat_new(pair) else 1)
             _remember(pair, reader_env, writer_env, result)
         done += 1

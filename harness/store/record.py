@@ -325,6 +325,11 @@ def sorted_environments(environments: Iterable[dict]) -> list[dict]:
     return sorted(environments, key=lambda e: (e["framework"], e["source"]))
 
 
+def environments_of(document: dict | None, sources: set[str]) -> list[dict]:
+    """The record's environment entries of ``sources`` (a run that kept a result keeps its build's entry)."""
+    return [e for e in (document or {}).get("environments", []) if e["source"] in sources]
+
+
 def one_per_source(environments: Iterable[dict]) -> list[dict]:
     """Environment entries, one per source (a later entry of a source replaces an earlier one)."""
     return list({e["source"]: e for e in environments}.values())

@@ -1,0 +1,99 @@
+"""The upgrade axis of a matrix run (harness/execution/matrix.py): which pairs the run's selectors name,
+running them (harness/execution/upgrades.py), checking them against their snapshots, and the proofs
+they contradict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.execution import upgrades
+from harness.planning import builds as builds_mod
+from harness.planning import upgrades as planning
+from harness.project import PROJECT, Project
+from harness.store.rows import Row
+from harness.store.snapshots import CHANGED, NEW, UPDATED
+from harness.store.upgrade_snapshots import UPGRADE_SNAPSHOTS, UpgradeSnapshots
+
+
+@dataclass
+class UpgradePlan:
+    """The upgrade axis of a run: its scenarios, the pairs to run, their snapshot store."""
+
+    scenarios: dict[str, planning.UpgradeScenario]
+    pairs: list[planning.PlannedPair]
+    store: UpgradeSnapshots
+
+
+def plan(root: Path, only: list[str], of_given_builds: bool) -> tuple[UpgradePlan, list[str]]:
+    """The upgrade pairs ``only``'s selectors name (every pair with none; none for a run of given
+    builds, SPECs or a shard: a grid is of releases), and the selectors left for the scenarios."""
+    project = Project(root)
+    found = planning.discover(project.upgrades)
+    store = UpgradeSnapshots(project.snapshots / UPGRADE_SNAPSHOTS)
+    store.validate()
+    mine = [s for s in only if s.partition(":")[0] in found]
+    others = [s for s in only if s not in mine]
+    if of_given_builds:
+        if mine:
+            raise builds_mod.SpecError(
+                f"{', '.join(mine)}: an upgrade scenario runs on its own grid of releases; "
+                "leave out the SPECs and --shard to run it"
+            )
+        return UpgradePlan(found, [], store), others
+    pairs = planning.select(found, mine) if (mine or not only) else []
+    return UpgradePlan(found, pairs, store), others
+
+
+def run(
+    upgrade_plan: UpgradePlan,
+    root: Path,
+    cache_dir: Path,
+    jobs: int,
+    rerun: bool,
+    update_snapshots: bool,
+    today: bool,
+    locks: dict,
+) -> upgrades.UpgradeRun:
+    """The plan's pairs: one whose script and builds are unchanged keeps its last run's result
+    (``rerun`` and ``update_snapshots`` run every pair); one with no snapshot to meet runs twice."""
+    if not upgrade_plan.pairs:
+        return upgrades.UpgradeRun([], [], {})
+
+    def repeat_new(pair: planning.PlannedPair) -> bool:
+        return (
+            update_snapshots
+            or not upgrade_plan.store.path(pair.scenario.id, pair.case, pair.writer, pair.reader).exists()
+        )
+
+    return upgrades.run(
+        upgrade_plan.pairs, root, cache_dir, jobs, rerun or update_snapshots, repeat_new, today=today, recorded=locks
+    )
+
+
+def check_snapshots(rows: list[Row], store: UpgradeSnapshots, update: bool) -> None:
+    """Compare every upgrade result with its pair's snapshot; with ``update``, store the new and changed ones."""
+    for r in rows:
+        check = store.check(r)
+        r.snapshot, r.snapshot_base, r.snapshot_diff = check.status, check.base, check.diff
+        if update and check.status in (NEW, CHANGED) and store.accept(r):
+            r.snapshot, r.snapshot_base = UPDATED, check.base
+
+
+def contradicted_proofs(results: list[Row], root: Path = PROJECT.root) -> list[tuple[Row, str]]:
+    """Upgrade results of a pair a scenario's proof names (``Step``), where the pair no longer gives
+    the outcome the proof claims."""
+    found = planning.discover(Project(root).upgrades)
+    claims = {
+        (s.id, step.case, step.writer, step.reader): step.outcome
+        for s in found.values()
+        for step in s.declaration.proofs
+    }
+    return [
+        (r, claims[key])
+        for r in results
+        if r.from_version
+        and (key := (r.scenario, r.case, r.from_version, r.version or "")) in claims
+        and r.outcome != claims[key]
+    ]
