@@ -24,7 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent  # the test environment's scripts: ruff, mypy, zizmor beside pytest
-COPIED = ["harness", "scenarios", "tests", "noxfile.py", "pyproject.toml", ".github"]
+COPIED = ["harness", "scenarios", "upgrades", "tests", "noxfile.py", "pyproject.toml", ".github"]
 
 
 def lint_steps() -> list[list[str]]:
