@@ -14,6 +14,7 @@ import itertools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from harness.errors import UsageError
 from harness.planning import versions
@@ -75,23 +76,30 @@ class PlannedPair:
         return f"{self.scenario.id}:{self.case} {self.writer} -> {self.reader}"
 
 
-def _load(path: Path) -> Upgrade:
-    name = f"_upgrades.{path.parent.name.replace('-', '_')}"
+def _import(path: Path, name: str, what: str) -> ModuleType:
+    """The Python file at ``path`` as module ``name`` (once per process); a one-line ScenarioError
+    naming ``what`` when it cannot be imported."""
     if name in sys.modules:
-        return sys.modules[name].UPGRADE
+        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise ScenarioError(f"upgrade {path.parent.name}: {DECLARATION} cannot be loaded")
+        raise ScenarioError(f"{what} cannot be loaded")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[name]
-        raise ScenarioError(f"upgrade {path.parent.name}: {DECLARATION} failed to import: {exc}") from exc
+        raise ScenarioError(f"{what} failed to import: {type(exc).__name__}: {exc}") from exc
+    return module
+
+
+def _load(path: Path) -> Upgrade:
+    folder = path.parent.name
+    module = _import(path, f"_upgrades.{folder.replace('-', '_')}", f"upgrade {folder}: {DECLARATION}")
     declaration = getattr(module, "UPGRADE", None)
     if not isinstance(declaration, Upgrade):
-        raise ScenarioError(f"upgrade {path.parent.name}: {DECLARATION} must define UPGRADE = Upgrade(...)")
+        raise ScenarioError(f"upgrade {folder}: {DECLARATION} must define UPGRADE = Upgrade(...)")
     return declaration
 
 
@@ -99,14 +107,7 @@ def _script_cases(scenario: UpgradeScenario) -> set[str]:
     """The script's ``CASES`` keys: its top level imports the standard library only (the framework's
     imports live in its steps), so it is imported here as a reproduction script is."""
     name = f"_upgrade_scripts.{scenario.id.replace('-', '_')}"
-    spec = importlib.util.spec_from_file_location(name, scenario.script)
-    if spec is None or spec.loader is None:
-        raise ScenarioError(f"upgrade {scenario.id}: {SCRIPT} cannot be loaded")
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        raise ScenarioError(f"upgrade {scenario.id}: {SCRIPT} failed to import: {type(exc).__name__}: {exc}") from exc
+    module = _import(scenario.script, name, f"upgrade {scenario.id}: {SCRIPT}")
     cases = getattr(module, "CASES", None)
     if not isinstance(cases, dict):
         raise ScenarioError(f"upgrade {scenario.id}: {SCRIPT} must define CASES, a dict of case id -> parameters")
