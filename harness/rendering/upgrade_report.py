@@ -113,8 +113,8 @@ def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) 
     if d.range_notes:
         lines.append("")
     lines += [
-        "Each pair runs the script twice, in two environments, on one folder: `write` with the writer's release, "
-        "then `read` with the reader's (the commands are under each pair below). "
+        "Each pair runs the script in two environments on one folder: `write` with the writer's release, "
+        "then `read` with the reader's (the commands are under each pair that breaks, below). "
         + "Letters: "
         + "; ".join(f"**{LETTER[o]}** {MEANING[o]}" if o == REPRODUCED else f"{LETTER[o]} {MEANING[o]}" for o in LETTER)
         + "; blank: not a pair of the grid.",
