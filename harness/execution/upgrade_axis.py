@@ -78,7 +78,10 @@ def check_snapshots(rows: list[Row], store: UpgradeSnapshots, update: bool) -> N
         check = store.check(r)
         r.snapshot, r.snapshot_base, r.snapshot_diff = check.status, check.base, check.diff
         if update and check.status in (NEW, CHANGED) and store.accept(r):
-            r.snapshot, r.snapshot_base = UPDATED, check.base
+            r.snapshot, r.snapshot_base = (
+                UPDATED,
+                store.path(r.scenario, r.case, r.from_version or "", r.version or "").stem,
+            )
 
 
 def contradicted_proofs(results: list[Row], root: Path = PROJECT.root) -> list[tuple[Row, str]]:
