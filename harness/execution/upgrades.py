@@ -36,7 +36,7 @@ from harness.execution import environments, isolation, postgres, progress
 from harness.planning import builds as builds_mod
 from harness.planning.upgrades import PlannedPair
 from harness.project import Project
-from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, OUTCOMES, REPRODUCED
+from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, OUTCOMES, REPRODUCED
 from harness.runtime.reproduction import libpq_environment, normalise
 from harness.runtime.result import CaseResult
 from harness.runtime.runner import strip_paths
@@ -52,7 +52,7 @@ HUNK_LINES = 60  # lines of a pair's schema change shown; the rest counted
 
 
 @dataclass(frozen=True)
-class Step:
+class StepEnd:
     """One step's end: its verdict word and detail, and its normalised lines."""
 
     word: str
@@ -83,7 +83,7 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 def _end_everything() -> None:
     for group in list(_live_groups):
-        with _suppress_gone():
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(group, signal.SIGKILL)
     for folder in list(_live_folders):
         shutil.rmtree(folder, ignore_errors=True)
@@ -125,7 +125,7 @@ def sweep() -> list[Path]:
     return removed
 
 
-def run_step(python: Path, script: Path, step: str, case: str, state: Path, env: dict[str, str]) -> Step:
+def run_step(python: Path, script: Path, step: str, case: str, state: Path, env: dict[str, str]) -> StepEnd:
     """``python script step case state`` in its own process group (killed whole on the deadline, on a
     signal that ends the run, and with the harness)."""
     proc = subprocess.Popen(
@@ -144,32 +144,26 @@ def run_step(python: Path, script: Path, step: str, case: str, state: Path, env:
         out, _ = proc.communicate(timeout=STEP_TIMEOUT)
     except subprocess.TimeoutExpired:
         timed_out = True
-        with _suppress_gone():
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         out, _ = proc.communicate()
     finally:
         if proc.poll() is None:  # an exception in communicate: nothing of the step is left
-            with _suppress_gone():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    with _suppress_gone():  # a child the step left behind (a migration tool) ends with it
+    with contextlib.suppress(
+        ProcessLookupError, PermissionError
+    ):  # a child the step left behind (a migration tool) ends with it
         os.killpg(proc.pid, signal.SIGKILL)
     _live_groups.discard(proc.pid)
     text = out.decode(errors="replace").replace(str(state), STATE_PLACEHOLDER)
     lines = normalise([strip_paths(line) for line in text.splitlines()])
     word, detail = _verdict(lines, proc.returncode, timed_out)
-    return Step(word, " ".join(detail.split()), lines)
+    return StepEnd(word, " ".join(detail.split()), lines)
 
 
-class _suppress_gone:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: object, exc: object, tb: object) -> bool:
-        return isinstance(exc, ProcessLookupError | PermissionError)
-
-
-def judge_pair(writer: Step, reader: Step | None, pair: PlannedPair) -> tuple[str, str]:
+def judge_pair(writer: StepEnd, reader: StepEnd | None, pair: PlannedPair) -> tuple[str, str]:
     """The pair's (outcome, detail): the reader's verdict, or what stopped the writer."""
     if writer.word != WRITTEN:
         if writer.word == NOT_APPLICABLE:
@@ -181,7 +175,7 @@ def judge_pair(writer: Step, reader: Step | None, pair: PlannedPair) -> tuple[st
     return reader.word, reader.detail
 
 
-def timeline(pair: PlannedPair, framework: str, writer: Step, reader: Step | None) -> str:
+def timeline(pair: PlannedPair, framework: str, writer: StepEnd, reader: StepEnd | None) -> str:
     """The pair's timeline: the writer's lines, then the reader's, each under its command."""
     lines = [f"== {framework} {pair.writer}: repro.py write {pair.case} STATE", *writer.lines]
     if reader is not None:
@@ -500,6 +494,3 @@ def row_of(pair: PlannedPair, result: CaseResult) -> Row:
         from_version=pair.writer,
         from_source=f"{fw}=={pair.writer}",
     )
-
-
-__all__ = ["FIXED", "UpgradeRun", "run", "run_pair", "schema_change"]
