@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from harness.execution.candidate import FAILING
 from harness.planning import index
 
 pytestmark = pytest.mark.slow
@@ -131,7 +132,7 @@ def test_a_fix_applied_to_an_old_release_is_named_as_fixing_the_retry_cases(tmp_
     fixed = summary.split("**Fixed by the candidate:**", 1)[1].split("**Regressions", 1)[0]
     assert f"`{RETRY}:resumable-resume` (reproduced → fixed)" in fixed
     assert f"`{RETRY}:non-resumable-retry` (reproduced → fixed)" in fixed
-    assert "**Regressions (fixed before, reproduced on the candidate):** none." in summary
+    assert f"**{FAILING}:** none." in summary
     assert f"<summary>{RETRY}: the before/after comment</summary>" in summary
 
 
@@ -140,7 +141,7 @@ def test_an_unpatched_release_fixes_and_breaks_nothing(tmp_path):
     rc, summary, err = candidate(project, checkout(tmp_path, "2.8.0"), tmp_path / "plain")
     assert rc == 0, err
     assert "**Fixed by the candidate:** none." in summary
-    assert "**Regressions (fixed before, reproduced on the candidate):** none." in summary
+    assert f"**{FAILING}:** none." in summary
 
 
 def test_a_reverted_guard_is_a_regression_named_with_exit_1(tmp_path):
@@ -159,8 +160,8 @@ def test_a_reverted_guard_is_a_regression_named_with_exit_1(tmp_path):
     # No copy of a script (issue 35): the summary runs the bug's script on the baseline.
     assert not (tmp_path / "reverted" / "scripts").exists()
     assert "`uv run --with google-adk==2.13.0 " in summary
-    regressions = summary.split("**Regressions (fixed before, reproduced on the candidate):**", 1)[1]
-    assert f"`{RETRY}:resumable-resume` (fixed → reproduced)" in regressions
+    regressions = summary.split(f"**{FAILING}:**", 1)[1]
+    assert f"`{RETRY}:resumable-resume` (fixed → reproduced): regressed" in regressions
     assert f"regression: {RETRY}:resumable-resume was fixed on google-adk 2.13.0" in err
 
 
@@ -181,9 +182,15 @@ def test_an_undone_handoff_dedup_names_exactly_its_three_cases_with_exit_1(tmp_p
     assert "on the candidate and on `openai-agents==0.24.0`" in summary
     assert "**Fixed by the candidate:** none." in summary
     assert "Other changes" not in summary
-    regressions = summary.split("**Regressions (fixed before, reproduced on the candidate):**", 1)[1]
-    named = [line for line in regressions.split("cases unchanged.", 1)[0].splitlines() if line.startswith("- ")]
-    assert sorted(named) == sorted(f"- `{HANDOFF}:{case}` (fixed → reproduced)" for case in HANDOFF_0_18_FIGURES)
+    regressions = summary.split(f"**{FAILING}:**", 1)[1]
+    named = [
+        line
+        for line in regressions.split("cases unchanged.", 1)[0].split("<details>", 1)[0].splitlines()
+        if line.startswith("- ")
+    ]
+    assert sorted(named) == sorted(
+        f"- `{HANDOFF}:{case}` (fixed → reproduced): regressed" for case in HANDOFF_0_18_FIGURES
+    )
     said = sorted(line.split(", reproduces on", 1)[0] for line in err.splitlines() if line.startswith("regression: "))
     assert said == sorted(
         f"regression: {HANDOFF}:{case} was fixed on openai-agents 0.24.0" for case in HANDOFF_0_18_FIGURES

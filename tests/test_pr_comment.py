@@ -26,7 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from harness.commands import pr_comment
-from harness.execution.candidate import Change, summary
+from harness.execution.candidate import FAILING, Change, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTER = ROOT / "harness" / "commands" / "pr_comment.py"
@@ -203,7 +203,7 @@ def test_a_regression_creates_one_comment_then_updates_it_in_place_back_to_no_re
     github.artifacts[3] = artifact(exit_status="0", text=NOTHING_CHANGED)
     assert post(github, 3, SHA_2) == f"pull request #42: comment {comment['id']} updated"
     [comment] = ours(github)
-    assert "**Regressions (fixed before, reproduced on the candidate):** none." in comment["body"]
+    assert f"**{FAILING}:** none." in comment["body"]
     assert "last changed at 222222222222" in comment["body"]
     assert [w[0] for w in github.writes()] == ["POST", "PATCH"]
 

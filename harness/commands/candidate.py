@@ -1,5 +1,6 @@
 """``python -m harness candidate PATH`` (what ``nox -s candidate`` and the reusable workflow run):
-evidence for a framework's pull request, written to a folder, exit 1 on a regression."""
+evidence for a framework's pull request, written to a folder, exit 1 when a case fixed on the
+baseline is not fixed on the candidate (no waiver accepting it)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from pathlib import Path
 
 from harness.commands import flags
 
-HELP = "every scenario of a framework on a candidate checkout and its baseline release; exit 1 on a regression"
+HELP = (
+    "every scenario of a framework on a candidate checkout and its baseline release; "
+    "exit 1 when a case fixed on the baseline is not fixed on the candidate"
+)
 
 
 def setup(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +28,11 @@ def setup(parser: argparse.ArgumentParser) -> None:
         metavar="VERSION",
         help="the release to judge against (default: the newest final release at or below the candidate's version)",
     )
+    parser.add_argument(
+        "--waivers",
+        metavar="FILE",
+        help="the framework's waiver file (default: .agent-bug-harness.toml of the checkout or its repository)",
+    )
     flags.add_timeout(parser)
     parser.add_argument(
         "--jobs", type=flags.jobs, default=None, help="builds run in parallel, >= 1 (default: CPU count)"
@@ -35,4 +44,5 @@ def run(args: argparse.Namespace) -> int:
     from harness.project import PROJECT
 
     out = Path(args.out) if args.out else None
-    return candidate.run(args.path, out, PROJECT.root, args.base, args.timeout, args.jobs)
+    waivers = Path(args.waivers) if args.waivers else None
+    return candidate.run(args.path, out, PROJECT.root, args.base, args.timeout, args.jobs, waivers)

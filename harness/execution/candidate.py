@@ -4,11 +4,15 @@ build (a checkout, sdist or wheel) and on the releases it is judged against, and
 The baseline is the newest final release at or below the candidate's own version (for a pull
 request's checkout, the latest release; for an old release's patched sdist, that release), and
 the framework's latest release is run beside it. A case **fixed** by the candidate reproduced
-on the baseline and is fixed on the candidate; a **regression** was fixed on the baseline and
-reproduces on the candidate. ``summary.md`` says both, then the before/after comment of every
-scenario that changed (with the bug's script and the commands that run it); the command exits 1 when there is a
-regression, naming it, and when a build could not be judged (every case of it an error: an
-install failure), which the summary says first; the summary is cut at 60,000 characters.
+on the baseline and is fixed on the candidate; a **regression** was fixed on the baseline and is
+not fixed on the candidate: reproduced again (regressed) or changed to unexpected, error or
+not-applicable. ``summary.md`` says both, each regression with its timeline diff, then the changes
+the framework's waivers accept (its .agent-bug-harness.toml, harness/planning/waivers.py), the
+other changes (listed for a person; they do not fail), and the before/after comment of every
+scenario that changed (with the bug's script and the commands that run it); the command exits 1
+when there is a regression no waiver accepts, naming it, and when a build could not be judged
+(every case of it an error: an install failure), which the summary says first; the summary is
+cut at 60,000 characters.
 Each run writes one folder of its own (reports/runs/candidate/<candidate>-<UTC time>/, or exactly
 the new or empty ``--out``): summary.md (each changed scenario's comment with the bug's script
 and the commands that run it on the baseline and on a checkout), each scenario's report, matrix.json,
@@ -20,14 +24,17 @@ names the two steps (harness/execution/progress.py). What the reusable workflow 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness.execution import matrix
-from harness.planning import builds, index, versions
+from harness.planning import builds, index, versions, waivers
 from harness.planning.builds import SpecError
+from harness.planning.waivers import FILE_NAME, Waiver
 from harness.project import Project
 from harness.runtime import registry
 from harness.runtime.outcomes import FIXED, REPRODUCED
@@ -37,18 +44,38 @@ from harness.store.rows import Row, of_document, unjudged_lines
 
 @dataclass(frozen=True)
 class Change:
+    """One case's verdict on the baseline (``before``) and on the candidate (``after``), with the
+    diff of their timelines and the framework's waiver that accepts the change, if one does."""
+
     scenario: str
     case: str
     before: str
     after: str
+    diff: str = ""
+    accepted: Waiver | None = None
+
+    @property
+    def id(self) -> str:
+        return f"{self.scenario}:{self.case}"
 
     @property
     def kind(self) -> str:
+        """fixed (reproduced -> fixed), regression (fixed -> reproduced), lost (fixed -> anything
+        else: unexpected, error, not-applicable), changed (any other change), or unchanged."""
+        if self.before == self.after:
+            return "unchanged"
         if (self.before, self.after) == (REPRODUCED, FIXED):
             return "fixed"
-        if (self.before, self.after) == (FIXED, REPRODUCED):
-            return "regression"
-        return "unchanged" if self.before == self.after else "changed"
+        if self.before == FIXED:
+            return "regression" if self.after == REPRODUCED else "lost"
+        return "changed"
+
+    @property
+    def fails(self) -> bool:
+        """A case fixed on the baseline and not fixed on the candidate, which no waiver accepts:
+        the check is red (issue 52: a fixed case that turns unexpected is as lost as one that
+        reproduces)."""
+        return self.kind in ("regression", "lost") and self.accepted is None
 
 
 def baseline_of(framework: str, candidate_version: str | None, cache_dir: Path) -> str:
@@ -63,24 +90,74 @@ def baseline_of(framework: str, candidate_version: str | None, cache_dir: Path) 
     return below[-1] if below else finals[0]
 
 
-def changes(results: list[Row], baseline: str, candidate: str) -> list[Change]:
-    """One change per case the baseline and the candidate both ran, in the record's order."""
-    by = {r.key: r.outcome for r in results}
+def changes(
+    results: list[Row], baseline: str, candidate: str, waived: tuple[Waiver, ...] = (), version: str | None = None
+) -> list[Change]:
+    """One change per case the baseline and the candidate both ran, in the record's order; a
+    change that one of ``waived`` names (its case, from and to), in force for the candidate's
+    ``version``, is accepted."""
+    from harness.rendering.comment import timeline_diff
+
+    by = {r.key: r for r in results}
     seen: list[tuple[str, str]] = []
     for r in results:
         if (r.scenario, r.case) not in seen:
             seen.append((r.scenario, r.case))
-    return [
-        Change(s, c, by[(s, c, baseline)], by[(s, c, candidate)])
-        for s, c in seen
-        if (s, c, baseline) in by and (s, c, candidate) in by
-    ]
+    waiver = {(w.id, w.before, w.after): w for w in waived if w.holds_for(version)}
+    out = []
+    for s, c in seen:
+        a, b = by.get((s, c, baseline)), by.get((s, c, candidate))
+        if a is None or b is None:
+            continue
+        diff = timeline_diff(a, b) if a.outcome != b.outcome else ""
+        out.append(Change(s, c, a.outcome, b.outcome, diff, waiver.get((f"{s}:{c}", a.outcome, b.outcome))))
+    return out
 
 
-def _lines(title: str, items: list[Change]) -> list[str]:
+def stale_waivers(waived: tuple[Waiver, ...], found: list[Change], version: str | None) -> list[str]:
+    """The waivers that accepted nothing in this run, each with why: past its ``until``, or no case
+    made that change."""
+    used = {c.accepted for c in found if c.accepted is not None}
+    out = []
+    for w in waived:
+        if w in used:
+            continue
+        if not w.holds_for(version):
+            out.append(f"{w.describe()}: expired (the candidate is {version}, past {w.until})")
+        else:
+            out.append(f"{w.describe()}: matched no change of this run")
+    return out
+
+
+# Lines of one case's timeline diff in the summary; the scenario's comment below has the rest.
+DIFF_LINES = 40
+FAILING = "Regressions (fixed on the baseline, not fixed on the candidate: the check fails)"
+
+
+def _lines(title: str, items: list[Change], note: Callable[[Change], str] | None = None) -> list[str]:
     if not items:
         return [f"**{title}:** none.", ""]
-    return [f"**{title}:**", "", *[f"- `{c.scenario}:{c.case}` ({c.before} → {c.after})" for c in items], ""]
+    note = note or (lambda c: "")
+    return [f"**{title}:**", "", *[f"- `{c.id}` ({c.before} → {c.after}){note(c)}" for c in items], ""]
+
+
+def _diffs(items: list[Change]) -> list[str]:
+    out: list[str] = []
+    for c in items:
+        if not c.diff:
+            continue
+        lines = c.diff.rstrip("\n").splitlines()
+        if len(lines) > DIFF_LINES:
+            lines = lines[:DIFF_LINES] + [f"… {len(lines) - DIFF_LINES} more diff lines: the scenario's comment below"]
+        body = "\n".join(lines)
+        fence = "`" * max(3, max((len(run) for run in _backtick_runs(body)), default=0) + 1)
+        out += ["<details>", f"<summary>{c.id}: the baseline's timeline → the candidate's</summary>", ""]
+        out += [f"{fence}diff", body, fence, "", "</details>", ""]
+    return out
+
+
+def _backtick_runs(text: str) -> list[str]:
+    return re.findall(r"`+", text)
 
 
 def summary(
@@ -91,15 +168,22 @@ def summary(
     found: list[Change],
     comments: dict[str, str],
     cannot_judge: list[str] | None = None,
+    stale: list[str] | None = None,
+    waiver_file: str | None = None,
 ) -> str:
     """The job summary: first the builds the run could not judge (``cannot_judge``: every case an
-    error), what the candidate fixes and breaks, then each changed scenario's comment; cut at
+    error), what the candidate fixes, then every case fixed on the baseline and not on the
+    candidate (regressed: reproduced again; changed: unexpected, error or not applicable), each
+    with its timeline diff, under the heading that fails the check; then the changes the
+    framework's waivers (``waiver_file``) accept, with their reasons, the waivers that matched
+    nothing (``stale``), the other changes, and each changed scenario's comment; cut at
     ``MAX_SUMMARY_CHARS`` (harness/rendering/summary.py), saying what was cut."""
     from harness.rendering.summary import cap
 
     fixed = [c for c in found if c.kind == "fixed"]
-    regressions = [c for c in found if c.kind == "regression"]
-    other = [c for c in found if c.kind == "changed"]
+    failing = [c for c in found if c.fails]
+    accepted = [c for c in found if c.accepted is not None]
+    other = [c for c in found if c.kind == "changed" and c.accepted is None]
     against = f"`{baseline}`" + (f" (latest release: `{latest}`)" if latest != baseline else " (the latest release)")
     out = [
         f"## agent-bug-harness: {framework} candidate `{candidate}`",
@@ -116,10 +200,16 @@ def summary(
         ]
     out += [
         *_lines("Fixed by the candidate", fixed),
-        *_lines("Regressions (fixed before, reproduced on the candidate)", regressions),
+        *_lines(FAILING, failing, lambda c: ": regressed" if c.kind == "regression" else ": changed"),
+        *_diffs(failing),
     ]
+    if accepted:
+        title = f"Accepted by the framework's waivers ({waiver_file or FILE_NAME}; they do not fail the check)"
+        out += _lines(title, accepted, lambda c: f": {c.accepted.reason} ({c.accepted.link})" if c.accepted else "")
+    if stale:
+        out += [f"**Waivers that accepted nothing ({waiver_file or FILE_NAME}):**", "", *(f"- {s}" for s in stale), ""]
     if other:
-        out += _lines("Other changes (a person should look)", other)
+        out += _lines("Other changes (a person should look; they do not fail the check)", other)
     out += [f"{sum(c.kind == 'unchanged' for c in found)} cases unchanged.", ""]
     for scenario_id, text in comments.items():
         out += ["<details>", f"<summary>{scenario_id}: the before/after comment</summary>", "", text, "</details>", ""]
@@ -189,9 +279,12 @@ def run(
     base: str | None = None,
     timeout: float | None = None,
     jobs: int | None = None,
+    waiver_file: Path | None = None,
 ) -> int:
-    """Run the evidence into ``out`` (None: a new folder under reports/runs/candidate/); 1 when the
-    candidate regresses a case or a build could not be judged, 2 for bad input."""
+    """Run the evidence into ``out`` (None: a new folder under reports/runs/candidate/); 1 when a
+    case fixed on the baseline is not fixed on the candidate (and no waiver accepts it) or a build
+    could not be judged, 2 for bad input. The waivers are ``waiver_file``'s, or else the
+    checkout's own .agent-bug-harness.toml (harness/planning/waivers.py)."""
     from harness.rendering import comment, reports
     from harness.store import record, staging
 
@@ -204,6 +297,8 @@ def run(
         raise SpecError(f"{path}: not a local build; give the path of a checkout, sdist or wheel of a framework")
     if base is not None:
         builds.parse(f"{build.framework}=={base}", cache_dir)  # an unknown release: refused before any work
+    waiver_file = waiver_file or waivers.find(build.local_path)
+    waived = waivers.read(waiver_file, _shown(waiver_file, root)) if waiver_file else ()  # refused before any work
     if out is None:
         out = run_folder(root, build.source)
     framework = build.framework
@@ -228,7 +323,9 @@ def run(
     record.write_folder(
         out, document, reports.renderer(scenarios, root, run_only=True), record.bisect_record(root / "reports")
     )
-    found = changes(results, f"{framework}=={baseline}", build.source)
+    candidate_version = version or build.version
+    found = changes(results, f"{framework}=={baseline}", build.source, waived, candidate_version)
+    stale = stale_waivers(waived, found, candidate_version)
     changed = sorted({c.scenario for c in found if c.kind != "unchanged"})
     link_base = comment.link_base_of(root)
     comments = {
@@ -238,7 +335,15 @@ def run(
     }
     cannot_judge = unjudged_lines(results)
     text = summary(
-        framework, build.source, f"{framework}=={baseline}", f"{framework}=={latest}", found, comments, cannot_judge
+        framework,
+        build.source,
+        f"{framework}=={baseline}",
+        f"{framework}=={latest}",
+        found,
+        comments,
+        cannot_judge,
+        stale,
+        waiver_file.name if waiver_file else None,
     )
     staging.write_file(out / "summary.md", text)
     for line in cannot_judge:
@@ -249,13 +354,24 @@ def run(
             "before/after reports: " + ", ".join(_shown(out / f"{s}.md", root) for s in changed),
             file=sys.stderr,
         )
-    regressions = [c for c in found if c.kind == "regression"]
-    for c in regressions:
-        print(
-            f"regression: {c.scenario}:{c.case} was fixed on {framework} {baseline}, reproduces on {build.source}",
-            file=sys.stderr,
-        )
-    return 1 if regressions or cannot_judge else 0
+    for c in found:
+        if c.fails and c.kind == "regression":
+            print(
+                f"regression: {c.id} was fixed on {framework} {baseline}, reproduces on {build.source}", file=sys.stderr
+            )
+        elif c.fails:
+            print(
+                f"changed: {c.id} was fixed on {framework} {baseline}, is {c.after} on {build.source}", file=sys.stderr
+            )
+        elif c.accepted is not None:
+            print(
+                f"accepted: {c.id} ({c.before} -> {c.after}) by {waiver_file.name if waiver_file else FILE_NAME}: "
+                f"{c.accepted.reason}",
+                file=sys.stderr,
+            )
+    for line in stale:
+        print(f"waiver accepted nothing: {line}", file=sys.stderr)
+    return 1 if any(c.fails for c in found) or cannot_judge else 0
 
 
 def _shown(path: Path, root: Path) -> str:

@@ -204,7 +204,8 @@ def _cut(text: str, limit: int | None, what: str, report: str) -> str:
     return "\n".join(lines[:limit] + [f"… {len(lines) - limit} more {what} lines: the case's command prints them all"])
 
 
-def _diff(a: Row, b: Row) -> str:
+def timeline_diff(a: Row, b: Row) -> str:
+    """The unified diff of two results' timelines, each side named by its build and outcome."""
     return "".join(
         difflib.unified_diff(
             a.timeline.splitlines(keepends=True),
@@ -269,7 +270,7 @@ def _details(
             blocks += [
                 f"Diff {_label(pair[0])} ({pair[0].outcome}) → {_label(pair[1])} ({pair[1].outcome}):",
                 "",
-                *_fence(_cut(_diff(*pair), diff_lines, "diff", report), "diff"),
+                *_fence(_cut(timeline_diff(*pair), diff_lines, "diff", report), "diff"),
                 "",
             ]
         if not blocks:
