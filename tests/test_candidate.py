@@ -198,3 +198,57 @@ def test_an_undone_handoff_dedup_names_exactly_its_three_cases_with_exit_1(tmp_p
     report = (tmp_path / "undone" / f"{HANDOFF}.md").read_text()  # the summary names; the report has figures
     for figures in HANDOFF_0_18_FIGURES.values():
         assert figures in report, f"the regression's figures {figures!r} are not in the scenario's report"
+
+
+GUARDRAIL = "agents-input-guardrail-run-data"
+# openai-agents 0.24.0's agents/run_internal/guardrails.py, run_input_guardrails: every result is
+# recorded into the run's list (results_sink) as it completes (#4071's way), and the function ends
+# here when no guardrail tripped.
+SUCCESS_END = "        raise\n\n    return guardrail_results\n\n\nasync def run_output_guardrails("
+# The breakage issue 52 names: on the success path the run's list loses every entry (a run whose
+# guardrail trips still records them all: only no-tripwire's verdict can change).
+SUCCESS_LOST = (
+    "        raise\n\n    if results_sink is not None:\n        results_sink.clear()\n"
+    "    return guardrail_results\n\n\nasync def run_output_guardrails("
+)
+WAIVER = f"""[[waiver]]
+case = "{GUARDRAIL}:no-tripwire"
+from = "fixed"
+to = "unexpected"
+reason = "successful runs no longer keep their input guardrail results (accepted for this test)"
+link = "https://github.com/openai/openai-agents-python/issues/0"
+"""
+
+
+def test_a_fixed_case_turned_unexpected_fails_the_check_unless_the_framework_waives_it(tmp_path):
+    """Issue 52, done when: 0.24.0's sdist whose successful runs lose their input guardrail results
+    exits 1 naming exactly `agents-input-guardrail-run-data:no-tripwire` fixed -> unexpected
+    (it was "Other changes" and exit 0); with the framework's waiver file accepting that change
+    it exits 0 and the summary shows it accepted, with its reason."""
+
+    def lose_success_results(text: str) -> str:
+        assert text.count(SUCCESS_END) == 1, "0.24.0's run_input_guardrails moved; update this test's patch"
+        return text.replace(SUCCESS_END, SUCCESS_LOST, 1)
+
+    project = project_copy(tmp_path)
+    tree = checkout(
+        tmp_path, "0.24.0", lose_success_results, package="openai-agents", edited="agents/run_internal/guardrails.py"
+    )
+    rc, summary, err = candidate(project, tree, tmp_path / "lost")
+    assert rc == 1, err
+    failing = summary.split(f"**{FAILING}:**", 1)[1].split("cases unchanged.", 1)[0]
+    named = [line for line in failing.split("<details>", 1)[0].splitlines() if line.startswith("- ")]
+    assert named == [f"- `{GUARDRAIL}:no-tripwire` (fixed → unexpected): changed"], summary
+    assert f"<summary>{GUARDRAIL}:no-tripwire: the baseline's timeline → the candidate's</summary>" in failing
+    said = [line for line in err.splitlines() if line.startswith(("regression: ", "changed: "))]
+    assert said == [
+        f"changed: {GUARDRAIL}:no-tripwire was fixed on openai-agents 0.24.0, is unexpected on local:{tree.name}"
+    ]
+
+    (tree / ".agent-bug-harness.toml").write_text(WAIVER)
+    rc, summary, err = candidate(project, tree, tmp_path / "waived")
+    assert rc == 0, err
+    assert f"**{FAILING}:** none." in summary
+    accepted = summary.split("**Accepted by the framework's waivers (.agent-bug-harness.toml", 1)[1]
+    assert f"- `{GUARDRAIL}:no-tripwire` (fixed → unexpected): successful runs no longer keep" in accepted
+    assert f"accepted: {GUARDRAIL}:no-tripwire (fixed -> unexpected) by .agent-bug-harness.toml" in err

@@ -190,7 +190,12 @@ def test_a_regression_creates_one_comment_then_updates_it_in_place_back_to_no_re
     assert post(github, 1) == "pull request #42: comment created"
     [comment] = ours(github)
     assert f"`{RETRY}:resumable-resume` (fixed → reproduced)" in comment["body"]
-    assert comment["body"].startswith(pr_comment.MARKER + "\n## agent-bug-harness")
+    # Its first lines say who made the text and link the run (issue 52: a pull request can shape
+    # its own comment), then the summary.
+    marker, made_by, blank, heading = comment["body"].splitlines()[:4]
+    assert (marker, blank) == (pr_comment.MARKER, "")
+    assert made_by.startswith("<sub>Made by this pull request's own job ([the run](https://github.com/")
+    assert "/actions/runs/1)" in made_by and heading.startswith("## agent-bug-harness")
     assert "last changed at 111111111111" in comment["body"]
 
     # The same verdicts on the next push: the comment is left as it is.

@@ -262,15 +262,16 @@ def test_the_evidence_step_keeps_the_harness_status_for_the_later_steps(tmp_path
     ("status", "exit_code", "message"),
     [
         ("0", 0, None),
-        ("1", 1, "::error::exit 1: a regression or a run that could not judge"),
+        ("1", 1, "::error::exit 1: a case fixed on the baseline is not fixed on the pull request"),
         ("2", 2, "::error::bad input (exit 2)"),
         ("3", 1, "::error::exit 3"),
         ("", 1, "::error::exit :"),
     ],
 )
 def test_the_check_fails_on_any_nonzero_status_and_names_bad_input(tmp_path, status, exit_code, message):
-    """Issue 37: a check that fails on a regression and on a run that could not judge, bad input said apart."""
-    script = step_script(FRAMEWORK_PR, "Fail on a regression, a run that could not judge, or bad input")
+    """Issue 37: a check that fails on a regression and on a run that could not judge, bad input said
+    apart; issue 52: its message says a fixed case lost (not only reproduced) fails it."""
+    script = step_script(FRAMEWORK_PR, "Fail on a fixed case lost, a run that could not judge, or bad input")
     done = run_step(script, tmp_path, {"STATUS": status})
     assert done.returncode == exit_code
     assert (message in done.stdout) if message else done.stdout == ""
@@ -284,3 +285,51 @@ def test_the_evidence_records_the_pull_request_and_status_the_poster_reads(tmp_p
     evidence = tmp_path / "evidence"
     assert (evidence / "pull-request").read_text() == "42\n"
     assert (evidence / "exit-status").read_text() == "1\n"
+
+
+def test_the_readme_caller_saved_as_a_workflow_passes_zizmor(tmp_path):
+    """Issue 52: copied as is, the README's caller gave zizmor a high finding (`@main`: a third
+    party's moving branch beside a companion that writes to pull requests). Saved as the file a
+    framework repository adds, with the companion beside it, zizmor (offline, as `nox -s lint`
+    runs it) finds nothing; and the `uses:` ref is a full commit, the one `harness-ref` names."""
+    import sys
+
+    tokens = MarkdownIt("commonmark").parse((ROOT / "README.md").read_text())
+    [block] = [t.content for t in tokens if t.type == "fence" and t.info.strip() == "yaml"]
+    workflows = tmp_path / ".github" / "workflows"
+    workflows.mkdir(parents=True)
+    (workflows / "agent-bug-harness.yml").write_text(block)
+    (workflows / COMPANION.name).write_text(COMPANION.read_text())
+    zizmor = Path(sys.executable).parent / "zizmor"
+    assert zizmor.exists(), "zizmor is not installed beside pytest; `nox -s tests` installs the lint group"
+    found = subprocess.run(
+        [str(zizmor), "--offline", "--strict-collection", "--min-severity", "informational", str(workflows)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert found.returncode == 0, found.stdout + found.stderr
+    [job] = readme_caller()["jobs"].values()
+    ref = job["uses"].rsplit("@", 1)[1]
+    assert re.fullmatch(r"[0-9a-f]{40}", ref), job["uses"]
+    assert "# main, " in block, "the pin's comment says which branch and date it was taken from"
+
+
+def test_every_workflow_installs_nox_and_uv_at_pinned_versions():
+    """Issue 52: the workflows installed nox and uv unpinned on every run; each install line pins
+    both with ==, the same versions everywhere (.ci/run and README's CI block included)."""
+    lines = [
+        (path.name, line.strip())
+        for path in [*WORKFLOWS, ROOT / ".ci" / "run"]
+        for line in path.read_text().splitlines()
+        if "pip install" in line
+    ]
+    assert lines, "no workflow installs nox and uv"
+    pins = set()
+    for name, line in lines:
+        found = dict(re.findall(r"\b(nox|uv)==([0-9][0-9.]*)", line))
+        assert set(found) == {"nox", "uv"}, f"{name}: {line}"
+        assert not re.search(r"\b(nox|uv)(\s|$)", line.split("install", 1)[1]), f"{name}: an unpinned tool: {line}"
+        pins.add(tuple(sorted(found.items())))
+    assert len(pins) == 1, f"the workflows pin different versions: {pins}"
+    assert any(f"nox=={dict(next(iter(pins)))['nox']}" in c for c in readme_ci_commands())

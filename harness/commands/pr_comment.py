@@ -83,12 +83,32 @@ def verdict_text(evidence: Evidence) -> str:
     return f"{MARKER}\n{summary}"
 
 
+# The comment's first line under the marker: who made its text. The summary is the pull
+# request's own job's output (its code ran there), so a pull request can shape what it says.
+PROVENANCE_START = "<sub>Made by this pull request's own job"
+
+
+def provenance(run_url: str) -> str:
+    return (
+        f"{PROVENANCE_START} ([the run]({run_url})): the text below is that run's summary, "
+        "posted as text by agent-bug-harness's poster; the run's code is the pull request's.</sub>"
+    )
+
+
 def body(evidence: Evidence, head_sha: str, run_url: str) -> str:
-    return f"{verdict_text(evidence)}{FOOTER_START}: last changed at {head_sha[:12]}, [the run]({run_url}).</sub>\n"
+    verdict = verdict_text(evidence).removeprefix(f"{MARKER}\n")
+    footer = f"{FOOTER_START}: last changed at {head_sha[:12]}, [the run]({run_url}).</sub>\n"
+    return f"{MARKER}\n{provenance(run_url)}\n\n{verdict}{footer}"
 
 
 def without_footer(text: str) -> str:
-    return text.split(FOOTER_START, 1)[0]
+    """A posted comment's verdict text: without its footer and its provenance line (both name the
+    run, which changes with every run; the verdicts decide whether the comment changes)."""
+    text = text.split(FOOTER_START, 1)[0]
+    head, sep, rest = text.partition("\n")
+    if rest.startswith(PROVENANCE_START):
+        rest = rest.partition("\n\n")[2]
+    return head + sep + rest
 
 
 def parse_pull_request(text: str) -> int:
