@@ -303,7 +303,7 @@ def test_the_example_summary_in_docs_agrees_with_itself():
     """Issue 37: docs/framework-pr-summary-example.md listed two retry cases as fixed by the
     candidate while its table said "unchanged", and said "save the script below" with no script."""
     text = EXAMPLE.read_text().split("-->", 1)[1]  # the page without its note on how it was made
-    listed = dict(re.findall(r"^- `([^`]+)` \((\w+ → \w+)\)$", text, re.MULTILINE))
+    listed = dict(re.findall(r"^- `([^`]+)` \((\w+ → \w+)\)(?:: regressed|: changed)?$", text, re.MULTILINE))
     assert listed, "the example lists no changed case"
     rows = {}
     for block in text.split("<summary>")[1:]:
@@ -315,7 +315,10 @@ def test_the_example_summary_in_docs_agrees_with_itself():
     for case, change in listed.items():
         assert rows.get(case) == change, f"{case}: the summary says {change}, its table {rows.get(case)}"
     for tail in text.split("save the script below")[1:]:
-        # The commands that run it come first, then the script itself, folded.
+        # The commands that run it come first (per case, nested), the checkout's one, then the
+        # script itself, folded.
         assert re.match(
-            r"[^\n]*\n\n(- [^\n]+\n)+\n<details>\n<summary>repro\.py \(\d+ lines\)</summary>\n\n```python\n", tail
+            r"[^\n]*\n\n((  )?- [^\n]+\n)+\n([^\n<][^\n]*\n\n)?"
+            r"<details>\n<summary>repro\.py \(\d+ lines\)</summary>\n\n```python\n",
+            tail,
         )
