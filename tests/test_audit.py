@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -330,3 +331,30 @@ def test_fresh_environment_audit_and_run_agree(tmp_path, capsys, spec, reproduce
     for bug_id in does_not:
         assert not bugs[bug_id]["reproduces"]
         assert bugs[bug_id]["run"]["verdict"] == "fixed" and bugs[bug_id]["run"]["agreement"] == "agrees"
+
+
+def test_strict_fails_on_an_unknown_answer_and_the_text_leads_with_the_unknowns(capsys):
+    """Issue 50: a gate that passed on nothing known (0 reproduce, every answer unknown, exit 0)
+    now fails with --strict, and the count line says the unknowns first."""
+    assert main(["audit", f"google-adk=={NEWER_ADK}"]) == 0
+    counts = [line for line in capsys.readouterr().out.splitlines() if "of the record's" in line]
+    assert counts and re.fullmatch(
+        r"  [1-9][0-9]* unknown, 0 reproduces, .* \(of the record's \d+ google-adk bugs\)", counts[0]
+    )
+    assert main(["audit", f"google-adk=={NEWER_ADK}", "--strict"]) == 1
+    assert "--strict:" in capsys.readouterr().err
+    # A release with a bug that reproduces exits 1 with or without --strict.
+    code, _ = audit_json(capsys, "google-adk==2.13.0", "--strict")
+    assert code == 1
+
+
+@pytest.mark.parametrize(
+    "spec", ["google-adk==2.8.0", "google-adk==2.13.0", "openai-agents==0.18.0", f"google-adk=={NEWER_ADK}"]
+)
+def test_every_answer_is_in_exactly_one_bucket(capsys, spec):
+    """Issue 50: 1.20.0's counts (30 + 11 + 12 of 54) left its one unexpected result in no bucket."""
+    _, document = audit_json(capsys, spec)
+    for release in document["releases"]:
+        counts = release["counts"]
+        assert sum(n for k, n in counts.items() if k != "bugs") == counts["bugs"] == len(release["bugs"])
+        assert counts["reproduces"] == sum(b["reproduces"] for b in release["bugs"])

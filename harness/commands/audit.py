@@ -1,7 +1,8 @@
 """``python -m harness audit``: the record's known bugs that affect an installed or pinned release.
 
 Exit status (as pip-audit's, and the contract's): 1 when a known bug reproduces there (by the
-record, or by ``--run`` in the audited environment), 0 when none does, 2 for bad input.
+record, or by ``--run`` in the audited environment), and with ``--strict`` also when any answer is
+unknown (a gate that passes on nothing known is no gate); 0 otherwise; 2 for bad input.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ def setup(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout", type=flags.timeout, default=120.0, help="per-script timeout of --run in seconds (default 120)"
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 also when any answer is unknown (no measurement or bisected range covers the release)",
     )
     parser.add_argument("--jobs", type=flags.jobs, default=None, help="scripts --run runs at once (default: CPUs)")
 
@@ -73,7 +79,15 @@ def run(args: argparse.Namespace) -> int:
         audited.append(audit_report.Audited(pin.framework, version, findings, note))
     render = audit_report.as_json if args.format == "json" else audit_report.text
     print(render(target, audited), end="")
-    return 1 if any(f.reproduces for a in audited for f in a.findings) else 0
+    if any(f.reproduces for a in audited for f in a.findings):
+        return 1
+    unknown = sum(a.buckets()["unknown"] for a in audited)
+    if args.strict and unknown:
+        import sys
+
+        print(f"--strict: {unknown} answer{'' if unknown == 1 else 's'} unknown: exit 1", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _run_of(script_run: audit_run.ScriptRun | None) -> tuple[str | None, str]:

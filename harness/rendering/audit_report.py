@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from harness.planning import versions
 from harness.planning.audit_targets import Target
-from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED
+from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store.audit import INFERRED, MEASURED, UNKNOWN, Answer, Bug
 
 # How a script's verdict meets the record's answer (--run).
@@ -58,6 +58,27 @@ class Audited:
 
     def count(self, outcome: str) -> int:
         return sum(f.answer.outcome == outcome for f in self.findings)
+
+    def buckets(self) -> dict[str, int]:
+        """Every answer in exactly one bucket (issue 50: 1.20.0's 30 + 11 + 12 of 54 left one out):
+        unknown first, then reproduces (by the record or by --run), then the answer's outcome."""
+        counts = dict.fromkeys(BUCKETS, 0)
+        for f in self.findings:
+            counts[bucket(f)] += 1
+        return counts
+
+
+# The buckets of the count line, in the order it says them: what is not known leads.
+BUCKETS = ("unknown", "reproduces", "unexpected", "error", "fixed", "not applicable")
+
+
+def bucket(f: Finding) -> str:
+    """The one bucket of a finding's answer."""
+    if f.reproduces:
+        return "reproduces"
+    if f.answer.basis == UNKNOWN:
+        return "unknown"
+    return {FIXED: "fixed", NOT_APPLICABLE: "not applicable", UNEXPECTED: "unexpected"}.get(f.answer.outcome, "error")
 
 
 def first_sentence(text: str) -> str:
@@ -125,12 +146,11 @@ def text(target: Target, audited: list[Audited]) -> str:
             out.append("  (run each check with the python of an environment that has this release installed)")
         shown = [f for f in a.findings if f.reproduces or f.answer.outcome == UNEXPECTED]
         unknown = [f for f in a.findings if f.answer.basis == UNKNOWN and f not in shown]
-        rest = len(a.findings) - len(shown) - len(unknown)
-        reproducing = sum(f.reproduces for f in a.findings)
+        counts = a.buckets()
         out.append(
-            f"  {reproducing} known bug{'' if reproducing == 1 else 's'} reproduce{'s' if reproducing == 1 else ''}, "
-            f"{len(unknown)} unknown, {rest} fixed or not applicable (of the record's {len(a.findings)} "
-            f"{a.framework} bugs)"
+            f"  {counts['unknown']} unknown, "
+            + ", ".join(f"{counts[b]} {b}" for b in BUCKETS[1:])
+            + f" (of the record's {len(a.findings)} {a.framework} bugs)"
         )
         for f in shown:
             out += [""] + _bug_block(target, a, f)
@@ -166,11 +186,7 @@ def as_json(target: Target, audited: list[Audited]) -> str:
                 "version": a.version,
                 "line": versions.line(a.version),
                 "index_note": a.index_note or None,
-                "counts": {
-                    "reproduces": sum(f.reproduces for f in a.findings),
-                    "unknown": sum(f.answer.basis == UNKNOWN for f in a.findings),
-                    "bugs": len(a.findings),
-                },
+                "counts": {**{b.replace(" ", "_"): n for b, n in a.buckets().items()}, "bugs": len(a.findings)},
                 "bugs": [_bug_json(target, f) for f in a.findings],
             }
             for a in audited
