@@ -53,6 +53,7 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
     "rendering/upgrade_report.py": {"e": {"source"}},  # an environment of the record (its date and extras)
     "commands/export.py": {"e": {"source"}},  # an environment of the record (its dependency date)
     "mutants/equivalents.py": {"entry": {"scenario"}},  # a [[mutant]] of the equivalents file
+    "planning/waivers.py": {"entry": {"case"}},  # a [[waiver]] of a framework's .agent-bug-harness.toml
     "mutants/schedule.py": {"record": {"case", "outcome", "detail"}},  # a proof worker's line
     "mutants/worker.py": {"spec": {"scenario", "release"}},  # the proof worker's task
     "planning/audit_targets.py": {"p": {"version"}},  # a lock file's package
