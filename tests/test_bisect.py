@@ -83,7 +83,7 @@ def test_reproduced_fixed_reproduced_gives_every_boundary_visible_at_probed_rele
         ("1.23.0", FIXED, "1.24.0", REPRODUCED),
     ]
     assert [b.summary for b in result.boundaries] == [
-        "introduced in 1.4.0",
+        "first measurable in 1.4.0 (reproduces; not applicable before)",
         "first fixed in 1.12.0",
         "came back in 1.24.0",
     ]
@@ -109,11 +109,15 @@ def test_probes_made_for_one_case_reveal_a_flip_back_in_another():
     assert len(fake.calls) == len(set(fake.calls))
 
 
-def test_not_applicable_then_reproduced_is_where_the_bug_was_introduced():
+def test_not_applicable_then_reproduced_is_first_measurable_never_introduced():
+    """Issue 45: a not-applicable release is a script's limit, not a release without the bug."""
     vs = releases(20)
     fake = one_case(vs, lambda i: NOT_APPLICABLE if i < 5 else REPRODUCED if i < 14 else FIXED)
     _, [result], _ = run_search(vs, fake)
-    assert [b.summary for b in result.boundaries] == ["introduced in 1.5.0", "first fixed in 1.14.0"]
+    assert [b.summary for b in result.boundaries] == [
+        "first measurable in 1.5.0 (reproduces; not applicable before)",
+        "first fixed in 1.14.0",
+    ]
     # A non-regression case: correct when its API arrives, the guard breaks it later.
     fake = one_case(vs, lambda i: NOT_APPLICABLE if i < 5 else FIXED if i < 14 else REPRODUCED)
     _, [result], _ = run_search(vs, fake)

@@ -50,7 +50,10 @@ def test_a_claim_that_agrees_is_shown_beside_the_measurement_without_a_finding()
     ("claim", "finding"),
     [
         ({"fixed_in": "2.10.0"}, "the thread says fixed in 2.10.0; measured: first fixed in 2.9.0"),
-        ({"introduced_in": "2.7.0"}, "the thread says introduced in 2.7.0; measured: no release where it turns up"),
+        (
+            {"introduced_in": "2.7.0"},
+            "the thread says introduced in 2.7.0; measured: no measured fixed -> reproduced step",
+        ),
         (
             {"still_open": True, "pr": "#2"},
             "the thread says still open; measured: it does not reproduce on 2.10.0, the newest release run",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from markdown_it import MarkdownIt
 
@@ -148,7 +150,8 @@ def test_bisect_boundaries_from_two_ranges_and_the_record_are_quoted_per_case():
     text = evidence.render(SCENARIO, doc, bisects)
     assert (
         "Bisect (5 probes over 1.0.0 – 1.2.0; 2.8.0 – 2.10.0, with the record's results: 6 releases with an "
-        "answer): **introduced in 1.1.0; first fixed in 2.9.0 or untested 2.8.5**. No answer from 2.8.5."
+        "answer): **first measurable in 1.1.0 (reproduces; not applicable before); first fixed in 2.9.0 or "
+        "untested 2.8.5**. No answer from 2.8.5."
     ) in text
 
 
@@ -223,3 +226,30 @@ def test_bisected_ranges_from_one_release_are_listed_in_one_order_whatever_the_h
         k = boundaries.Known({"1.21.0": "fixed", "1.24.0": "reproduced"}, 2, order, ["1.21.0", "1.24.0"])
         [line] = [x for x in evidence._bisect_lines(k) if x.startswith("Bisect")]
         assert "over 1.21.0 – 1.24.0; 1.21.0 – 1.25.1; 1.24.0 – 1.25.1," in line
+
+
+def test_no_report_says_introduced_at_a_not_applicable_step():
+    """Issue 45: "introduced in 1.0.0" was printed where 0.5.0 was only not-applicable (the script
+    awaited a then-synchronous create_session; the 0.5.0 wheel has the same buggy code). The
+    committed reports are the rendered ones (the golden test), so reading them reads every report."""
+    reports_dir = Path(__file__).resolve().parents[1] / "reports"
+    pages = sorted(reports_dir.glob("*.md")) + sorted((reports_dir / "upgrades").glob("*.md"))
+    assert len(pages) > 40
+    step = re.compile(r"not-applicable (→|->) [^:\n]*: introduced in")
+    found = [p.name for p in pages if step.search(p.read_text())]
+    assert found == []
+    for page in pages:
+        for line in page.read_text().splitlines():
+            heading = re.match(r"\*\*Executed code, \S+ (\S+) → \S+ (\S+)\*\*: (.*)", line)
+            if heading and heading.group(3).startswith("introduced in"):
+                assert heading.group(1) == "fixed" and heading.group(2) == "reproduced", f"{page.name}: {line}"
+
+
+def test_a_not_applicable_to_reproduced_step_reads_first_measurable():
+    assert boundaries.summary("not-applicable", "reproduced", "1.0.0", ["not-applicable"]) == (
+        "first measurable in 1.0.0 (reproduces; not applicable before)"
+    )
+    assert boundaries.summary("fixed", "reproduced", "2.4.0", ["fixed"]) == "introduced in 2.4.0"
+    assert boundaries.summary("not-applicable", "reproduced", "2.0.0", ["reproduced", "not-applicable"]) == (
+        "came back in 2.0.0"
+    )

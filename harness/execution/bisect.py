@@ -25,7 +25,7 @@ bisect and ``nox -s matrix`` reuse each other's, and so are the results recorded
 forces). A release whose install fails or whose outcome is ``error`` tells nothing: it is
 skipped (the nearest untested neighbour is tried instead) and reported as skipped, never
 taken for a boundary. ``not-applicable`` is a real outcome: not-applicable -> reproduced is
-where the bug was "introduced in".
+where the case is "first measurable" (never "introduced": the script could not run earlier).
 
 Progress goes to stderr, the result to stdout, and the record to ``reports/bisect.json``
 (harness/store/boundaries.py): every probe of every bisect is kept, one per (scenario, case,

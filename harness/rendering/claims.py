@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.planning import versions
-from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
+from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.store import boundaries
 from harness.store.rows import Row
 
@@ -24,7 +24,7 @@ class Measured:
     """The record's answer to the claim's questions, over the scenario's bug cases."""
 
     fixed_in: tuple[str, ...]  # releases where a bug case turns from reproduced to fixed
-    introduced_in: tuple[str, ...]  # releases where one turns reproduced from fixed or not applicable
+    introduced_in: tuple[str, ...]  # releases where one turns reproduced from fixed (measured on both sides)
     newest: str | None  # the newest release run
     open_on_newest: bool  # a bug case reproduces on it
 
@@ -43,7 +43,9 @@ def measure(scenario: dict, results: list[Row], bisects: dict) -> Measured:
         for b in known.boundaries:
             if (b.before.outcome, b.after.outcome) == (REPRODUCED, FIXED):
                 fixed_in.add(b.after.version)
-            elif b.after.outcome == REPRODUCED and b.before.outcome in (FIXED, NOT_APPLICABLE):
+            # not-applicable -> reproduced is where the case first could be measured, not an
+            # introduction (the earlier release may carry the same code).
+            elif (b.before.outcome, b.after.outcome) == (FIXED, REPRODUCED):
                 introduced_in.add(b.after.version)
     released = [r for r in results if r.release and r.case in cases and r.version]
     newest = max((str(r.version) for r in released), key=versions.key, default=None)
@@ -86,7 +88,9 @@ def disagreements(claim: dict, m: Measured) -> list[str]:
         seen = f"first fixed in {', '.join(m.fixed_in)}" if m.fixed_in else "no release where it turns fixed"
         out.append(f"the thread says fixed in {claim['fixed_in']}; measured: {seen}")
     if claim.get("introduced_in") and claim["introduced_in"] not in m.introduced_in:
-        seen = f"introduced in {', '.join(m.introduced_in)}" if m.introduced_in else "no release where it turns up"
+        seen = (
+            f"introduced in {', '.join(m.introduced_in)}" if m.introduced_in else "no measured fixed -> reproduced step"
+        )
         out.append(f"the thread says introduced in {claim['introduced_in']}; measured: {seen}")
     if claim.get("still_open") and m.newest and not m.open_on_newest:
         out.append(f"the thread says still open; measured: it does not reproduce on {m.newest}, the newest release run")

@@ -37,14 +37,23 @@ class Side:
 class Boundary:
     before: Side
     after: Side
-    summary: str  # "first fixed in 2.9.0", "introduced in 2.4.0", ...
+    summary: str  # "first fixed in 2.9.0", "introduced in 2.4.0", "first measurable in 1.0.0 (reproduces)", ...
     skipped_between: tuple[str, ...] = ()  # releases between the two sides with no answer
 
 
 def summary(before: str, after: str, version: str, earlier: Sequence[str]) -> str:
-    """Words for a boundary: ``earlier`` are this case's outcomes on releases before it."""
+    """Words for a boundary: ``earlier`` are this case's outcomes on releases before it. Only a
+    measured fixed -> reproduced step is "introduced"; from not-applicable the release is only the
+    first where the case could be measured (issue 45: google-adk 0.5.0 was not-applicable because
+    the script awaited a then-synchronous create_session, and its wheel has the same buggy code)."""
     if after == REPRODUCED:
-        return f"came back in {version}" if REPRODUCED in earlier else f"introduced in {version}"
+        if REPRODUCED in earlier:
+            return f"came back in {version}"
+        if before == FIXED:
+            return f"introduced in {version}"
+        if before == NOT_APPLICABLE:
+            return f"first measurable in {version} (reproduces; not applicable before)"
+        return f"reproduces from {version} (was {before})"
     if after == FIXED:
         if before == REPRODUCED:
             return f"fixed again in {version}" if FIXED in earlier else f"first fixed in {version}"
