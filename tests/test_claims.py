@@ -38,9 +38,9 @@ FIXED_IN_2_9 = rows(("2.7.0", "reproduced"), ("2.8.0", "reproduced"), ("2.9.0", 
 
 
 def test_a_claim_that_agrees_is_shown_beside_the_measurement_without_a_finding():
-    meta = metadata(fixed_in="2.9.0", pr="#1")
+    meta = metadata(fixed_in="2.9.0", pr="#1", pr_state="merged")
     lines = claims.report_lines(meta, FIXED_IN_2_9, boundaries.empty_record())
-    assert "| the thread says | fixed in 2.9.0 by PR #1 (docstring: test) |" in lines
+    assert "| the thread says | fixed in 2.9.0 by PR #1 (merged) (docstring: test) |" in lines
     assert "| measured (bug cases) | first fixed in 2.9.0; newest release run, 2.10.0: does not reproduce |" in lines
     assert not any("disagree" in line for line in lines)
     assert claims.scenario_disagreements(meta, FIXED_IN_2_9, boundaries.empty_record()) == []
@@ -165,5 +165,20 @@ def test_the_reports_show_the_claims_of_the_record():
     meta = reports.scenario_metadata(scenario, ROOT)
     assert meta["claims"]["fixed_in"] == "0.2.4"
     text = (ROOT / "reports" / "agents-reasoning-item-chat-completions.md").read_text()
-    assert "| the thread says | fixed in 0.2.4 by PR #871 (" in text
+    assert "| the thread says | fixed in 0.2.4 by PR #871 (merged) (" in text
     assert "| measured (bug cases) | first fixed in 0.2.4;" in text
+
+
+def test_a_pr_the_thread_does_not_show_merged_is_never_fixed_by():
+    """Issue 45: "The thread says: fixed by PR #5711" where #5711 was closed unmerged."""
+    from harness.rendering.claims import claimed_words
+
+    assert (
+        claimed_words({"pr": "#5711", "pr_state": "closed unmerged"})
+        == "proposed PR #5711 (closed unmerged) as the fix"
+    )
+    assert claimed_words({"pr": "#7", "pr_state": "open"}) == "proposed PR #7 (open) as the fix"
+    assert claimed_words({"pr": "#7"}) == "names PR #7 (its merge not recorded here) as the fix"
+    assert claimed_words({"pr": "#7", "pr_state": "merged"}) == "fixed by PR #7 (merged)"
+    for state in ("", "open", "closed", "closed unmerged"):
+        assert "fixed by" not in claimed_words({"pr": "#7", "pr_state": state, "fixed_in": "1.0.0"})

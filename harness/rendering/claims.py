@@ -58,14 +58,31 @@ def measure(scenario: dict, results: list[Row], bisects: dict) -> Measured:
     )
 
 
-def _claimed(claim: dict) -> str:
+def _pr_words(claim: dict) -> str:
+    """The claimed PR as the thread shows it: a merged one is a fix, any other only a proposal."""
+    state = claim.get("pr_state") or ""
+    if state == "merged":
+        return f"PR {claim['pr']} (merged)"
+    return f"PR {claim['pr']} ({state or 'its merge not recorded here'})"
+
+
+def claimed_words(claim: dict) -> str:
+    """What the thread claims, in words (empty when it claims nothing)."""
     parts = []
+    merged = claim.get("pr") and claim.get("pr_state") == "merged"
     if claim.get("still_open"):
         # An open thread's PR is a proposed fix, not a shipped one.
-        parts.append("still open" + (f" (fix proposed: PR {claim['pr']})" if claim.get("pr") else ""))
-    elif claim.get("fixed_in") or claim.get("pr"):
-        by = f" by PR {claim['pr']}" if claim.get("pr") else ""
+        parts.append("still open" + (f" (fix proposed: {_pr_words(claim)})" if claim.get("pr") else ""))
+    elif claim.get("fixed_in") or merged:
+        by = f" by {_pr_words(claim)}" if merged else ""
         parts.append(f"fixed in {claim['fixed_in']}{by}" if claim.get("fixed_in") else f"fixed{by}")
+        if claim.get("pr") and not merged:
+            parts.append(f"names {_pr_words(claim)}")
+    elif claim.get("pr"):
+        # Never "fixed by" a PR the thread does not show merged (issue 45).
+        parts.append(f"{'proposed' if claim.get('pr_state') else 'names'} {_pr_words(claim)} as the fix")
+    if claim.get("quote"):
+        parts.append(f"in its words: “{claim['quote']}”")
     if claim.get("introduced_in"):
         parts.append(f"introduced in {claim['introduced_in']}")
     return "; ".join(parts)
@@ -92,6 +109,11 @@ def disagreements(claim: dict, m: Measured) -> list[str]:
             f"introduced in {', '.join(m.introduced_in)}" if m.introduced_in else "no measured fixed -> reproduced step"
         )
         out.append(f"the thread says introduced in {claim['introduced_in']}; measured: {seen}")
+    if claim.get("pr") and claim.get("pr_state") == "closed unmerged" and m.fixed_in:
+        out.append(
+            f"the thread points at PR {claim['pr']} (closed unmerged); measured: first fixed in "
+            f"{', '.join(m.fixed_in)}, so by another change"
+        )
     if claim.get("still_open") and m.newest and not m.open_on_newest:
         out.append(f"the thread says still open; measured: it does not reproduce on {m.newest}, the newest release run")
     return out
@@ -101,7 +123,7 @@ def report_lines(scenario: dict, results: list[Row], bisects: dict) -> list[str]
     """The report's lines: the thread's claim beside the measurement, then any disagreement."""
     claim = scenario.get("claims") or {}
     m = measure(scenario, results, bisects)
-    said = _claimed(claim)
+    said = claimed_words(claim)
     out = [
         "| | |",
         "|---|---|",
@@ -121,7 +143,7 @@ def sentence_lines(scenario: dict, results: list[Row], bisects: dict) -> list[st
     """The same as ``report_lines`` in sentences (a comment keeps one table: the outcomes')."""
     claim = scenario.get("claims") or {}
     m = measure(scenario, results, bisects)
-    said = _claimed(claim)
+    said = claimed_words(claim)
     out = [
         (f"**The thread says**: {said}." if said else "**The thread says** nothing about releases.")
         + f" **Measured** (its bug cases): {_measured_words(m)}.",
@@ -136,6 +158,6 @@ def sentence_lines(scenario: dict, results: list[Row], bisects: dict) -> list[st
 def scenario_disagreements(scenario: dict, results: list[Row], bisects: dict) -> list[str]:
     """One line per disagreement of ``scenario`` (for the run's summary)."""
     claim = scenario.get("claims") or {}
-    if not _claimed(claim):
+    if not claimed_words(claim):
         return []
     return [f"`{scenario['id']}`: {line}" for line in disagreements(claim, measure(scenario, results, bisects))]

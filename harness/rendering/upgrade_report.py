@@ -8,12 +8,14 @@ Rendered from the record's ``upgrades`` (harness/store/record.py) and the pairs'
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 from harness.planning import versions
 from harness.planning.upgrades import SCRIPT, UpgradeScenario, grid_pairs
 from harness.rendering import reproduce
+from harness.rendering.claims import claimed_words
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.runtime.scenario import POSTGRESQL, SQLITE
 from harness.store.rows import Row, upgrades_of
@@ -95,13 +97,7 @@ def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) 
     lines = [f"# {scenario.id}", "", d.description, "", f"**Expected**: {d.expected}", ""]
     lines += ["**Upstream**: " + ", ".join(f"[{link.rsplit('/', 2)[-1]}]({link})" for link in d.links), ""]
     claim = d.claims
-    said = [
-        f"fixed in {claim.fixed_in}" if claim.fixed_in else "",
-        f"fixed by {claim.pr}" if claim.pr else "",
-        f"introduced in {claim.introduced_in}" if claim.introduced_in else "",
-        "still open" if claim.still_open else "",
-    ]
-    said_text = "; ".join(s for s in said if s)
+    said_text = claimed_words(dataclasses.asdict(claim))  # the scenario reports' words (a PR merged or not)
     if said_text or claim.source:
         lines += [
             f"**The threads say**: {said_text or 'nothing about releases'}"

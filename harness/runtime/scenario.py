@@ -165,6 +165,10 @@ class Case:
     backend: str = SQLITE
 
 
+# A claimed PR's state as its thread shows it; "" when the repository has not recorded it.
+PR_STATES = ("", "merged", "closed unmerged", "closed", "open")
+
+
 @dataclass(frozen=True)
 class Claim:
     """What the upstream thread says about the bug's releases, as the scenario's docstring or
@@ -173,13 +177,18 @@ class Claim:
     ``fixed_in``: the release the thread says fixes it; ``pr``: the pull request it names as the
     fix ("#1234" or its URL); ``introduced_in``: the release it says brought the bug;
     ``still_open``: the thread says no release fixes it; ``source``: where the repository states
-    the claim, in a few words ("module docstring: 'fixed in #871, released as 0.0.17'")."""
+    the claim, in a few words ("module docstring: 'fixed in #871, released as 0.0.17'");
+    ``pr_state``: the PR's state as the thread shows it (PR_STATES; "" when not recorded): only a
+    merged PR is ever printed as "fixed by" (issue 45: #5711, closed unmerged, was); ``quote``: the
+    thread's own words, short."""
 
     fixed_in: str | None = None
     pr: str | None = None
     introduced_in: str | None = None
     still_open: bool = False
     source: str = ""
+    pr_state: str = ""
+    quote: str = ""
 
     def empty(self) -> bool:
         return not (self.fixed_in or self.pr or self.introduced_in or self.still_open)
@@ -276,6 +285,8 @@ def validate(scenario: object, module: str) -> Scenario:
         problems.append(f"claims must be a Claim, got {type(claims).__name__}")
     elif not claims.empty() and not claims.source.strip():
         problems.append("claims: say where the repository states the thread's claim (source)")
+    elif claims.pr_state not in PR_STATES:
+        problems.append(f"claims: pr_state {claims.pr_state!r} is not one of {', '.join(map(repr, PR_STATES))}")
     for explanation in scenario.explanations:
         if not isinstance(explanation, Explanation):
             problems.append(f"explanations must be Explanation(cases, versions, why), got {type(explanation).__name__}")

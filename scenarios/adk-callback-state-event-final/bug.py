@@ -87,7 +87,9 @@ BUG = Bug(
         "A state-only callback event is not a final response: the model's answer is the turn's "
         "only final response, and the state write still reaches the session."
     ),
-    claims=Claim(pr="#7095", still_open=True, source="repro.py docstring: 'The fix proposed in PR #7095 (open)'"),
+    claims=Claim(
+        pr="#7095", pr_state="open", still_open=True, source="repro.py docstring: 'The fix proposed in PR #7095 (open)'"
+    ),
     cases={
         "before-agent-state": CaseRole(
             "before_agent_callback sets state['my_state'] and returns None",

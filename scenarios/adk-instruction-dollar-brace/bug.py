@@ -87,6 +87,7 @@ BUG = Bug(
     ),
     claims=Claim(
         pr="#5711",
+        pr_state="closed unmerged",
         source="issue #5706, closed 2026-05-27 by a commenter pointing at PR #5711 "
         "(return the match instead of raising), not merged in the thread",
     ),

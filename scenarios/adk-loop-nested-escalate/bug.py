@@ -87,7 +87,7 @@ BUG = Bug(
         "The escalation ends the loop it was raised in; the outer loop runs its next steps and iterations "
         "until its own exit or max_iterations."
     ),
-    claims=Claim(pr="#535", still_open=True, source="repro.py docstring: 'PR #535 (open)'"),
+    claims=Claim(pr="#535", pr_state="open", still_open=True, source="repro.py docstring: 'PR #535 (open)'"),
     cases={
         "inner-exit-loop": CaseRole(
             "outer(max 2)[inner(max 3)[worker: exit_loop], after_inner]: the outer loop must run twice",

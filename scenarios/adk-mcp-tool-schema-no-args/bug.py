@@ -66,9 +66,10 @@ BUG = Bug(
     expected='A no-argument tool converts to an object schema, such as {"type": "object", "properties": {}}.',
     requires=("mcp<2",),
     claims=Claim(
-        still_open=True,
-        source="#948 closed; a 2026-02 comment says the converter now gives {}, which strict MCP clients still "
-        "reject, and offers a PR; no fix PR linked",
+        fixed_in="1.2.0",
+        source="#948 closed by commit 2a65c411 'Fixes #948' (first in 1.2.0: the converter gives {} where 1.1.1 "
+        "gave None), which the reporter named acceptable; a 2026-02 comment says strict MCP clients still reject "
+        "{} and offers a PR; none linked",
     ),
     cases={
         "no-args": CaseRole(

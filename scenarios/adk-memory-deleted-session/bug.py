@@ -53,7 +53,12 @@ BUG = Bug(
         "A deleted session's memories can be removed with it (PR #7175: delete_session_memory), so "
         "search_memory no longer returns them, while other sessions' memories stay."
     ),
-    claims=Claim(pr="#7175", still_open=True, source="repro.py docstring: 'issues/7109 (open) and PR #7175 (open)'"),
+    claims=Claim(
+        pr="#7175",
+        pr_state="open",
+        still_open=True,
+        source="repro.py docstring: 'issues/7109 (open) and PR #7175 (open)'",
+    ),
     cases={
         "deleted-session": CaseRole(
             "two sessions into memory, the first deleted: search for its words",

@@ -64,10 +64,10 @@ BUG = Bug(
         "the query is not; an English word inside a Japanese clause stays findable."
     ),
     claims=Claim(
-        fixed_in="1.32.0",
         pr="#5502",
-        source="issue #5501: triage asked the reporter to retest on google-adk==1.32.0, then closed it as "
-        "stale; PRs #5502 and #5504 shown closed",
+        pr_state="closed",
+        source="issue #5501: triage asked the reporter to retest on google-adk==1.32.0 (not a claim that it is "
+        "fixed there), then closed it as stale; PRs #5502 and #5504 shown closed",
     ),
     range_notes=(
         "An English word written inside a Japanese clause (`latin-in-japanese`) was found by the "

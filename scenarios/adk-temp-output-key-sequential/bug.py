@@ -59,7 +59,12 @@ BUG = Bug(
         "A temp: key lives for the whole invocation (the next agent, its {temp:draft} template and the "
         "writer's after_agent_callback read the draft) and is never persisted in the stored session state."
     ),
-    claims=Claim(pr="#4618", still_open=True, source="the threads: #4564 and #3047 open, PR #4618 and PR #4501 closed"),
+    claims=Claim(
+        pr="#4618",
+        pr_state="closed",
+        still_open=True,
+        source="the threads: #4564 and #3047 open, PR #4618 and PR #4501 closed",
+    ),
     cases={
         "next-agent-reads": CaseRole(
             "the reviewer's before_agent_callback reads state['temp:draft'] after the writer",

@@ -65,6 +65,7 @@ BUG = Bug(
     ),
     claims=Claim(
         pr="#4071",
+        pr_state="merged",
         source="issue #4068, PR #4071: 'empty for Runner.run() / Runner.run_sync()'; 'streaming was already correct'",
     ),
     cases={

@@ -81,6 +81,7 @@ BUG = Bug(
     ),
     claims=Claim(
         pr="#2598",
+        pr_state="merged",
         fixed_in="0.10.5",
         source="PR #2598 'fix: #879 return McpError as a structured error result instead of crashing the "
         "agent run' (released in 0.10.5); the configurable handlers of PR #2378 (#1788) came before it",

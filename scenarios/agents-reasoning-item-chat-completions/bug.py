@@ -47,7 +47,12 @@ BUG = Bug(
         "The reasoning item is dropped (or replayed as reasoning_content) when the next request is "
         "built; the turn after the tool call is sent with the tool result and the run finishes."
     ),
-    claims=Claim(fixed_in="0.2.4", pr="#871", source='issue #1004: the thread says "fixed in #871, released as 0.2.4"'),
+    claims=Claim(
+        fixed_in="0.2.4",
+        pr="#871",
+        pr_state="merged",
+        source='issue #1004: the thread says "fixed in #871, released as 0.2.4"',
+    ),
     cases={
         "tool-call-then-turn": CaseRole(
             "Runner.run: turn 1 sends reasoning_content and a tool call, turn 2 must be sent",

@@ -58,7 +58,11 @@ BUG = Bug(
         "A row that does not decode to a JSON object is passed over like a corrupt row: get_items and "
         "pop_item return the newest valid item, and the model's input holds only valid items."
     ),
-    claims=Claim(pr="#4940", source="module docstring: 'its fix, PR #4940 (... closed without being merged)'"),
+    claims=Claim(
+        pr="#4940",
+        pr_state="closed unmerged",
+        source="module docstring: 'its fix, PR #4940 (... closed without being merged)'",
+    ),
     cases={
         "get-items-limit": CaseRole(
             "get_items(limit=1) with a null row as the newest (the issue's first line)",

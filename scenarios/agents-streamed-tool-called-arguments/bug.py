@@ -48,6 +48,7 @@ BUG = Bug(
     expected="The tool_called event carries the call's complete arguments (emitted once they have arrived).",
     claims=Claim(
         pr="#1636",
+        pr_state="merged",
         introduced_in="0.2.10",
         source="issue #1629: reported on 0.2.10 as a regression from PR #1300; PR #1636 'Fix #1629'",
     ),
