@@ -17,7 +17,9 @@ BUG = Bug(
     links=("https://github.com/TODO/issues/0",),
     description="TODO the bug, in a sentence or two.",
     expected="TODO the behaviour the bug report expects.",
-    # What the thread claims (fixed in, by which PR, introduced in, still open), set beside what the matrix measures.
+    # What the thread claims (fixed_in, pr with pr_state as the thread shows it: "merged", "closed unmerged",
+    # "closed", "open"; introduced_in, still_open, quote), set beside what the matrix measures; only a merged PR
+    # is ever printed as "fixed by".
     claims=Claim(source="TODO where the thread says it, or delete this line"),
     cases={
         "__CASE__": CaseRole(
