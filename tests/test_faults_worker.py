@@ -22,7 +22,7 @@ import pytest
 from harness.execution import environments, pool
 from harness.execution.driver import run_worker
 from harness.runtime.loaded import KEY as LOADED
-from harness.runtime.runner import DETAIL_MAX_CHARS, error_detail
+from harness.runtime.runner import DETAIL_MAX_CHARS, bounded_detail, error_detail
 from harness.store import result_cache
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -361,3 +361,22 @@ def test_a_line_on_the_channel_that_is_not_protocol_is_an_error_of_the_case_unde
     assert [(r["case"], r["outcome"]) for r in results] == [("a", "error"), ("b", "fixed")]
     assert results[0]["detail"].startswith("not a protocol line from the worker: Traceback")
     assert "--skip" in runs[1] and runs[1][runs[1].index("--skip") + 1] == "s:a"
+
+
+def test_a_detail_keeps_the_exception_type_whatever_the_checkout_s_path():
+    """Issue 49: the detail was cut before paths were stripped, so in a clone whose tests path was
+    55 characters long the head's budget went to the path and `ValueError` was cut out (at 38 it
+    survived). Here the traceback names a file under a 130-character folder."""
+    deep = "/" + "/".join(["a-rather-long-folder-name"] * 5) + "/agent-bug-harness/tests/test_x.py"
+    assert len(deep) > 130
+    text = (
+        "Traceback (most recent call last):\n"
+        f'  File "{deep}", line 167, in test_x\n'
+        '    raise ValueError("y" * 1_000_000)\n'
+        f"ValueError: {'y' * 1_000_000}\n"
+    )
+    detail = bounded_detail(text)
+    assert len(detail) <= DETAIL_MAX_CHARS and "\n" not in detail
+    assert "ValueError:" in detail and "cut" in detail and "a-rather-long-folder-name" not in detail
+    # A short path and a deep one give the same detail (paths stripped first).
+    assert bounded_detail(text.replace(deep, "/t/tests/test_x.py")) == detail

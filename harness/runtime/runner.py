@@ -59,18 +59,28 @@ DETAIL_MAX_CHARS = 500
 def bounded_detail(text: str, prefix: str = "", lines: int = DETAIL_MAX_LINES) -> str:
     """``prefix`` then the last ``lines`` non-blank lines of ``text`` joined by " | ", without
     machine paths, in at most DETAIL_MAX_CHARS characters: a longer one keeps its start and its
-    end and says how many characters were cut between them."""
+    end and says how many characters were cut between them; the last line's leading name (an
+    exception's type, ``ValueError``) is always kept."""
     kept = [line.strip() for line in text.splitlines() if line.strip()][-lines:]
-    body = " | ".join(kept)
+    total = len(" | ".join(kept))
     room = max(DETAIL_MAX_CHARS - len(prefix), 60)
+    # Paths are stripped before the cut (issue 49: a 55-character checkout path ate the head's
+    # budget and cut the exception's type out, so a detail depended on where the checkout lay).
+    # Each line is first bounded to twice the room, so the pattern never runs over megabytes.
+    bounded = [line if len(line) <= 2 * room else line[:room] + line[-room:] for line in kept]
+    kept = [strip_paths(line) for line in bounded]
+    body = " | ".join(kept)
+    total -= len(" | ".join(bounded)) - len(body)  # the paths taken out are not text the reader lost
     if len(body) <= room:
-        return prefix + strip_paths(body)
-    # Cut before shortening paths: the pattern's cost grows with the text (megabytes, a case's output).
-    marker = f" [... {len(body):,} characters, {{cut:,}} cut ...] "
-    keep = room - len(marker.format(cut=len(body)))
+        return prefix + body
+    name = re.match(r"[\w.]{1,80}:", kept[-1]) if kept else None
+    marker = f" [... {total:,} characters, {{cut:,}} cut ...] "
+    keep = room - len(marker.format(cut=total))
     head, tail = body[: keep // 3], body[len(body) - (keep - keep // 3) :]
-    cut = len(body) - len(head) - len(tail)
-    return prefix + strip_paths(head) + marker.format(cut=cut) + strip_paths(tail)
+    if name and name.group(0) not in head + tail:
+        tail = name.group(0) + " …" + tail[len(name.group(0)) + 2 :]
+    cut = total - len(head) - len(tail)
+    return prefix + head + marker.format(cut=max(cut, 0)) + tail
 
 
 def error_detail(exc: BaseException, lines: int = DETAIL_MAX_LINES, prefix: str = "") -> str:
