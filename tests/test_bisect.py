@@ -151,7 +151,7 @@ def test_error_and_install_failure_are_skipped_and_reported_never_boundaries():
     [b] = result.boundaries
     assert sides(b) == ("1.10.0", REPRODUCED, "1.12.0", FIXED)
     assert b.skipped_between == ("1.11.0",)
-    assert b.summary == "first fixed in 1.12.0 or untested 1.11.0"
+    assert b.summary == "first fixed between 1.10.0 and 1.12.0, not bisected (untested: 1.11.0)"
     assert result.skipped == [("1.7.0", install[1]), ("1.11.0", "timed out after 60s (worker killed)")]
     assert "[probe 3] 1.7.0: error" in lines
     assert len(fake.calls) == len(set(fake.calls))  # each release evaluated once
@@ -263,7 +263,7 @@ def test_the_record_is_merged_deterministic_and_says_each_side(fake_index, tmp_p
     text = out.getvalue()
     assert (
         f"{RETRY}:resumable-resume: reproduced on google-adk 2.8.0 -> fixed on google-adk 2.10.0 "
-        "(first fixed in 2.10.0 or untested 2.9.0)"
+        "(first fixed between 2.8.0 and 2.10.0, not bisected (untested: 2.9.0))"
     ) in text
     assert f"nox -s matrix -- --only {RETRY}:resumable-resume google-adk==2.8.0" in text
     assert f"nox -s matrix -- --only {RETRY}:resumable-resume google-adk==2.10.0" in text

@@ -182,3 +182,16 @@ def test_a_pr_the_thread_does_not_show_merged_is_never_fixed_by():
     assert claimed_words({"pr": "#7", "pr_state": "merged"}) == "fixed by PR #7 (merged)"
     for state in ("", "open", "closed", "closed unmerged"):
         assert "fixed by" not in claimed_words({"pr": "#7", "pr_state": state, "fixed_in": "1.0.0"})
+
+
+def test_a_fix_between_two_releases_run_is_measured_as_a_range_that_a_claim_inside_agrees_with():
+    """Issue 45: with 2.8.0 reproduced, 2.10.0 fixed and 2.9.0 never run, the fix is between the two."""
+    sampled = rows(("2.8.0", "reproduced"), ("2.10.0", "fixed"))
+    record = boundaries.empty_record()
+    record["releases"]["google-adk"] = ["2.8.0", "2.9.0", "2.10.0"]
+    inside = metadata(fixed_in="2.9.0")
+    lines = claims.report_lines(inside, sampled, record)
+    assert any("first fixed between 2.8.0 and 2.10.0 (not bisected)" in line for line in lines)
+    assert claims.scenario_disagreements(inside, sampled, record) == []
+    outside = metadata(fixed_in="2.11.0")
+    assert claims.scenario_disagreements(outside, sampled, record) != []

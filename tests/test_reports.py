@@ -150,9 +150,27 @@ def test_bisect_boundaries_from_two_ranges_and_the_record_are_quoted_per_case():
     text = evidence.render(SCENARIO, doc, bisects)
     assert (
         "Bisect (5 probes over 1.0.0 – 1.2.0; 2.8.0 – 2.10.0, with the record's results: 6 releases with an "
-        "answer): **first measurable in 1.1.0 (reproduces; not applicable before); first fixed in 2.9.0 or "
-        "untested 2.8.5**. No answer from 2.8.5."
+        "answer): **first measurable in 1.1.0 (reproduces; not applicable before); first fixed between 2.8.0 and "
+        "2.9.0, not bisected (untested: 2.8.5)**. No answer from 2.8.5."
     ) in text
+    # The line's own words take the bisect's probes: the fix is before 2.10.0, and 2.8.5 gave no answer.
+    assert "fixed between **2.8.0** and **2.9.0**, not bisected (untested: 2.8.5)" in text
+    assert "first release where it is fixed" not in text
+
+
+def test_a_fix_between_two_releases_run_is_a_range_until_a_bisect_answers_every_release_between():
+    """Issue 45: "first release where it is fixed: 0.6.9" from a sample, where the truth was 0.3.1."""
+    doc = document([result("0.2.11", "reproduced", "a\n"), result("0.6.9", "fixed", "b\n")])
+    releases = ["0.2.11", "0.3.0", "0.3.1", "0.4.0", "0.5.0", "0.6.9"]
+    unbisected = bisect_record([("0.6.9", "0.6.9")], [{}], releases)
+    text = evidence.render(SCENARIO, doc, unbisected)
+    assert "fixed between **0.2.11** and **0.6.9**, not bisected (4 untested releases 0.3.0 .. 0.5.0)" in text
+    assert "first release where it is fixed" not in text
+    answers = {"0.3.0": "reproduced", "0.3.1": "fixed", "0.4.0": "fixed", "0.5.0": "fixed"}
+    bisected = bisect_record([("0.2.11", "0.6.9")], [answers], releases)
+    text = evidence.render(SCENARIO, doc, bisected)
+    assert "last release where it reproduces: **0.3.0**; first release where it is fixed: **0.3.1**" in text
+    assert "not bisected" not in text
 
 
 def test_release_lines_that_overlap_in_time_are_summarised_apart():

@@ -124,9 +124,13 @@ def _bug_block(target: Target, audited: Audited, finding: Finding) -> list[str]:
     if bug.case_summary:
         out.append(f"    case: {bug.case_summary}")
     line = versions.line(audited.version)
-    if answer.outcome == REPRODUCED and answer.first_fixed:
-        note = f" ({answer.first_fixed_note})" if answer.first_fixed_note else ""
-        out.append(f"    first fixed: {bug.framework} {answer.first_fixed}{note} on the {line} line")
+    if answer.outcome == REPRODUCED and answer.fixed_since:  # a range: releases between were never answered
+        out.append(
+            f"    fixed between {bug.framework} {answer.fixed_since} and {answer.first_fixed} on the {line} line, "
+            f"not bisected ({answer.first_fixed_note})"
+        )
+    elif answer.outcome == REPRODUCED and answer.first_fixed:
+        out.append(f"    first fixed: {bug.framework} {answer.first_fixed} on the {line} line")
     elif answer.outcome == REPRODUCED:
         out.append(f"    first fixed: none measured on the {line} line")
     out.append(f"    upstream: {', '.join(bug.links)}")
@@ -209,7 +213,9 @@ def _bug_json(target: Target, f: Finding) -> dict:
         "measured_by": a.measured_by or None,
         "inferred_from": list(a.neighbours) if a.basis == INFERRED else None,
         "reason": a.reason,
-        "first_fixed": a.first_fixed or None,
+        # A fix between two measured releases with untested ones between is a range, never a release.
+        "first_fixed": (a.first_fixed or None) if not a.fixed_since else None,
+        "fixed_between": [a.fixed_since, a.first_fixed] if a.fixed_since else None,
         "first_fixed_note": a.first_fixed_note or None,
         "links": list(f.bug.links),
         "check": check_command(target, f.bug),

@@ -27,6 +27,24 @@ class Measured:
     introduced_in: tuple[str, ...]  # releases where one turns reproduced from fixed (measured on both sides)
     newest: str | None  # the newest release run
     open_on_newest: bool  # a bug case reproduces on it
+    # fixed_in's releases whose step has unanswered releases before it, each with the release
+    # measured before them: the fix lies between the two, not in the release named (issue 45).
+    fixed_since: tuple[tuple[str, str], ...] = ()
+
+    def fixed_words(self) -> str:
+        """Where the bug cases turn fixed, after "first fixed": "in 2.10.0", or "between 0.2.11 and
+        0.6.9 (not bisected)" where releases between were never run."""
+        since = dict(self.fixed_since)
+        exact = [v for v in self.fixed_in if v not in since]
+        ranges = [f"between {since[v]} and {v} (not bisected)" for v in self.fixed_in if v in since]
+        return ", ".join(([f"in {', '.join(exact)}"] if exact else []) + ranges)
+
+    def agrees_on_fix(self, version: str) -> bool:
+        """``version`` is a measured fix release, or lies inside a range that holds the fix."""
+        since = dict(self.fixed_since)
+        return version in self.fixed_in or any(
+            versions.key(since[v]) < versions.key(version) <= versions.key(v) for v in since
+        )
 
 
 def _bug_cases(scenario: dict) -> list[str]:
@@ -36,6 +54,7 @@ def _bug_cases(scenario: dict) -> list[str]:
 def measure(scenario: dict, results: list[Row], bisects: dict) -> Measured:
     """What the record and the bisects say about ``scenario``'s bug cases."""
     fixed_in: set[str] = set()
+    fixed_since: set[tuple[str, str]] = set()
     introduced_in: set[str] = set()
     cases = _bug_cases(scenario)
     for case in cases:
@@ -43,6 +62,8 @@ def measure(scenario: dict, results: list[Row], bisects: dict) -> Measured:
         for b in known.boundaries:
             if (b.before.outcome, b.after.outcome) == (REPRODUCED, FIXED):
                 fixed_in.add(b.after.version)
+                if b.skipped_between:
+                    fixed_since.add((b.after.version, b.before.version))
             # not-applicable -> reproduced is where the case first could be measured, not an
             # introduction (the earlier release may carry the same code).
             elif (b.before.outcome, b.after.outcome) == (FIXED, REPRODUCED):
@@ -55,6 +76,7 @@ def measure(scenario: dict, results: list[Row], bisects: dict) -> Measured:
         tuple(sorted(introduced_in, key=versions.key)),
         newest,
         open_on_newest,
+        tuple(sorted(fixed_since, key=lambda pair: versions.key(pair[0]))),
     )
 
 
@@ -89,7 +111,7 @@ def claimed_words(claim: dict) -> str:
 
 
 def _measured_words(m: Measured) -> str:
-    parts = [f"first fixed in {', '.join(m.fixed_in)}" if m.fixed_in else "no release where it turns fixed"]
+    parts = [f"first fixed {m.fixed_words()}" if m.fixed_in else "no release where it turns fixed"]
     if m.introduced_in:
         parts.append(f"introduced in {', '.join(m.introduced_in)}")
     if m.newest:
@@ -101,8 +123,8 @@ def disagreements(claim: dict, m: Measured) -> list[str]:
     """Where the thread's claim and the measurement differ, in words (empty when they agree or
     the thread claims nothing)."""
     out = []
-    if claim.get("fixed_in") and claim["fixed_in"] not in m.fixed_in:
-        seen = f"first fixed in {', '.join(m.fixed_in)}" if m.fixed_in else "no release where it turns fixed"
+    if claim.get("fixed_in") and not m.agrees_on_fix(claim["fixed_in"]):
+        seen = f"first fixed {m.fixed_words()}" if m.fixed_in else "no release where it turns fixed"
         out.append(f"the thread says fixed in {claim['fixed_in']}; measured: {seen}")
     if claim.get("introduced_in") and claim["introduced_in"] not in m.introduced_in:
         seen = (
@@ -111,8 +133,8 @@ def disagreements(claim: dict, m: Measured) -> list[str]:
         out.append(f"the thread says introduced in {claim['introduced_in']}; measured: {seen}")
     if claim.get("pr") and claim.get("pr_state") == "closed unmerged" and m.fixed_in:
         out.append(
-            f"the thread points at PR {claim['pr']} (closed unmerged); measured: first fixed in "
-            f"{', '.join(m.fixed_in)}, so by another change"
+            f"the thread points at PR {claim['pr']} (closed unmerged); measured: first fixed "
+            f"{m.fixed_words()}, so by another change"
         )
     if claim.get("still_open") and m.newest and not m.open_on_newest:
         out.append(f"the thread says still open; measured: it does not reproduce on {m.newest}, the newest release run")

@@ -69,14 +69,43 @@ FIRST_FIXED = "first release where it is fixed"
 FIRST_FIXED_OF_RUN = "first of the releases this run ran where it is fixed (bisect, below, looks at every release)"
 
 
-def _line_summary(releases: list[Row], first_fixed: str = FIRST_FIXED) -> str:
+def _fix_step(last_repro: str, first_fixed: str, known: boundaries.Known | None) -> tuple[str, str, list[str]]:
+    """The reproduced -> fixed step between two releases run, narrowed by every bisect probe between
+    them: (last reproduced, first fixed, the releases between those two that gave no answer)."""
+    if known is None:
+        return last_repro, first_fixed, []
+    low, high = versions.key(last_repro), versions.key(first_fixed)
+    every = sorted(
+        {v for v in [*known.releases, *known.points] if low < versions.key(v) < high and versions.is_final(v)},
+        key=versions.key,
+    )
+    answered = [(v, known.points[v]) for v in every if known.points.get(v, ERROR) != ERROR]
+    for v, outcome in answered:
+        if outcome == REPRODUCED:
+            last_repro = v
+    after = [v for v, o in answered if o == FIXED and versions.key(v) > versions.key(last_repro)]
+    first_fixed = after[0] if after else first_fixed
+    a, b = versions.key(last_repro), versions.key(first_fixed)
+    untested = [v for v in every if a < versions.key(v) < b and known.points.get(v, ERROR) == ERROR]
+    return last_repro, first_fixed, untested
+
+
+def _line_summary(releases: list[Row], first_fixed: str = FIRST_FIXED, known: boundaries.Known | None = None) -> str:
+    """One release line's words. ``known`` (the case's record and bisect probes, with every release
+    the index has): a fix with releases between it and the last reproduction that were never
+    answered is a range, "fixed between A and B, not bisected", never "first fixed: B" (issue 45)."""
     repro = [r for r in releases if r.outcome == REPRODUCED]
     fixed_ = [r for r in releases if r.outcome == FIXED]
     unexpected = [r for r in releases if r.outcome == UNEXPECTED]
-    parts = [f"last release where it reproduces: **{repro[-1].version}**" if repro else "reproduces on no release run"]
     later_fixed = [r for r in fixed_ if not repro or _release_order(r) > _release_order(repro[-1])]
-    if later_fixed:
-        parts.append(f"{first_fixed}: **{later_fixed[0].version}**")
+    last, first, untested = (str(repro[-1].version) if repro else ""), "", list[str]()
+    if repro and later_fixed:
+        last, first, untested = _fix_step(str(repro[-1].version), str(later_fixed[0].version), known)
+    parts = [f"last release where it reproduces: **{last}**" if repro else "reproduces on no release run"]
+    if repro and later_fixed and untested:
+        parts.append(f"fixed between **{last}** and **{first}**{boundaries.range_note(untested)}")
+    elif later_fixed:
+        parts.append(f"{first_fixed}: **{first if repro else later_fixed[0].version}**")
     elif fixed_:
         parts.append(f"fixed on {', '.join(str(r.version) for r in fixed_)}, but it reproduces again later")
     else:
@@ -110,13 +139,15 @@ def _control_summary(releases: list[Row]) -> str:
     )
 
 
-def _summary_line(rows: list[Row], control: bool = False, run_only: bool = False) -> str:
+def _summary_line(
+    rows: list[Row], control: bool = False, run_only: bool = False, known: boundaries.Known | None = None
+) -> str:
     """One line per release line (a single line needs no label); ``run_only``: a run folder's."""
     lines = release_lines(rows)
     summarise = (
         _control_summary
         if control
-        else partial(_line_summary, first_fixed=FIRST_FIXED_OF_RUN if run_only else FIRST_FIXED)
+        else partial(_line_summary, first_fixed=FIRST_FIXED_OF_RUN if run_only else FIRST_FIXED, known=known)
     )
     if not lines:
         return "no release run."
@@ -242,11 +273,12 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
         if not rows:
             continue
         heading = f"## {case['id']}" + (" (control)" if case.get("control") else "")
-        out += [heading, "", case.get("summary", ""), "", _summary_line(rows, bool(case.get("control")), run_only), ""]
-        out += _script_lines(scenario, case, document)
         known = boundaries.known(
             bisects, results, scenario["id"], case["id"], scenario["framework"], scenario.get("inputs")
         )
+        summary = _summary_line(rows, bool(case.get("control")), run_only, None if run_only else known)
+        out += [heading, "", case.get("summary", ""), "", summary, ""]
+        out += _script_lines(scenario, case, document)
         bisect_lines = _bisect_lines(known)
         if bisect_lines:
             out += bisect_lines + [""]

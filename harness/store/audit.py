@@ -163,7 +163,8 @@ class Answer:
     neighbours: tuple[str, ...] = ()  # for INFERRED: the two releases it is inferred from; UNKNOWN: the nearest
     reason: str = ""  # one line: how it is known, or why not
     first_fixed: str = ""  # the first release after it on its line where the bug is measured fixed
-    first_fixed_note: str = ""  # "or untested 2.8.1" when releases between were never answered
+    first_fixed_note: str = ""  # "untested: 2.8.1" when releases between were never answered
+    fixed_since: str = ""  # then the last release before it measured not fixed: the fix lies between the two
 
 
 @dataclass
@@ -183,8 +184,8 @@ class Knowledge:
         answer = self._answer(version)
         if answer.outcome != REPRODUCED:
             return answer
-        first_fixed, note = self.first_fixed_after(version)
-        return Answer(**{**answer.__dict__, "first_fixed": first_fixed, "first_fixed_note": note})
+        first_fixed, note, since = self.first_fixed_after(version)
+        return Answer(**{**answer.__dict__, "first_fixed": first_fixed, "first_fixed_note": note, "fixed_since": since})
 
     def _answer(self, version: str) -> Answer:
         if version in self.points:
@@ -214,9 +215,10 @@ class Knowledge:
         """(version, outcome) of the answered releases of one release line, oldest first."""
         return [(v, o) for v, o in self.points.items() if versions.line(v) == line]
 
-    def first_fixed_after(self, version: str) -> tuple[str, str]:
+    def first_fixed_after(self, version: str) -> tuple[str, str, str]:
         """The first release after ``version`` on its line measured ``fixed`` after the last one that
-        reproduces before it, with the untested releases between (boundaries.untested_words)."""
+        reproduces before it, the untested releases between (boundaries.untested_words) and, when
+        there are any, the release before them: the fix is somewhere between, not in the first."""
         line, key = versions.line(version), versions.key(version)
         later = [(v, o) for v, o in self.line_points(line) if versions.key(v) > key]
         for (a, oa), (b, ob) in itertools.pairwise([(version, REPRODUCED), *later]):
@@ -227,8 +229,8 @@ class Knowledge:
                     for v in self.releases
                     if lower < versions.key(v) < versions.key(b) and v not in self.points and versions.is_final(v)
                 ]
-                return b, boundaries.untested_words(sorted(between, key=versions.key)).strip()
-        return "", ""
+                return b, boundaries.untested_words(sorted(between, key=versions.key)), a if between else ""
+        return "", "", ""
 
     def _neighbours(self, version: str) -> tuple[str, str]:
         line, key = versions.line(version), versions.key(version)

@@ -4,8 +4,9 @@ What is known about a (scenario, case, framework): every probe of every bisect
 (``reports/bisect.json``) and the record's results of releases (``reports/matrix.json``).
 A *boundary* is a pair of releases, adjacent among those with an answer, whose outcomes
 differ: "first fixed in 2.9.0" when 2.8.0 reproduced and 2.9.0 is fixed. Releases between
-the two sides that were never asked, or gave no answer (``error``), qualify it
-("first fixed in 2.9.0 or untested 2.8.1").
+the two sides that were never asked, or gave no answer (``error``), make it a range, never a
+release ("first fixed between 2.8.0 and 2.9.0, not bisected (untested: 2.8.1)"; issue 45: a
+report said "first fixed: 0.6.9" where the truth was 0.3.1, between two releases run).
 
 Pure functions over versions and outcome words: used by bisect (to search and to record),
 by the matrix (boundary releases join the matrix) and by the reports.
@@ -41,39 +42,49 @@ class Boundary:
     skipped_between: tuple[str, ...] = ()  # releases between the two sides with no answer
 
 
-def summary(before: str, after: str, version: str, earlier: Sequence[str]) -> str:
+def summary(before: str, after: str, version: str, earlier: Sequence[str], since: str = "") -> str:
     """Words for a boundary: ``earlier`` are this case's outcomes on releases before it. Only a
     measured fixed -> reproduced step is "introduced"; from not-applicable the release is only the
     first where the case could be measured (issue 45: google-adk 0.5.0 was not-applicable because
-    the script awaited a then-synchronous create_session, and its wheel has the same buggy code)."""
+    the script awaited a then-synchronous create_session, and its wheel has the same buggy code).
+
+    ``since``: the release before the step, when releases between the two were not answered: the
+    step is then somewhere between them, and the words say so instead of naming ``version``."""
+    at = f"between {since} and {version}" if since else f"in {version}"
+    start = f"between {since} and {version}" if since else f"from {version}"
     if after == REPRODUCED:
         if REPRODUCED in earlier:
-            return f"came back in {version}"
+            return f"came back {at}"
         if before == FIXED:
-            return f"introduced in {version}"
+            return f"introduced {at}"
         if before == NOT_APPLICABLE:
-            return f"first measurable in {version} (reproduces; not applicable before)"
-        return f"reproduces from {version} (was {before})"
+            return f"first measurable {at} (reproduces; not applicable before)"
+        return f"reproduces {start} (was {before})"
     if after == FIXED:
         if before == REPRODUCED:
-            return f"fixed again in {version}" if FIXED in earlier else f"first fixed in {version}"
+            return f"fixed again {at}" if FIXED in earlier else f"first fixed {at}"
         if before == NOT_APPLICABLE:
-            return f"first applicable in {version}, already fixed"
-        return f"fixed in {version} (was {before})"
+            return f"first applicable {at}, already fixed"
+        return f"fixed {at} (was {before})"
     if after == NOT_APPLICABLE:
-        return f"not applicable from {version}"
+        return f"not applicable {start}"
     if after == UNEXPECTED:
-        return f"unexpected from {version}"
-    return f"{after} from {version}"
+        return f"unexpected {start}"
+    return f"{after} {start}"
 
 
 def untested_words(between: Sequence[str]) -> str:
-    """How a boundary's version is qualified when releases between its sides gave no answer."""
+    """The releases between a step's two sides that gave no answer, named ("" when none)."""
     if not between:
         return ""
     if len(between) <= 3:
-        return f" or untested {', '.join(between)}"
-    return f" or one of {len(between)} untested releases {between[0]} .. {between[-1]}"
+        return f"untested: {', '.join(between)}"
+    return f"{len(between)} untested releases {between[0]} .. {between[-1]}"
+
+
+def range_note(between: Sequence[str]) -> str:
+    """What follows a step that is a range: why it is one (" not bisected (...)"), or ""."""
+    return f", not bisected ({untested_words(between)})" if between else ""
 
 
 def derive(points: Mapping[str, str], releases: Iterable[str] = ()) -> list[Boundary]:
@@ -91,7 +102,7 @@ def derive(points: Mapping[str, str], releases: Iterable[str] = ()) -> list[Boun
         ka, kb = versions.key(a), versions.key(b)
         between = tuple(v for v in every if ka < versions.key(v) < kb)
         earlier = [points[v] for v in answered if versions.key(v) < kb]
-        words = summary(points[a], points[b], b + untested_words(between), earlier)
+        words = summary(points[a], points[b], b, earlier, since=a if between else "") + range_note(between)
         found.append(Boundary(Side(a, points[a]), Side(b, points[b]), words, between))
     return found
 
