@@ -132,3 +132,25 @@ def test_every_boundary_of_the_record_has_its_executed_code_change_or_says_why_n
     assert wanted <= have, f"not explained: {sorted(wanted - have)}; run python -m harness explain {scenario_id}"
     for e in boundary_evidence.load(ROOT, scenario_id):
         assert e["status"] == boundary_evidence.EXPLAINED or e.get("reason"), e
+
+
+def test_an_excerpt_several_cases_share_is_shown_once_per_comment():
+    """Issue 45: one 545-line 0.5.0 -> 1.0.0 excerpt was printed four times in one comment."""
+    from harness.rendering import boundary_evidence
+
+    def entry(case, excerpt):
+        return {
+            "case": case,
+            "summary": "first fixed in 1.0.0",
+            "before": {"version": "0.5.0", "outcome": "reproduced"},
+            "after": {"version": "1.0.0", "outcome": "fixed"},
+            "status": "explained",
+            "excerpt": excerpt,
+        }
+
+    shared = ["--- a/x.py", "+++ b/x.py", "-old", "+new"]
+    entries = [entry("a", shared), entry("b", shared), entry("c", ["-other", "+lines"])]
+    text = "\n".join(boundary_evidence.comment_lines(entries, ["a", "b", "c"]))
+    assert text.count("+new") == 1 and text.count("+lines") == 1
+    assert "The same framework lines as for `a` above." in text
+    assert text.index("`a`:") < text.index("`b`:") < text.index("`c`:")

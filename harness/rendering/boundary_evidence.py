@@ -65,24 +65,54 @@ def _traced_note(e: dict) -> list[str]:
     ]
 
 
+def _shared_key(e: dict) -> tuple:
+    """What makes two cases' boundary evidence the same: the two releases and the excerpt shown."""
+    return (e["before"]["version"], e["after"]["version"], e["status"], tuple(map(str, e.get("excerpt") or ())))
+
+
+def comment_lines(entries: list[dict], case_ids: list[str]) -> list[str]:
+    """A comment's lines for the boundaries of ``case_ids``, in that order: an excerpt several cases
+    share is shown once, with the first case that has it; the others name that case (issue 45: a
+    545-line 0.5.0 -> 1.0.0 excerpt was printed four times in one comment, once per case)."""
+    out: list[str] = []
+    first_with: dict[tuple, str] = {}
+    for case_id in case_ids:
+        shown: list[str] = []
+        for e in (e for e in entries if e["case"] == case_id):
+            key = _shared_key(e)
+            if key in first_with and e.get("excerpt"):
+                heading = f"**Executed code, {_sides(e)}**: {_one_line(e.get('summary', ''))}"
+                shown += [heading, "", f"The same framework lines as for `{first_with[key]}` above.", ""]
+                continue
+            first_with.setdefault(key, case_id)
+            shown += _entry_lines(e)
+        if shown:
+            out += [f"`{case_id}`:", "", *shown]
+    return out
+
+
 def case_lines(entries: list[dict], case_id: str) -> list[str]:
     """The report's lines for one case's boundaries: heading line, then excerpt or reason."""
     out: list[str] = []
     for e in (e for e in entries if e["case"] == case_id):
-        heading = f"**Executed code, {_sides(e)}**: {_one_line(e.get('summary', ''))}"
-        if e["status"] == EXPLAINED:
-            more = (e.get("more") or {}).get("words", "")
-            out += [heading, "", *_traced_note(e)]
-            if e.get("reason"):  # explained by a class or module body only (changed_lines.DEFINITION_LEVEL)
-                out += [f"Note: {_one_line(e['reason'])}.", ""]
-            out += ["<details>", f"<summary>framework lines the case executed that changed, {_sides(e)}</summary>", ""]
-            out += _fence([str(line) for line in e.get("excerpt", [])])
-            out += ([f"({more})"] if more else []) + ["", "</details>", ""]
-        elif e["status"] == UNEXPLAINED:
-            out += [heading, "", *_traced_note(e), _unexplained_words(e), ""]
-        else:
-            out += [heading, "", f"not explained: the traced runs failed ({_one_line(e.get('reason', ''))})", ""]
+        out += _entry_lines(e)
     return out
+
+
+def _entry_lines(e: dict) -> list[str]:
+    """One boundary's lines: its heading, then its excerpt or why there is none."""
+    heading = f"**Executed code, {_sides(e)}**: {_one_line(e.get('summary', ''))}"
+    if e["status"] == UNEXPLAINED:
+        return [heading, "", *_traced_note(e), _unexplained_words(e), ""]
+    if e["status"] != EXPLAINED:
+        return [heading, "", f"not explained: the traced runs failed ({_one_line(e.get('reason', ''))})", ""]
+    more = (e.get("more") or {}).get("words", "")
+    out = [heading, "", *_traced_note(e)]
+    if e.get("reason"):  # explained by a class or module body only (changed_lines.DEFINITION_LEVEL)
+        out += [f"Note: {_one_line(e['reason'])}.", ""]
+    out += ["<details>", f"<summary>framework lines the case executed that changed, {_sides(e)}</summary>", ""]
+    out += _fence([str(line) for line in e.get("excerpt", [])])
+    return out + ([f"({more})"] if more else []) + ["", "</details>", ""]
 
 
 def _unexplained_words(e: dict) -> str:

@@ -445,10 +445,8 @@ def render(
     # Each boundary's change of the framework's own code that the case executed (python -m harness explain).
     changed: list[str] = []
     if not run_dir:
-        for case in scenario["cases"]:
-            lines = boundary_evidence.case_lines(scenario.get("explained") or [], case["id"])
-            if lines:
-                changed += [f"`{case['id']}`:", "", *lines]
+        case_ids = [case["id"] for case in scenario["cases"]]
+        changed = boundary_evidence.comment_lines(scenario.get("explained") or [], case_ids)
         if changed:
             changed = [
                 "What changed in the framework at each boundary, among the lines the case executed on either side:",
