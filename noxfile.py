@@ -135,9 +135,14 @@ def run_to_the_end(session: nox.Session, *args: str) -> None:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-    if status < 0:  # the command ended by a signal: so does nox
-        signal.signal(-status, signal.SIG_DFL)
-        os.kill(os.getpid(), -status)
+    if status < 0:  # the command ended by a signal: so does nox, after one line saying so
+        signum = -status
+        session.log(f"{shlex.join(args)} ended by {signal.Signals(signum).name}")
+        # SIGKILL's disposition cannot be changed (signal.signal raised OSError: Invalid argument,
+        # issue 49); it needs none: it kills nox as it killed the command.
+        if signum not in (signal.SIGKILL, signal.SIGSTOP):
+            signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
     if status:
         raise SystemExit(status)
 

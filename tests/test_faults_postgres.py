@@ -479,3 +479,21 @@ def _harness_processes_left(tmpdir: str, settle: float = 5.0) -> dict[int, str]:
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.1)
+
+
+@pytest.mark.skipif(NOX is None, reason="nox is not installed")
+def test_a_command_killed_by_sigkill_ends_nox_by_sigkill_with_one_line_and_no_traceback(tmp_path):
+    """Issue 49: after the harness was killed by SIGKILL, nox raised `OSError: Invalid argument`
+    (signal.signal cannot change SIGKILL's disposition). Now nox says so in one line and ends by
+    the same signal."""
+    proc = _nox_stand_in(tmp_path, "wait", str(tmp_path / "marker"))
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.strip() == "ready":
+            break
+    for child in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split():
+        os.kill(int(child), signal.SIGKILL)  # the command nox started
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGKILL, out
+    assert "Traceback" not in out and "Invalid argument" not in out, out
+    assert "ended by SIGKILL" in out
