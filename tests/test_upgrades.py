@@ -499,3 +499,11 @@ def test_an_accepted_pair_names_its_own_snapshot_as_its_base(tmp_path):
     again = _row("c", "1.0.0", "1.1.0", snapshot="new")
     upgrade_axis.check_snapshots([again], store, update=False)
     assert (again.snapshot, again.snapshot_base) == ("match", "1.0.0-to-1.1.0")
+
+
+def test_a_step_that_prints_two_verdict_lines_is_an_error_not_judged_by_the_last():
+    """Issue 49: an upgrade reader that printed two verdict lines was judged by the last one."""
+    two = ["== read", "verdict: reproduced: the state was lost", "verdict: fixed: the state was read"]
+    word, detail = upgrades_run._verdict(two, 0, False)
+    assert word == ERROR and detail.startswith("2 verdict lines, where a step prints one")
+    assert upgrades_run._verdict(["verdict: fixed: read"], 0, False) == ("fixed", "read")

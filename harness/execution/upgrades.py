@@ -61,11 +61,14 @@ class StepEnd:
 
 
 def _verdict(lines: list[str], code: int | None, timed_out: bool) -> tuple[str, str]:
-    """(word, detail) of a step from its last verdict line; a step with none is an error with its last lines."""
-    for line in reversed(lines):
-        m = _VERDICT.match(line)
-        if m:
-            return m.group(1), m.group(2)
+    """(word, detail) of a step from its one verdict line; a step with none, or with two (which of
+    them would judge? issue 49: the last one did), is an error with what it printed."""
+    found = [m for m in map(_VERDICT.match, lines) if m]
+    if len(found) == 1:
+        return found[0].group(1), found[0].group(2)
+    if found:
+        said = " | ".join(m.group(0) for m in found[:3])
+        return ERROR, f"{len(found)} verdict lines, where a step prints one: {said}"
     if timed_out:
         return ERROR, f"no verdict within {STEP_TIMEOUT:.0f} s; last lines: " + " | ".join(lines[-3:])
     return ERROR, f"exit {code} with no verdict line; last lines: " + " | ".join(lines[-3:])
