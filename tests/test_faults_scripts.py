@@ -204,3 +204,35 @@ def test_each_outcome_and_each_failure_of_the_scripts_own_code_has_its_exit_code
             continue
         got, lines = run_main(module, [])
         assert got == code, f"{path.parent.name}, every case saying {said}: exit {got}: {lines}"
+
+
+def _first_agents_import(function) -> int:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "agents" for a in node.names):
+            return node.lineno
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "agents":
+            return node.lineno
+    raise AssertionError("observe() imports nothing of agents")
+
+
+@pytest.mark.parametrize(
+    "script", sorted(p.parent.name for p in (ROOT / "scenarios").glob("agents-*/repro.py")), ids=str
+)
+def test_an_openai_agents_script_sets_for_itself_what_the_harness_sets_and_a_placeholder_key(script):
+    """Issue 45: the worker set OPENAI_API_KEY="" and a standalone run had no key: on openai-agents
+    0.0.3 (which builds a client on import) the record said reproduced where the published command
+    said error. Now the case environment holds only what each script sets before it imports agents."""
+    from harness.runtime.runner import CASE_ENVIRONMENT
+
+    tree = ast.parse((ROOT / "scenarios" / script / "repro.py").read_text())
+    [observe] = [n for n in tree.body if isinstance(n, ast.AsyncFunctionDef | ast.FunctionDef) and n.name == "observe"]
+    before = _first_agents_import(observe)
+    assigned = {}
+    for node in ast.walk(observe):
+        if isinstance(node, ast.Assign) and node.lineno < before:
+            [target] = node.targets
+            if isinstance(target, ast.Subscript) and ast.unparse(target.value) == "os.environ":
+                assigned[ast.literal_eval(target.slice)] = ast.literal_eval(node.value)
+    assert {k: assigned.get(k) for k in CASE_ENVIRONMENT} == CASE_ENVIRONMENT
+    assert assigned.get("OPENAI_API_KEY", "").startswith("sk-placeholder")
+    assert not any("KEY" in name for name in CASE_ENVIRONMENT)

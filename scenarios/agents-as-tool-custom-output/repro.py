@@ -45,7 +45,11 @@ class NotApplicable(Exception):
 
 async def observe(say, variant):
     """The lead calls the sub-agent through as_tool; say what each side saw; return what the verdict reads."""
-    os.environ.setdefault("OPENAI_API_KEY", "sk-dummy-not-used")  # some releases build a client on import
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     import agents
     from agents import Agent, AgentHooks, Runner, function_tool
     from agents.items import ModelResponse

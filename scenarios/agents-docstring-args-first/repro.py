@@ -22,6 +22,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import os
 import sys
 
 CASES = {
@@ -57,6 +58,11 @@ def lookup_with_summary(query: str, limit: int) -> str:
 
 async def observe(say, summary):
     """Run an agent with the tool once; say the tool the model received; return it."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, ModelResponse, Runner, function_tool
     from agents.models.interface import Model
     from agents.usage import Usage

@@ -27,6 +27,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import os
 import sys
 
 CASES = {
@@ -48,6 +49,11 @@ def names(results):
 
 async def observe(say, streamed, trip):
     """Run an agent with two input guardrails (the second may trip); say what the run reported."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, GuardrailFunctionOutput, InputGuardrail, Runner, set_tracing_disabled
     from agents.exceptions import AgentsException
     from agents.items import ModelResponse

@@ -54,6 +54,11 @@ def shape(item):
 
 async def observe(say, streamed):
     """One tool turn, then the turn limit; say how the run ended and what the session file holds."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     importlib.import_module("agents")  # no framework at all is an error, not a missing API
     try:
         from agents import RunErrorHandlerResult

@@ -24,6 +24,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 import asyncio
 import dataclasses
 import json
+import os
 import sys
 
 CASES = {
@@ -46,6 +47,11 @@ def said(name, identical):
 
 async def observe(say, streamed, identical):
     """Run A -> B -> C -> D with nested handoff history; say what D's model received."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, RunConfig, Runner, handoff
     from agents.items import ModelResponse
     from agents.models.interface import Model

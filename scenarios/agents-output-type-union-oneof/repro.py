@@ -23,6 +23,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 
 import asyncio
 import json
+import os
 import sys
 
 CASES = {
@@ -55,6 +56,11 @@ def unions(schema, path=""):
 
 async def observe(say, discriminated, field):
     """Run an agent whose output_type holds the union; say the schema its model was handed."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from typing import Annotated, Literal
 
     from agents import Agent, ModelResponse, Runner

@@ -28,6 +28,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 import asyncio
 import importlib
 import json
+import os
 import sys
 
 # api: which model class; tools: what the agent offers ("function": a function tool, "handoff": only
@@ -69,6 +70,11 @@ def tool_names(request):
 
 async def observe(say, api, tools, setting):
     """One request; say what it offered and which parallel_tool_calls it carried; return the facts."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     import openai
     from agents import Agent, ModelSettings, Runner, function_tool, set_tracing_disabled
 

@@ -26,6 +26,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 import asyncio
 import importlib
 import json
+import os
 import sys
 
 CASES = {
@@ -77,6 +78,11 @@ async def run_agent(agent, run_input, streamed):
 
 async def observe(say, streamed, next_run):
     """Turn 1 with reasoning_content, then the turn (or run) after it; say what was sent and run."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     import openai
     from agents import Agent, OpenAIChatCompletionsModel, function_tool
 

@@ -22,6 +22,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import os
 import sys
 
 CASES = {
@@ -52,6 +53,11 @@ class NotApplicable(Exception):
 
 async def observe(say, flow, streamed):
     """Run the agent with a recording RunHooks; say the hooks in call order."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, ModelResponse, RunHooks, Runner, function_tool, lifecycle
     from agents.models.interface import Model
     from agents.usage import Usage

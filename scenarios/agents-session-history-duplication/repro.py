@@ -44,6 +44,11 @@ def describe(item):
 
 async def observe(say, streamed):
     """Three runs on one session file; what the file holds after each."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, Runner
     from agents.items import ModelResponse
     from agents.models.interface import Model

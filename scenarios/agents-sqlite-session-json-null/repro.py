@@ -43,6 +43,11 @@ class NotApplicable(Exception):
 
 async def observe(say, call):
     """Store two messages and a null row, then make the case's call through a fresh session."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, Runner
     from agents.items import ModelResponse
     from agents.models.interface import Model

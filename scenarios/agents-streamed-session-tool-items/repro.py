@@ -57,6 +57,11 @@ def describe(item):
 
 async def observe(say, streamed):
     """One tool turn and one answer, through a session on a SQLite file."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, Runner, function_tool
     from agents.items import ModelResponse
     from agents.models.interface import Model

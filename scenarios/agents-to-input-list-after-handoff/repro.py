@@ -27,6 +27,7 @@ import asyncio
 import dataclasses
 import inspect
 import json
+import os
 import re
 import sys
 from collections import Counter
@@ -55,6 +56,11 @@ def key(text):
 
 async def observe(say, nested):
     """Run the two agents, read the follow-up history, count each item of the run."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, RunConfig, Runner, function_tool, handoff
     from agents.items import ModelResponse
     from agents.models.interface import Model
@@ -76,7 +82,9 @@ async def observe(say, nested):
             self.turns = list(turns)
 
         async def get_response(self, *args, **kwargs):
-            return ModelResponse(output=self.turns.pop(0), usage=Usage(), response_id=None)
+            # 0.0.3's ModelResponse names the id referenceable_id (agents/items.py); later releases response_id
+            named = {f.name for f in dataclasses.fields(ModelResponse)} & {"response_id", "referenceable_id"}
+            return ModelResponse(output=self.turns.pop(0), usage=Usage(), **dict.fromkeys(named))
 
         def stream_response(self, *args, **kwargs):
             raise NotImplementedError

@@ -26,6 +26,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import os
 import sys
 
 CASES = {
@@ -49,6 +50,11 @@ def label(span):
 
 async def observe(say, fails_in, failing_first, runner):
     """Close spans and a trace (by hand, or through Runner.run) with a failing processor beside a recorder."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     import agents.tracing as tracing
     from agents import Agent, ModelResponse, RunConfig, Runner
     from agents.models.interface import Model, ModelProvider
@@ -125,7 +131,7 @@ async def observe(say, fails_in, failing_first, runner):
     escaped, final = [], None
     recorder, failing = Recorder(), Failing()
     tracing.set_trace_processors([failing, recorder] if failing_first else [recorder, failing])
-    set_tracing_disabled(False)  # the harness disables tracing by environment; only the two processors above see it
+    set_tracing_disabled(False)  # disabled by environment above; only the two processors above see it
     try:
         try:
             with trace("checkout"):

@@ -53,8 +53,16 @@ def shape(item):
 
 async def observe(say, streamed, behavior):
     """The model calls the tool, the tool's result is the final output, the guardrail trips."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, GuardrailFunctionOutput, OutputGuardrail, Runner, function_tool
-    from agents.agent import StopAtTools  # a TypedDict in every release; exported by `agents` later
+    try:
+        from agents.agent import StopAtTools  # a TypedDict from 0.0.4 (tool_use_behavior); exported by `agents` later
+    except ImportError as exc:
+        raise NotApplicable("agents.agent has no StopAtTools (tool_use_behavior)") from exc
     from agents.items import ModelResponse
     from agents.models.interface import Model
     from agents.usage import Usage

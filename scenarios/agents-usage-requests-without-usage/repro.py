@@ -22,6 +22,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 import asyncio
 import importlib
 import json
+import os
 import sys
 
 CASES = {
@@ -72,6 +73,11 @@ def usage_line(usage):
 
 async def observe(say, api, streamed):
     """Run the two turns; say what was sent and counted; return what the verdict reads."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     import openai
     from agents import (
         Agent,
