@@ -44,6 +44,12 @@ class NotApplicable(Exception):
     """The release lacks what the case needs."""
 
 
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def observe(say, instruction, state):
     """Run the agent once; say the instruction the model received, or the error the run raised."""
     from google.adk.agents import LlmAgent
@@ -62,10 +68,7 @@ async def observe(say, instruction, state):
 
     llm = ScriptedLlm(model="scripted")
     runner = InMemoryRunner(agent=LlmAgent(name="agent", model=llm, instruction=instruction), app_name="app")
-    session = runner.session_service.create_session(app_name="app", user_id="user", state=state)
-    if not inspect.isawaitable(session):  # the 0.x session services were synchronous
-        raise NotApplicable("InMemorySessionService.create_session is not a coroutine in this release")
-    session = await session
+    session = await settled(runner.session_service.create_session(app_name="app", user_id="user", state=state))
     say(f"instruction as written: {instruction!r}; state keys: {sorted(state)}")
     message = types.Content(role="user", parts=[types.Part(text="hi")])
     error = None

@@ -49,6 +49,12 @@ class NotApplicable(Exception):
     """The release lacks what the case needs."""
 
 
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def observe(say, said, query, found):
     """Put one conversation into memory, search it once; say what was stored and what was found."""
     from google.adk.events import Event
@@ -57,19 +63,19 @@ async def observe(say, said, query, found):
     from google.genai import types
 
     sessions, memory = InMemorySessionService(), InMemoryMemoryService()
-    session = sessions.create_session(**SCOPE)
-    if not inspect.isawaitable(session):  # the 0.x session services were synchronous
-        raise NotApplicable("InMemorySessionService.create_session is not a coroutine in this release")
-    session = await session
+    session = await settled(sessions.create_session(**SCOPE))
     for author, role, text in (("user", "user", said), ("assistant", "model", REPLY)):
         content = types.Content(role=role, parts=[types.Part(text=text)])
-        await sessions.append_event(session, Event(invocation_id="inv", author=author, content=content))
+        await settled(sessions.append_event(session, Event(invocation_id="inv", author=author, content=content)))
         say(f"stored {author}: {text!r}")
-    await memory.add_session_to_memory(session)
-    memories = (await memory.search_memory(**SCOPE, query=query)).memories
-    say(f"search_memory({query!r}): {len(memories)} memories")
+    await settled(memory.add_session_to_memory(session))
+    memories = (await settled(memory.search_memory(**SCOPE, query=query))).memories
+    # 0.x returns a MemoryResult per session holding its matched events (memory/base_memory_service.py);
+    # 1.x a MemoryEntry per event: each matched event is one memory here.
+    entries = [e for m in memories for e in (m.events if hasattr(m, "events") else [m])]
+    say(f"search_memory({query!r}): {len(entries)} memories")
     texts = []
-    for m in memories:
+    for m in entries:
         text = " ".join(p.text for p in m.content.parts or [] if p.text)
         texts.append(text)
         say(f"  {m.author}: {text!r}")

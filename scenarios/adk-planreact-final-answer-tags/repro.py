@@ -48,6 +48,12 @@ class NotApplicable(Exception):
     """The release lacks what the case needs."""
 
 
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def observe(say, reply, turns):
     """Run the planner agent for `turns` questions; say the reply event's parts (and the second turn's history)."""
     from google.adk.agents import LlmAgent
@@ -70,16 +76,13 @@ async def observe(say, reply, turns):
     llm = ScriptedLlm(model="scripted", turns=[reply, SECOND_REPLY])
     agent = LlmAgent(name="agent", model=llm, planner=PlanReActPlanner())
     runner = InMemoryRunner(agent=agent, app_name="app")
-    session = runner.session_service.create_session(app_name="app", user_id="user")
-    if not inspect.isawaitable(session):  # the 0.x session services were synchronous
-        raise NotApplicable("InMemorySessionService.create_session is not a coroutine in this release")
-    session = await session
+    session = await settled(runner.session_service.create_session(app_name="app", user_id="user"))
     say(f"model reply: {reply!r}")
     for question in QUESTIONS[:turns]:
         message = types.Content(role="user", parts=[types.Part(text=question)])
         async for _ in runner.run_async(user_id="user", session_id=session.id, new_message=message):
             pass
-    session = await runner.session_service.get_session(app_name="app", user_id="user", session_id=session.id)
+    session = await settled(runner.session_service.get_session(app_name="app", user_id="user", session_id=session.id))
     replies = [e for e in session.events if e.author == "agent" and e.content and e.content.parts]
     parts = [(bool(p.thought), p.text) for p in replies[0].content.parts if p.text is not None]
     for thought, text in parts:

@@ -17,6 +17,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import inspect
 import sys
 
 CASES = {
@@ -28,6 +29,13 @@ QUESTION = "TODO what the user says"
 
 class NotApplicable(Exception):
     """The release lacks what the case needs."""
+
+
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself), so
+    the script measures the bug's first releases too."""
+    return await value if inspect.isawaitable(value) else value
 
 
 async def observe(say, variant):
@@ -52,11 +60,11 @@ async def observe(say, variant):
 
     llm = ScriptedLlm(model="scripted", turns=[text("TODO the model's answer")])  # TODO the turns of `variant`
     runner = InMemoryRunner(agent=LlmAgent(name="agent", model=llm, instruction="TODO"), app_name="app")
-    session = await runner.session_service.create_session(app_name="app", user_id="user")
+    session = await settled(runner.session_service.create_session(app_name="app", user_id="user"))
     message = types.Content(role="user", parts=[types.Part(text=QUESTION)])
     async for _ in runner.run_async(user_id="user", session_id=session.id, new_message=message):
         pass
-    session = await runner.session_service.get_session(app_name="app", user_id="user", session_id=session.id)
+    session = await settled(runner.session_service.get_session(app_name="app", user_id="user", session_id=session.id))
     for event in session.events:
         parts = event.content.parts if event.content and event.content.parts else []
         say(f"event {event.author}: {' | '.join(repr(p.text) for p in parts if p.text)}")
