@@ -3,7 +3,7 @@
 import contextlib
 from collections.abc import Iterator
 
-from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, InProcess
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, InProcess, Release
 
 EMPTY_OBJECT = {"type": "object", "properties": {}}
 
@@ -42,6 +42,10 @@ def drop_every_schema() -> Iterator[None]:
 
 
 PINNED = AsInstalled("the pinned release converts a no-argument tool to inputSchema {}")
+LAST_WITHOUT_SCHEMA = Release(
+    "google-adk==1.1.1", "the last release whose converter raises on a declaration without parameters"
+)
+FIRST_WITH_SCHEMA = Release("google-adk==1.2.0", "the first release that gives {} (commit 2a65c411, 'Fixes #948')")
 
 
 def _typed_but_not_object(obs):
@@ -49,7 +53,15 @@ def _typed_but_not_object(obs):
 
 
 def _conversion_raised(obs):
-    obs.facts.update(schema="raised TypeError", is_object=False, properties=[])
+    obs.facts.update(schema="raised TypeError", is_schema=False, is_object=False, properties=[])
+
+
+def _schema_none(obs):
+    obs.facts.update(schema="None", is_schema=False, is_object=False, properties=[])
+
+
+def _typed_schema_with_a_property(obs):
+    obs.facts.update(schema='{"properties": {"x": {}}, "type": "object"}', is_schema=True, properties=["x"])
 
 
 def _object_missing_a_property(obs):
@@ -59,21 +71,37 @@ def _object_missing_a_property(obs):
 BUG = Bug(
     links=("https://github.com/google/adk-python/issues/948",),
     description=(
-        "adk_to_mcp_tool_type gives a FunctionTool of a function with no parameters inputSchema None "
-        "(the report, 1.0.0) or {} (later releases) instead of an object schema, which the MCP schema "
-        "requires and strict MCP clients check."
+        "adk_to_mcp_tool_type gives a FunctionTool of a function with no parameters no input schema: inputSchema "
+        "None (the report, 1.0.0), or the conversion raises (measured on 1.0.0 and 1.1.1); from 1.2.0 it gives {}, "
+        "which the report names acceptable, and which still is not the object schema the MCP schema requires."
     ),
-    expected='A no-argument tool converts to an object schema, such as {"type": "object", "properties": {}}.',
+    expected='A no-argument tool converts to a JSON schema: {} (the report) or {"type": "object", "properties": {}}.',
     requires=("mcp<2",),
     claims=Claim(
         fixed_in="1.2.0",
-        source="#948 closed by commit 2a65c411 'Fixes #948' (first in 1.2.0: the converter gives {} where 1.1.1 "
-        "gave None), which the reporter named acceptable; a 2026-02 comment says strict MCP clients still reject "
-        "{} and offers a PR; none linked",
+        quote='MCP clients expect a valid JSON schema (e.g., an empty object {} or {"type": "object", ...})',
+        source="#948 (the report, on 1.0.0) closed by commit 2a65c411 'Fixes #948', first in 1.2.0, which gives {}; "
+        "a 2026-02 comment says strict MCP clients still reject {} and offers a PR; none linked",
     ),
     cases={
         "no-args": CaseRole(
-            "a FunctionTool of a function with no parameters",
+            "the report's symptom: a FunctionTool of a function with no parameters gets no schema (None, or the "
+            "conversion raises); {} is a schema, as the report asks",
+            reproduced=LAST_WITHOUT_SCHEMA,
+            fixed=FIRST_WITH_SCHEMA,
+            edges=(
+                Edge("reproduced", "inputSchema None, as in the report", _schema_none, PINNED),
+                Edge(
+                    "unexpected",
+                    "a schema with a property the function does not have",
+                    _typed_schema_with_a_property,
+                    PINNED,
+                ),
+            ),
+        ),
+        "no-args-object-schema": CaseRole(
+            'a stricter bar than the report\'s: the MCP schema\'s object type (`"type": "object"`), which strict '
+            "MCP clients check; {} fails it",
             reproduced=PINNED,
             fixed=InProcess(
                 "the converter gives an empty object schema where the declaration has none",

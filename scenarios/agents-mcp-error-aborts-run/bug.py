@@ -3,7 +3,7 @@
 import contextlib
 from collections.abc import Iterator
 
-from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, InProcess, Release
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole, Claim, Edge, Explanation, InProcess, Release
 
 
 @contextlib.contextmanager
@@ -51,6 +51,8 @@ EDGES = (
     Edge("unexpected", "the model received the output twice",
          lambda obs: obs.facts.update(received=obs.facts["received"] * 2)),
     Edge("unexpected", "the model received some other output", lambda obs: obs.facts.update(received=["ok"])),
+    Edge("unexpected", "the model received only the SDK's generic error, not the server's",
+         lambda obs: obs.facts.update(received=["An error occurred while running the tool. Please try again."])),
     Edge("unexpected", "the run raised the server's error, but only after a second model call",
          lambda obs: obs.facts.update(model_calls=2), BUGGY),
     Edge("unexpected", "the run raised after one model call, without the server's error",
@@ -64,6 +66,14 @@ RAISED_EDGES = (
 )  # fmt: skip
 
 BUG = Bug(
+    explanations=(
+        Explanation(
+            "mcp-error", ">=0.23.1",
+            "From 0.23.1 the SDK's default_tool_error_function (agents/tool.py) returns a fixed message \"without "
+            "exposing the exception to the model\": the run goes on, but the server's error reaches the model only "
+            "through an application's own failure_error_function (measured: 0.22.3 still appends 'Error: ...').",
+        ),
+    ),
     links=(
         "https://github.com/openai/openai-agents-python/issues/879",
         "https://github.com/openai/openai-agents-python/pull/2598",
