@@ -45,6 +45,7 @@ The releases on either side of a boundary join the scenario's matrix (harness/st
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -52,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from harness.execution import progress
+from harness.execution import pending, progress
 from harness.execution.run import RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import index, versions
@@ -372,6 +373,17 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
     # The scenario's code as it is now: a probe or result answered by another version of it is
     # not knowledge about these cases.
     inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
+    # Probes older code answered are asked again first (pending.py), so the search starts from
+    # every release earlier bisects knew, not from a range turned unknown by a script edit.
+    fresh: list[dict] = []
+    if evaluate is None and not options.rerun:
+        todo = pending.find(bisect_record, record_results, [scenario], root, {f"{scenario.id}:{c}" for c in cases})
+        if todo:
+            from harness.store import record as record_mod
+
+            locks = record_mod.recorded_packages(record_mod.load(reports_dir))
+            fresh = pending.measure(todo, RunSettings.of(options, recorded=locks), os.cpu_count() or 1, log)
+            bisect_record = pending.merged(bisect_record, fresh)
     # Start from what is known: earlier bisects' probes and the record's results (not with --rerun).
     knowledge = {c: boundaries.known(bisect_record, record_results, scenario.id, c, framework, inputs) for c in cases}
     known = {} if options.rerun else {c: k.points for c, k in knowledge.items()}
@@ -457,7 +469,7 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
     # Under the record's lock, bisect.json and the record read again (another bisect or matrix run
     # may have written meanwhile); bisect.json and the reports it changes are written together.
     with record.transaction(reports_dir, log) as tx:
-        updated = tx.bisects
+        updated = pending.merged(tx.bisects, fresh)
         for r in results:
             updated = boundaries.add(
                 updated,

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import pool, postgres, progress, upgrade_axis
+from harness.execution import pending, pool, postgres, progress, upgrade_axis
 from harness.execution.run import NO_SERVER, RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import releases, versions
@@ -296,6 +296,7 @@ def run(options: Options) -> int:
             options.today_deps,
             locks,
         )
+        fresh = _pending_probes(options, plan, [r for _, rows in outcomes for r in rows], locks)
     finally:
         if ours:
             postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
@@ -350,6 +351,12 @@ def run(options: Options) -> int:
             upgrade_plan=upgrade_plan,
             upgrade_changes=upgrade_run.changes,
         )
+    if fresh:
+        with record.transaction(reports_dir, log) as tx:
+            tx.write_bisects(pending.merged(tx.bisects, fresh))
+            if tx.existing is not None:
+                tx.render(tx.existing, reports.renderer(registry.discover(), options.root))
+        log(f"wrote reports/bisect.json: {len(fresh)} pending probes measured again")
     log(
         f"time: {started - begun:.1f}s to plan, {ran - started:.1f}s to run the builds, "
         f"{time.monotonic() - ran:.1f}s to check snapshots and write reports"
@@ -360,6 +367,19 @@ def run(options: Options) -> int:
         log(f"{options.title}: {len(results)} results: " + ", ".join(f"{n} {o}" for o, n in counts.items() if n))
         return 1 if unjudged_lines(results) else 0
     return summarise([*results, *upgrade_rows], time.monotonic() - started, scenarios)
+
+
+def _pending_probes(options: Options, plan: list, results: list[Row], locks: dict) -> list[dict]:
+    """The bisect probes of this run's scenarios that older code answered, asked again (pending.py),
+    when the run writes the record: not for a run folder, a shard or named builds. ``results``: this
+    run's, which answer every release of its matrix (no probe there is asked)."""
+    if options.out is not None or options.shard or options.specs or not plan:
+        return []
+    ran = {f"{s.id}:{c.id}": s for _, cases in plan for s, c in cases}
+    chosen = list({s.id: s for s in ran.values()}.values())
+    bisects = record.bisect_record(options.root / "reports")
+    todo = pending.find(bisects, results, chosen, options.root, set(ran) if options.only else None)
+    return pending.measure(todo, RunSettings.of(options, recorded=locks), options.jobs, log)
 
 
 def publish(
@@ -428,8 +448,11 @@ def publish(
             tx.write_record(merged)
     if out is None and not outside:
         kept = len(merged["results"]) - len(results)
+        # Upgrade pairs are results of the record too (issue 49: a run of pairs said "0 results written").
+        ran_pairs = len(upgrades or [])
+        pairs = f" and {ran_pairs} upgrade pair result{'s' if ran_pairs != 1 else ''}" if ran_pairs else ""
         log(
-            f"record: {len(results)} results written to reports/{record.RECORD_NAME}, "
+            f"record: {len(results)} results{pairs} written to reports/{record.RECORD_NAME}, "
             f"{kept} other results kept as they were"
         )
         return reports_dir

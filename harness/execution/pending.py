@@ -1,0 +1,125 @@
+"""Pending probes: bisect probes answered by an older version of a scenario's code.
+
+A probe carries the digest of the bug folder that answered it (harness/store/boundaries.py
+``is_current``). After the script or declaration changes, the old answers are no knowledge about
+the new code, and the reports and ``audit`` ignore them: a bisected range would read "unknown"
+until someone re-ran every bisect by hand (issue 45: adk #295's contributor saw 0.3-0.5 and 1.0-1.7
+turn unknown after one edit). Instead the next matrix or bisect run of the scenario asks each such
+release again, with the current code, and writes the answers back as probes of the same range.
+
+A probe at a release the record itself holds a current result for is not asked again: the record
+wins there (boundaries.known).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.execution import progress
+from harness.execution.run import RunSettings, run_cases
+from harness.planning import builds as builds_mod
+from harness.planning import versions
+from harness.runtime.scenario import Scenario
+from harness.store import boundaries, result_cache
+from harness.store.rows import AnyRow, fields
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The releases one scenario's stale probes name, each with the cases to ask there."""
+
+    scenario: Scenario
+    inputs: str | None  # the scenario's current digest: the fresh probes carry it
+    cases: dict[str, list[str]]  # version -> case ids
+
+    @property
+    def count(self) -> int:
+        return sum(len(c) for c in self.cases.values())
+
+
+def find(
+    record: dict,
+    results: Iterable[AnyRow],
+    scenarios: Iterable[Scenario],
+    root: Path,
+    only_cases: set[str] | None = None,
+) -> list[Pending]:
+    """Every scenario's probes that older code answered, where the record has no current result.
+
+    ``only_cases``: ``scenario:case`` keys to look at (a run of some cases); None for every case."""
+    rows = [fields(r) for r in results]
+    out = []
+    for scenario in scenarios:
+        inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
+        answered = {
+            (r["case"], r["version"])
+            for r in rows
+            if r["scenario"] == scenario.id
+            and r["source"] == f"{scenario.framework}=={r['version']}"
+            and boundaries.is_current(r, inputs)
+        }
+        case_ids = {c.id for c in scenario.cases}
+        cases: dict[str, list[str]] = {}
+        for p in record["probes"]:
+            if (p["scenario"], p["framework"]) != (scenario.id, scenario.framework) or p["case"] not in case_ids:
+                continue
+            if only_cases is not None and f"{scenario.id}:{p['case']}" not in only_cases:
+                continue
+            if boundaries.is_current(p, inputs) or (p["case"], p["version"]) in answered:
+                continue
+            cases.setdefault(p["version"], [])
+            if p["case"] not in cases[p["version"]]:
+                cases[p["version"]].append(p["case"])
+        if cases:
+            ordered = dict(sorted(cases.items(), key=lambda kv: versions.key(kv[0])))
+            out.append(Pending(scenario, inputs, ordered))
+    return out
+
+
+def measure(pending: list[Pending], settings: RunSettings, jobs: int, log: Callable[[str], None]) -> list[dict]:
+    """Ask every pending release again, ``jobs`` builds at a time: the fresh probes, one per case."""
+    work = [(p, version, case_ids) for p in pending for version, case_ids in p.cases.items()]
+    if not work:
+        return []
+    total = sum(len(c) for _, _, c in work)
+    log(
+        f"pending probes: {total} answered by an older version of {len(pending)} scenario(s)' code, "
+        f"on {len(work)} release(s): asked again with the current code"
+    )
+    started = time.monotonic()
+    tracker = progress.Tracker("pending probes", len(work), max(1, min(jobs, len(work))))
+
+    def one(item: tuple[Pending, str, list[str]]) -> list[dict]:
+        p, version, case_ids = item
+        build = builds_mod.parse(f"{p.scenario.framework}=={version}", settings.cache_dir)
+        tracker.begin(build.source)
+        try:
+            run = run_cases(build, [(p.scenario, p.scenario.case(c)) for c in case_ids], settings)
+        finally:
+            tracker.finish(build.source)
+        return [
+            {
+                "scenario": p.scenario.id,
+                "case": r.case,
+                "framework": p.scenario.framework,
+                "version": version,
+                "outcome": r.outcome,
+                "detail": r.detail,
+                **({"inputs": p.inputs} if p.inputs else {}),
+            }
+            for r in run.results
+        ]
+
+    with tracker, ThreadPoolExecutor(max_workers=max(1, jobs)) as executor:
+        fresh = [probe for probes in executor.map(one, work) for probe in probes]
+    log(f"pending probes: {len(fresh)} asked again in {time.monotonic() - started:.1f}s")
+    return fresh
+
+
+def merged(record: dict, fresh: list[dict]) -> dict:
+    """The bisect record with ``fresh`` in place of the stale probes of the same releases and cases."""
+    return boundaries.normalise({**record, "probes": [*record["probes"], *fresh]})
