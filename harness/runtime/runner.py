@@ -32,20 +32,34 @@ DEFAULT_TIMEOUT = 60.0
 CASE_ENVIRONMENT = {"OPENAI_AGENTS_DISABLE_TRACING": "1"}
 
 
-_PATH_RE = re.compile(r"(?:/[^\s'\":]+)+/(?=[^\s/'\":]+)")
+# A run of characters a path can hold (no space, quote or colon); a path is found inside one run
+# with string methods, never by a pattern with nested repeats, which backtracked for minutes on a
+# run of slashes (issue 49: "/" * 2000 took longer than 120 s).
+_RUN_RE = re.compile(r"[^\s'\":]+")
+
+
+def _shorten(path: str) -> str:
+    for anchor in ("/site-packages/", "/src/"):
+        if anchor in path:
+            return path.split(anchor, 1)[1]
+    return ""
+
+
+def _strip_run(m: re.Match) -> str:
+    run = m.group(0)
+    # The path's end is the run's last "/" followed by a name; its start the run's first "/",
+    # with at least one character between them (what r"(?:/[^\s'\":]+)+/(?=[^\s/'\":])" matched).
+    end = run.rstrip("/").rfind("/")
+    start = run.find("/")
+    if end < 0 or end - start < 2:
+        return run
+    return run[:start] + _shorten(run[start : end + 1]) + run[end + 1 :]
 
 
 def strip_paths(text: str) -> str:
-    """Drop directory parts of absolute paths, keeping package-relative ones when recognisable."""
-
-    def shorten(m: re.Match) -> str:
-        path = m.group(0)
-        for anchor in ("/site-packages/", "/src/"):
-            if anchor in path:
-                return path.split(anchor, 1)[1]
-        return ""
-
-    return _PATH_RE.sub(shorten, text)
+    """Drop directory parts of absolute paths, keeping package-relative ones when recognisable;
+    in time linear in the text's length."""
+    return _RUN_RE.sub(_strip_run, text)
 
 
 # The bound on every detail made from output or an exception (a crash's last lines, a traceback):
