@@ -5,12 +5,17 @@ Each test's docstring names the fault it guards and what the unchanged code did.
 
 from __future__ import annotations
 
+import json
+import shutil
 import signal
 import time
 
 import pytest
 
+from harness.execution import matrix
+from harness.runtime.result import CaseResult
 from harness.runtime.runner import strip_paths
+from test_record import RETRY, TOOL, Table, every_adk, files, make_project, run
 
 
 @pytest.mark.parametrize(
@@ -43,3 +48,63 @@ def test_strip_paths_keeps_its_output_on_ordinary_details():
         "at y.py: a/b.py and p/q.py"
     )
     assert strip_paths("a/b c/d/e /x /x/ //y") == "a/b ce /x /x/ //y"
+
+
+# --- a lone surrogate in a case's detail or timeline ------------------------------------------
+
+SURROGATE = "got b'\\xff' as \udcff"  # what bytes decoded with errors="surrogateescape" give
+
+
+def surrogate_table():
+    """A fake run_build (tests/test_record.py ``Table``) whose RETRY case at 2.9.1 has SURROGATE
+    in its detail and its timeline."""
+    table = Table(every_adk)
+
+    def build_run(build, cases, options, cache_dir, recorded=None, store=None):
+        env, rows = table(build, cases, options, cache_dir, recorded, store)
+        for i, row in enumerate(rows):
+            if row.result.scenario == RETRY and build.version == "2.9.1":
+                s, c = next((s, c) for s, c in cases if (s.id, c.id) == (RETRY, row.result.case))
+                rows[i] = matrix._result(s, c, build, build.version, row.result.outcome, SURROGATE, SURROGATE + "\n")
+        return env, rows
+
+    return build_run
+
+
+def test_a_lone_surrogate_marks_its_case_only_and_the_run_keeps_every_result(tmp_path, monkeypatch):
+    """A case whose timeline and detail hold "\\udcff" is stored with the character escaped
+    (``\\udcff``), the same way every run, and every other result is kept. Before, staging the
+    record raised UnicodeEncodeError after every case had run, and the run's results were lost."""
+    project = make_project(tmp_path, monkeypatch)
+    args = ("--only", RETRY, "--only", TOOL, "--update-snapshots")
+    assert run(project, monkeypatch, surrogate_table(), *args) == 0
+    rows = json.loads((project / "reports" / "matrix.json").read_text(encoding="utf-8"))["results"]
+    marked = [r for r in rows if r["detail"] != r["outcome"]]
+    assert {(r["scenario"], r["version"], r["detail"]) for r in marked} == {(RETRY, "2.9.1", "got b'\\xff' as \\udcff")}
+    cases = {(r["scenario"], r["case"]) for r in rows}
+    assert len(rows) == 3 * len(cases)  # every case at 2.8.0, 2.9.1 and 2.10.0: nothing lost
+    stored = files(project)
+
+    # Deterministic: a second run from scratch writes the same bytes.
+    shutil.rmtree(project / "reports")
+    shutil.rmtree(project / "snapshots")
+    (project / "snapshots" / "matrix").mkdir(parents=True)
+    assert run(project, monkeypatch, surrogate_table(), *args) == 0
+    assert files(project) == stored
+    # Read back: a run compared with the stored timelines finds every one the same.
+    assert run(project, monkeypatch, surrogate_table(), "--only", RETRY, "--only", TOOL) == 0
+    again = json.loads((project / "reports" / "matrix.json").read_text(encoding="utf-8"))["results"]
+    assert {r["snapshot"] for r in again} == {"match"}
+    assert files(project / "snapshots") == {
+        k.removeprefix("snapshots/"): v for k, v in stored.items() if k.startswith("snapshots/")
+    }
+    assert any(b"\\udcff" in v for k, v in stored.items() if k.startswith("snapshots/"))  # the timeline, escaped
+
+
+def test_a_result_escapes_a_lone_surrogate_when_made():
+    """The escaping happens where a result is made (the worker's, the wire's, the record's), once:
+    an escaped result made again is unchanged."""
+    made = CaseResult("s", "c", "error", "a \udcff b", "\udcff\n")
+    assert (made.detail, made.timeline) == ("a \\udcff b", "\\udcff\n")
+    assert CaseResult.from_dict(made.to_dict()) == made
+    assert CaseResult("s", "c", "fixed", "é ✓", "日本\n").detail == "é ✓"  # other text as it was

@@ -23,6 +23,13 @@ class CaseResult:
     detail: str
     timeline: str = ""
 
+    def __post_init__(self) -> None:
+        # A lone surrogate (bytes a case decoded with errors="surrogateescape") cannot be written
+        # as UTF-8: escaped here, where every result is made, it marks its own case only instead
+        # of failing the run's writes after every case ran (issue 49).
+        for name in ("detail", "timeline"):
+            object.__setattr__(self, name, utf8_safe(getattr(self, name)))
+
     def to_dict(self) -> dict:
         """The worker's wire format (and the shape the environment's result cache keeps)."""
         return {
@@ -43,6 +50,12 @@ class CaseResult:
             record["detail"],
             record.get("timeline") or "",
         )
+
+
+def utf8_safe(text: str) -> str:
+    """``text`` with every character UTF-8 cannot encode (a lone surrogate, ``"\\udcff"``) as its
+    backslash escape (``"\\\\udcff"``); the same text every time, and unchanged when already safe."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 # The wire format's other readers (harness/execution/driver.py and run.py) go through these, so
