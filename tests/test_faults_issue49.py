@@ -8,14 +8,37 @@ from __future__ import annotations
 import json
 import shutil
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from harness.execution import matrix
 from harness.runtime.result import CaseResult
 from harness.runtime.runner import strip_paths
+from harness.store.snapshots import SnapshotCorrupt, SnapshotStore
+from harness.store.upgrade_snapshots import UpgradeSnapshots
 from test_record import RETRY, TOOL, Table, every_adk, files, make_project, run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def harness(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def reports(project: Path) -> dict[Path, bytes]:
+    """Every report's bytes (not the record's lock file, .record.lock, which a run leaves)."""
+    return {p: p.read_bytes() for p in (project / "reports").rglob("*") if p.is_file() and p.name != ".record.lock"}
+
+
+def copy_project(to: Path, *names: str) -> Path:
+    """A copy of the project's folders ``names`` under ``to`` (its root)."""
+    for name in names:
+        shutil.copytree(ROOT / name, to / name, ignore=shutil.ignore_patterns("__pycache__", ".tmp-*"))
+    return to
 
 
 @pytest.mark.parametrize(
@@ -108,3 +131,44 @@ def test_a_result_escapes_a_lone_surrogate_when_made():
     assert (made.detail, made.timeline) == ("a \\udcff b", "\\udcff\n")
     assert CaseResult.from_dict(made.to_dict()) == made
     assert CaseResult("s", "c", "fixed", "é ✓", "日本\n").detail == "é ✓"  # other text as it was
+
+
+# --- a snapshot file with a byte that is not UTF-8 ---------------------------------------------
+
+
+def test_a_snapshot_that_is_not_utf8_is_a_damaged_store_in_one_line(tmp_path):
+    """Reading a stored snapshot (to compare with it, or for its timeline) refuses a file that is
+    not UTF-8 in one line naming it. Before, the read raised UnicodeDecodeError."""
+    store = SnapshotStore(tmp_path / "snapshots" / "matrix")
+    row = {"scenario": "adk-x", "case": "c", "version": "1.0.0", "source": "google-adk==1.0.0"}
+    assert store.accept({**row, "outcome": "fixed", "detail": "d", "timeline": "a\n", "release": True})
+    (store.root / "adk-x" / "c" / "1.0.0.txt").write_bytes(b"outcome: fixed\ndetail: \xff\n\na\n")
+    upgrades = UpgradeSnapshots(tmp_path / "snapshots" / "upgrades")
+    (upgrades.root / "adk-x" / "c").mkdir(parents=True)
+    upgrades.path("adk-x", "c", "1.0.0", "2.0.0").write_bytes(b"outcome: fixed\ndetail: \xff\n\na\n")
+    for read in (
+        lambda: store.timeline("adk-x", "c", "1.0.0"),
+        lambda: store.check({**row, "outcome": "fixed", "detail": "d", "timeline": "a\n"}),
+        store.validate,
+        lambda: upgrades.timeline("adk-x", "c", "1.0.0", "2.0.0"),
+        upgrades.validate,
+    ):
+        with pytest.raises(SnapshotCorrupt) as err:
+            read()
+        assert "\n" not in str(err.value) and "is not UTF-8 text (a damaged snapshot store)" in str(err.value)
+        assert str(err.value).startswith("snapshots/")
+
+
+def test_report_refuses_a_snapshot_that_is_not_utf8_with_exit_2(tmp_path):
+    """`python -m harness report` (which reads the record's timelines from the snapshots) names
+    the damaged file in one line, exit 2, and rewrites no report. Before: a UnicodeDecodeError
+    traceback."""
+    project = copy_project(tmp_path, "harness", "scenarios", "snapshots", "reports", "upgrades")
+    bad = sorted((project / "snapshots" / "matrix").glob("*/*/*.txt"))[0]
+    bad.write_bytes(bad.read_bytes().replace(b"\n\n", b" \xff\n\n", 1))
+    before = reports(project)
+    out = harness("report", cwd=project)
+    rel = bad.relative_to(project).as_posix()
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.startswith(f"error: {rel} is not UTF-8 text") and out.stderr.count("\n") == 1
+    assert reports(project) == before

@@ -38,6 +38,22 @@ class SnapshotCorrupt(UsageError, ValueError):
     """A stored snapshot file that is not one (hand-edited into another shape, or damaged)."""
 
 
+def repair_hint(rel: str) -> str:
+    """How to mend the stored file ``rel`` (its path from the project root)."""
+    return f"restore it with `git checkout -- {rel}` or delete it and re-run with --update-snapshots"
+
+
+def read_text(path: Path, project: Path) -> str:
+    """A stored snapshot's text, read as UTF-8; a file that is not UTF-8 is a damaged store, said
+    in one line naming it (``project``: the root its name is shown from)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        # Every command that reads the store meets it here, not only the ones that validate first.
+        rel = path.relative_to(project).as_posix()
+        raise SnapshotCorrupt(f"{rel} is not UTF-8 text (a damaged snapshot store); {repair_hint(rel)}") from None
+
+
 class SnapshotStore:
     def __init__(self, root: Path):
         self.root = root
@@ -55,7 +71,7 @@ class SnapshotStore:
         return earlier[-1] if earlier else None
 
     def read(self, scenario: str, case: str, version: str) -> str:
-        return (self._dir(scenario, case) / f"{version}.txt").read_text()
+        return read_text(self._dir(scenario, case) / f"{version}.txt", self.root.parent.parent)
 
     def timeline(self, scenario: str, case: str, version: str) -> str | None:
         """The timeline the snapshot of ``version`` holds (after its outcome and detail lines), or None."""
@@ -108,7 +124,7 @@ class SnapshotStore:
         # ``scenario_releases``), so accepting new timelines never drops a release's results.
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(render(result))
+        tmp.write_text(render(result), encoding="utf-8")
         tmp.replace(path)
         return True
 
@@ -117,7 +133,7 @@ class SnapshotStore:
         with what it matched when a snapshot is inserted between them."""
         path = self._dir(scenario, case) / f"{version}.txt"
         if not path.exists():
-            path.write_text(self.read(scenario, case, base))
+            path.write_text(self.read(scenario, case, base), encoding="utf-8")
 
     def known_pairs(self) -> set[tuple[str, str]]:
         """Every (scenario, case) with stored snapshots, for orphan detection."""
@@ -133,16 +149,12 @@ class SnapshotStore:
             if path.is_dir():
                 continue
             rel = path.relative_to(self.root.parent.parent).as_posix()
-            hint = f"restore it with `git checkout -- {rel}` or delete it and re-run with --update-snapshots"
+            hint = repair_hint(rel)
             if path.suffix != ".txt" or len(path.relative_to(self.root).parts) != 3 or not versions.is_final(path.stem):
                 raise SnapshotCorrupt(
                     f"{rel} is not where a snapshot belongs (snapshots/matrix/<scenario>/<case>/<version>.txt); {hint}"
                 )
-            try:
-                text = path.read_text(encoding="utf-8")
-            except UnicodeDecodeError:
-                raise SnapshotCorrupt(f"{rel} is not UTF-8 text; {hint}") from None
-            lines = text.split("\n", 3)
+            lines = read_text(path, self.root.parent.parent).split("\n", 3)
             if (
                 len(lines) < 3
                 or not lines[0].startswith("outcome: ")

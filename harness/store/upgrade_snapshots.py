@@ -15,7 +15,7 @@ from pathlib import Path
 from harness.planning import versions
 from harness.runtime.outcomes import ERROR, OUTCOMES
 from harness.store.rows import AnyRow, fields
-from harness.store.snapshots import CHANGED, MATCH, NEW, Check, SnapshotCorrupt, render
+from harness.store.snapshots import CHANGED, MATCH, NEW, Check, SnapshotCorrupt, read_text, render, repair_hint
 
 UPGRADE_SNAPSHOTS = "upgrades"  # beside snapshots/matrix/
 _SEPARATOR = "-to-"
@@ -35,7 +35,7 @@ class UpgradeSnapshots:
     def timeline(self, scenario: str, case: str, writer: str, reader: str) -> str | None:
         """The timeline the pair's snapshot holds, or None."""
         try:
-            text = self.path(scenario, case, writer, reader).read_text()
+            text = read_text(self.path(scenario, case, writer, reader), self.root.parent.parent)
         except OSError:
             return None
         head, sep, timeline = text.partition("\n\n")
@@ -47,7 +47,7 @@ class UpgradeSnapshots:
         path = self.path(r["scenario"], r["case"], r["from_version"], r["version"])
         if not path.exists():
             return Check(NEW, None, "")
-        stored, actual = path.read_text(), render(r)
+        stored, actual = read_text(path, self.root.parent.parent), render(r)
         if stored == actual:
             return Check(MATCH, path.stem, "")
         diff = "".join(
@@ -68,7 +68,7 @@ class UpgradeSnapshots:
         path = self.path(r["scenario"], r["case"], r["from_version"], r["version"])
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(render(r))
+        tmp.write_text(render(r), encoding="utf-8")
         tmp.replace(path)
         return True
 
@@ -80,7 +80,7 @@ class UpgradeSnapshots:
             if path.is_dir():
                 continue
             rel = path.relative_to(self.root.parent.parent).as_posix()
-            hint = f"restore it with `git checkout -- {rel}` or delete it and re-run with --update-snapshots"
+            hint = repair_hint(rel)
             writer, sep, reader = path.stem.partition(_SEPARATOR)
             if (
                 path.suffix != ".txt"
@@ -93,7 +93,7 @@ class UpgradeSnapshots:
                     f"{rel} is not where an upgrade's snapshot belongs "
                     f"(snapshots/upgrades/<scenario>/<case>/<writer>-to-<reader>.txt); {hint}"
                 )
-            first = path.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+            first = read_text(path, self.root.parent.parent).split("\n", 1)[0]
             if not first.startswith("outcome: ") or first[9:] not in OUTCOMES:
                 raise SnapshotCorrupt(f"{rel} does not start with 'outcome: <one of {', '.join(OUTCOMES)}>'; {hint}")
 
