@@ -6,6 +6,7 @@ Each test's docstring names the fault it guards and what the unchanged code did.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -172,3 +173,31 @@ def test_report_refuses_a_snapshot_that_is_not_utf8_with_exit_2(tmp_path):
     assert out.returncode == 2, out.stderr
     assert out.stderr.startswith(f"error: {rel} is not UTF-8 text") and out.stderr.count("\n") == 1
     assert reports(project) == before
+
+
+# --- HARNESS_POOL_DIR naming a file --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("below", "said"),
+    [("", "is a file, not a folder"), ("sub", "lies inside a file, not a folder")],
+    ids=["the-file", "a-folder-in-the-file"],
+)
+@pytest.mark.parametrize("command", [("pool", "status"), ("matrix", "google-adk==2.13.0"), ("bisect", RETRY)])
+def test_a_pool_dir_that_is_a_file_is_refused_in_one_line(tmp_path, command, below, said):
+    """HARNESS_POOL_DIR naming a regular file (or a folder inside one) is refused before any work:
+    one line naming the variable and what is valid, exit 2, the file as it was. Before: a
+    FileExistsError (NotADirectoryError) traceback."""
+    project = copy_project(tmp_path / "project", "harness", "scenarios")
+    taken = tmp_path / "a-file"
+    taken.write_text("mine")
+    env = {**os.environ, "HARNESS_POOL_DIR": str(taken / below if below else taken)}
+    out = subprocess.run(
+        [sys.executable, "-m", "harness", *command], capture_output=True, text=True, cwd=project, env=env
+    )
+    assert out.returncode == 2, out.stderr
+    line = out.stderr
+    assert line.startswith("error: HARNESS_POOL_DIR=") and line.count("\n") == 1, line
+    assert said in line and "valid for HARNESS_POOL_DIR: a folder that is this user's own private folder" in line
+    assert "or unset" in line
+    assert taken.read_text() == "mine" and not (project / "reports").exists()

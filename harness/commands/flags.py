@@ -91,8 +91,13 @@ def add_pool_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def pool_mode(args: argparse.Namespace) -> str:
-    """ "warm", "cold", or "auto" (use the warm workers present, start none) from the flags."""
-    return "warm" if args.warm else "cold" if args.cold else "auto"
+    """ "warm", "cold", or "auto" (use the warm workers present, start none) from the flags; a
+    HARNESS_POOL_DIR that cannot be a folder is refused here, before any work."""
+    from harness.execution import pool
+
+    mode = "warm" if args.warm else "cold" if args.cold else "auto"
+    pool.check_dir(mode)
+    return mode
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -38,6 +38,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.errors import UsageError
 from harness.execution import isolation
 from harness.runtime import frameworks
 
@@ -54,7 +55,16 @@ def pool_dir() -> Path:
     """Where the pool's sockets and member files live (short: a socket path is at most 107 bytes)."""
     configured = os.environ.get("HARNESS_POOL_DIR")
     path = Path(configured) if configured else Path(tempfile.gettempdir()) / f"harness-pool-{os.getuid()}"
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        # Not a reason to go cold like an unsafe folder: the user named a file, so it is bad input.
+        what = "is a file, not a folder" if path.exists() else "lies inside a file, not a folder"
+        named = f"HARNESS_POOL_DIR={path}" if configured else f"the pool folder {path} (HARNESS_POOL_DIR unset)"
+        raise PoolDirInvalid(
+            f"{named} {what}; valid for HARNESS_POOL_DIR: a folder that is this user's own private folder "
+            "(made when missing), or unset (a folder of the system's temporary folder)"
+        ) from None
     st = path.stat()
     if st.st_uid != os.getuid() or st.st_mode & 0o022:
         # Another user could put a socket there that answers with made-up results.
@@ -67,6 +77,18 @@ def pool_dir() -> Path:
 
 class PoolUnsafe(OSError):
     """The pool folder could be written by someone else."""
+
+
+class PoolDirInvalid(UsageError):
+    """The pool folder is a file (or inside one): bad input, refused before any work."""
+
+
+def check_dir(mode: str) -> None:
+    """Refuse a pool folder that cannot be one (``PoolDirInvalid``) before a command's work, when
+    the command uses the pool (``mode`` not "cold"); an unsafe one only makes its runs go cold."""
+    if mode != "cold":
+        with contextlib.suppress(PoolUnsafe):
+            pool_dir()
 
 
 _warned_unsafe = False
