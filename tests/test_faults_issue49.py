@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.errors import UsageError
 from harness.execution import matrix
 from harness.runtime.result import CaseResult
 from harness.runtime.runner import strip_paths
@@ -201,3 +202,48 @@ def test_a_pool_dir_that_is_a_file_is_refused_in_one_line(tmp_path, command, bel
     assert said in line and "valid for HARNESS_POOL_DIR: a folder that is this user's own private folder" in line
     assert "or unset" in line
     assert taken.read_text() == "mine" and not (project / "reports").exists()
+
+
+# --- --out inside the snapshot store or the scenarios -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["snapshots/matrix", "snapshots", "./snapshots/upgrades/x", "scenarios", f"scenarios/{RETRY}", "upgrades/u"],
+)
+def test_out_cannot_name_a_folder_of_the_snapshots_or_the_scenarios(tmp_path, monkeypatch, given):
+    """``--out snapshots/matrix`` (any folder in snapshots/, scenarios/ or upgrades/) is refused in
+    one line before any work, like ``--out reports``. Before: the run's reports were written into
+    the snapshot store (a matrix.json and .md files among the snapshots), exit 0."""
+    project = make_project(tmp_path, monkeypatch)
+    run(project, monkeypatch, Table(every_adk), "--only", RETRY, "--update-snapshots")
+    before = files(project)
+    table = Table(every_adk)
+    monkeypatch.setattr(matrix, "run_build", table)
+    monkeypatch.chdir(project)
+    options = matrix.Options(root=project, jobs=1, specs=["google-adk==2.10.0"], only=[RETRY], out=Path(given))
+    with pytest.raises(
+        UsageError, match=r"^--out .* is inside the project's (snapshots|scenarios|upgrades)/"
+    ) as raised:
+        matrix.run(options)
+    assert "\n" not in str(raised.value) and "name a folder outside" in str(raised.value)
+    assert table.ran == []
+    assert files(project) == before
+
+
+def test_candidate_out_cannot_name_the_snapshot_store(tmp_path, monkeypatch):
+    """The same refusal for ``candidate --out`` (it writes a run folder too)."""
+    from harness.execution import candidate
+
+    project = make_project(tmp_path, monkeypatch)
+    with pytest.raises(UsageError, match=r"--out .* is inside the project's snapshots/"):
+        candidate.run("/nonexistent-checkout", project / "snapshots" / "matrix", project)
+
+
+def test_out_may_still_name_a_run_folder_in_reports(tmp_path, monkeypatch):
+    """reports/runs/<name>/ (the default run folder) and folders outside the project stay valid."""
+    from harness.store import record
+
+    project = make_project(tmp_path, monkeypatch)
+    for fine in (project / "reports" / "runs" / "x", tmp_path / "elsewhere", project / "snapshots-old"):
+        record.refuse_record_folder(fine, project)

@@ -465,13 +465,27 @@ def write_folder(folder: Path, document: dict, renderer: Renderer, bisects: dict
     return [folder / RECORD_NAME, *written]
 
 
+# The project's folders of inputs: a run folder inside one would mix reports into what the
+# matrix reads (a matrix.json among the snapshots, .md files among the scenarios).
+INPUT_FOLDERS = ("snapshots", "scenarios", "upgrades")
+
+
 def refuse_record_folder(out: Path, root: Path, flag: str = "--out") -> None:
-    """A run folder can never be the record's own folder (it would replace the record)."""
-    if out.resolve() == (root / "reports").resolve():
+    """A run folder can never be the record's own folder (it would replace the record), nor a
+    folder inside the snapshot store or the scenarios (``INPUT_FOLDERS``)."""
+    where = out.resolve()
+    if where == (root / "reports").resolve():
         raise UsageError(
             f"{flag} {out} is the record's own folder (reports/); name another folder, "
             f"or leave {flag} out to merge into the record"
         )
+    for name in INPUT_FOLDERS:
+        if where.is_relative_to((root / name).resolve()):
+            raise UsageError(
+                f"{flag} {out} is inside the project's {name}/ (what the matrix reads, not a place for "
+                f"reports); name a folder outside snapshots/, scenarios/ and upgrades/ "
+                f"(such as reports/runs/NAME), or leave {flag} out"
+            )
 
 
 # --- which releases are in the matrix ---------------------------------------------------------
