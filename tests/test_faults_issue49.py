@@ -247,3 +247,29 @@ def test_out_may_still_name_a_run_folder_in_reports(tmp_path, monkeypatch):
     project = make_project(tmp_path, monkeypatch)
     for fine in (project / "reports" / "runs" / "x", tmp_path / "elsewhere", project / "snapshots-old"):
         record.refuse_record_folder(fine, project)
+
+
+# --- an empty SPEC ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["", " ", "\t"])
+def test_an_empty_spec_is_refused_not_read_as_the_current_folder(tmp_path, monkeypatch, spec):
+    """An empty SPEC names no build. Before, ``Path("")`` is ``.``, which exists: ``''`` was read as
+    a local build of the current folder (the project root)."""
+    from harness.planning import builds
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "google-adk"\nversion = "9.9.9"\n')
+    with pytest.raises(builds.SpecError, match=r"^an empty SPEC names no build; valid: NAME==VERSION") as err:
+        builds.parse(spec, tmp_path / "cache")
+    assert "\n" not in str(err.value)
+
+
+def test_matrix_refuses_an_empty_spec_with_exit_2(tmp_path):
+    """`python -m harness matrix ''`: one line, exit 2, the record untouched."""
+    project = copy_project(tmp_path, "harness", "scenarios", "snapshots", "reports")
+    before = reports(project)
+    out = harness("matrix", "", cwd=project)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.startswith("error: an empty SPEC names no build") and out.stderr.count("\n") == 1
+    assert reports(project) == before

@@ -87,6 +87,12 @@ def _local_build(path: Path, spec: str) -> Build:
 
 def parse(spec: str, cache_dir: Path) -> Build:
     """Resolve one SPEC; raise SpecError (one line: what is wrong, what is valid)."""
+    if not spec.strip():
+        # Path("") is ".", which exists: an empty SPEC would be read as the current folder.
+        raise SpecError(
+            "an empty SPEC names no build; valid: NAME==VERSION (google-adk==2.13.0), a path to a "
+            "checkout, wheel or sdist (. for the current folder), or NAME @ URL"
+        )
     if m := PIN_RE.match(spec):
         framework = frameworks.get(m.group(1)).name
         version = m.group(2)
