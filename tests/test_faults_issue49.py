@@ -273,3 +273,35 @@ def test_matrix_refuses_an_empty_spec_with_exit_2(tmp_path):
     assert out.returncode == 2, out.stderr
     assert out.stderr.startswith("error: an empty SPEC names no build") and out.stderr.count("\n") == 1
     assert reports(project) == before
+
+
+# --- a bug folder whose bug.py fails to import -----------------------------------------------------
+
+
+def test_a_bug_py_that_fails_to_import_is_named_by_its_folder(tmp_path):
+    """Every bug folder's declaration is a ``bug.py``: the error names the file by its folder
+    (scenarios/<id>/bug.py) and gives the exception's type and message. Before: "scenario module
+    bug failed to import", which does not say which of the 43 folders."""
+    from harness.runtime import registry
+    from harness.runtime.scenario import ScenarioError
+
+    scenarios = tmp_path / "scenarios"
+    (scenarios / "adk-broken-one").mkdir(parents=True)
+    (scenarios / "adk-broken-one" / "bug.py").write_text("import no_such_module_anywhere\n")
+    with pytest.raises(ScenarioError) as err:
+        registry.discover(scenarios)
+    assert str(err.value) == (
+        "scenario module scenarios/adk-broken-one/bug.py failed to import: "
+        "ModuleNotFoundError: No module named 'no_such_module_anywhere'"
+    )
+
+
+def test_list_names_the_bug_folder_whose_bug_py_fails_with_exit_2(tmp_path):
+    """Through the command line: one line naming scenarios/<id>/bug.py, exit 2."""
+    project = copy_project(tmp_path, "harness", "scenarios")
+    (project / "scenarios" / RETRY / "bug.py").write_text("raise RuntimeError('half-edited')\n")
+    out = harness("list", cwd=project)
+    assert out.returncode == 2, out.stderr
+    assert (
+        out.stderr == f"error: scenario module scenarios/{RETRY}/bug.py failed to import: RuntimeError: half-edited\n"
+    )

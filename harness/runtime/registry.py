@@ -23,20 +23,28 @@ class UnknownId(UsageError, ValueError):
     """A scenario or case id that no scenario defines."""
 
 
+def _shown(path: Path) -> str:
+    """How errors name a scenario module: a bug folder's declaration by its folder
+    (``scenarios/<id>/bug.py``: every one is a bug.py), any other module by its name."""
+    if path.name == reproduction.DECLARATION:
+        return "/".join(path.parts[-3:])
+    return path.stem
+
+
 def _load_module(path: Path, package: str) -> ModuleType:
     name = f"{package}.{path.stem}"
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:  # not a loadable Python file (a .py with no loader)
-        raise ScenarioError(f"scenario module {path.stem} cannot be loaded from {path.name}")
+        raise ScenarioError(f"scenario module {_shown(path)} cannot be loaded from {path.name}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[name]
-        raise ScenarioError(f"scenario module {path.stem} failed to import: {type(exc).__name__}: {exc}") from exc
+        raise ScenarioError(f"scenario module {_shown(path)} failed to import: {type(exc).__name__}: {exc}") from exc
     return module
 
 
