@@ -305,3 +305,40 @@ def test_list_names_the_bug_folder_whose_bug_py_fails_with_exit_2(tmp_path):
     assert (
         out.stderr == f"error: scenario module scenarios/{RETRY}/bug.py failed to import: RuntimeError: half-edited\n"
     )
+
+
+# --- SPECs after --only ID -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "specs", "only"),
+    [
+        (["--only", RETRY, "google-adk==2.9.1"], ["google-adk==2.9.1"], [RETRY]),
+        (
+            ["google-adk==2.9.0", "--only", RETRY, "google-adk==2.9.1"],
+            ["google-adk==2.9.0", "google-adk==2.9.1"],
+            [RETRY],
+        ),
+        (["a==1", "--only", RETRY, "b==2", "--warm", "c==3", "--only", TOOL], ["a==1", "b==2", "c==3"], [RETRY, TOOL]),
+        (["--only", f"{RETRY},{TOOL}", "--jobs", "2", "a==1"], ["a==1"], [f"{RETRY},{TOOL}"]),
+    ],
+    ids=["after", "both-sides", "between-flags", "after-a-valued-flag"],
+)
+def test_specs_may_follow_only(argv, specs, only):
+    """The README's flag table: ``--only ID`` takes one value, "SPECs may follow it". Parsing only
+    (no build runs). Before, SPECs on both sides of ``--only`` (or of another flag) were refused:
+    "unrecognized arguments: google-adk==2.9.1"."""
+    from harness.commands import cli
+
+    args = cli.parse(["matrix", *argv])
+    assert (args.specs, args.only) == (specs, only)
+
+
+@pytest.mark.parametrize("argv", [["matrix", "--bogus"], ["matrix", "a==1", "--bogus", "b==2"], ["list", "extra"]])
+def test_what_is_not_a_spec_is_still_refused_in_one_line(argv):
+    """An unknown flag (or an argument a command takes none of) stays a one-line refusal."""
+    from harness.commands import cli, flags
+
+    with pytest.raises(flags.FlagError, match=r"^unrecognized arguments: ") as err:
+        cli.parse(argv)
+    assert "\n" not in str(err.value)

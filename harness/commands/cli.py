@@ -49,12 +49,26 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def parse(argv: list[str]) -> argparse.Namespace:
+    """The command line's arguments; a command's SPECs may stand on both sides of its flags
+    (``matrix a==1 --only ID b==2``)."""
+    p = parser()
+    args, extra = p.parse_known_args(argv)
+    # argparse fills a positional from one run of arguments only; SPECs after a flag that follows
+    # the first ones come back unplaced, so they join the SPECs here (what is a flag stays refused).
+    if extra and isinstance(getattr(args, "specs", None), list) and not any(a.startswith("-") for a in extra):
+        args.specs.extend(extra)
+    elif extra:
+        p.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # Before any thread may start the PostgreSQL server: SIGTERM, SIGHUP and Ctrl-C stop it first.
     postgres.install_signal_handlers()
     try:
-        args = parser().parse_args(argv)
+        args = parse(argv)
         return args.func(args)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
