@@ -59,6 +59,7 @@ async def observe(say, streamed, behavior):
     os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
     os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, GuardrailFunctionOutput, OutputGuardrail, Runner, function_tool
+
     try:
         from agents.agent import StopAtTools  # a TypedDict from 0.0.4 (tool_use_behavior); exported by `agents` later
     except ImportError as exc:
