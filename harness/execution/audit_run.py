@@ -20,11 +20,12 @@ from pathlib import Path
 
 from harness.execution import isolation
 from harness.runtime.outcomes import ERROR, OUTCOMES
+from harness.runtime.runner import PROVIDER_KEYS
 
 DEFAULT_TIMEOUT = 120.0
 # What the script's environment must not inherit: the harness's own import path, and any
 # way for a framework to reach a real service.
-DROPPED = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "OPENAI_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY")
+DROPPED = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", *PROVIDER_KEYS)
 
 
 @dataclass(frozen=True)

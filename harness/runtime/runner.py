@@ -30,6 +30,9 @@ DEFAULT_TIMEOUT = 60.0
 # without the variable, fails (issue 45); a script that needs a key sets a placeholder itself.
 # (openai-agents exports traces to api.openai.com unless disabled: src/agents/tracing/__init__.py)
 CASE_ENVIRONMENT = {"OPENAI_AGENTS_DISABLE_TRACING": "1"}
+# Unset for every case, whatever the caller's shell holds (``python -m harness run`` runs cases in
+# the caller's process): no case ever reads a real key; a script that needs one sets a placeholder.
+PROVIDER_KEYS = ("OPENAI_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY")
 
 
 # A run of characters a path can hold (no space, quote or colon); a path is found inside one run
@@ -132,6 +135,8 @@ def run_case(scenario: Scenario, case: Case, timeout: float = DEFAULT_TIMEOUT) -
     root = logging.getLogger()
     saved_handlers, saved_level = list(root.handlers), root.level
     saved_env = dict(os.environ)  # a case may set any variable; none may reach the next case
+    for key in PROVIDER_KEYS:
+        os.environ.pop(key, None)
     os.environ.update(CASE_ENVIRONMENT)
     try:
         with netguard.blocked():
