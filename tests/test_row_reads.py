@@ -38,8 +38,8 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
     },
     "rendering/boundary_evidence.py": {  # the same entries, as the reports show them
         "e": {"case"},
-        "e['before']": {"outcome"},
-        "e['after']": {"outcome"},
+        "e['before']": {"version", "outcome"},
+        "e['after']": {"version", "outcome"},
         "before": {"version", "outcome"},
         "after": {"version", "outcome"},
     },
@@ -69,6 +69,7 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
 }
 NOT_ROWS["rendering/reproduce.py"]["e"] = {"source"}  # an environment of the record (its date and extras)
 NOT_ROWS["rendering/claims.py"]["claim"] = {"source"}  # a thread's claim (a bug's bug.py)
+NOT_ROWS["execution/pending.py"] = {"p": {"scenario", "case", "framework", "version"}}  # a bisect probe
 
 
 def row_subscripts(paths: list[Path], root: Path = HARNESS) -> list[str]:

@@ -25,7 +25,7 @@ from harness.planning import builds as builds_mod
 from harness.planning import versions
 from harness.runtime.scenario import Scenario
 from harness.store import boundaries, result_cache
-from harness.store.rows import AnyRow, fields
+from harness.store.rows import AnyRow
 
 
 @dataclass(frozen=True)
@@ -51,17 +51,11 @@ def find(
     """Every scenario's probes that older code answered, where the record has no current result.
 
     ``only_cases``: ``scenario:case`` keys to look at (a run of some cases); None for every case."""
-    rows = [fields(r) for r in results]
+    results = list(results)
     out = []
     for scenario in scenarios:
         inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
-        answered = {
-            (r["case"], r["version"])
-            for r in rows
-            if r["scenario"] == scenario.id
-            and r["source"] == f"{scenario.framework}=={r['version']}"
-            and boundaries.is_current(r, inputs)
-        }
+        answered = boundaries.current_answers(results, scenario.id, scenario.framework, inputs)
         case_ids = {c.id for c in scenario.cases}
         cases: dict[str, list[str]] = {}
         for p in record["probes"]:

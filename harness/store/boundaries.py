@@ -294,6 +294,18 @@ def known(
     return Known(points, probes, ranges, list(record["releases"].get(framework, [])), stale)
 
 
+def current_answers(
+    results: Iterable[AnyRow], scenario: str, framework: str, inputs: str | None
+) -> set[tuple[str, str]]:
+    """(case, version) of every release result of ``scenario`` the current code answered: where the
+    record wins over a probe (``known``), so a pending probe there needs no asking again."""
+    return {
+        (r["case"], r["version"])
+        for r in map(fields, results)
+        if r["scenario"] == scenario and r["source"] == f"{framework}=={r['version']}" and is_current(r, inputs)
+    }
+
+
 def boundary_releases(
     record: dict, results: Iterable[AnyRow], scenario: str, framework: str, inputs: str | None = None
 ) -> set[str]:
