@@ -8,9 +8,9 @@ Upstream: https://github.com/google/adk-python/issues/948. `adk_to_mcp_tool_type
 (google/adk/tools/mcp_tool/conversion_utils.py) builds the MCP `Tool` from the ADK tool's function
 declaration; a Python function with no parameters has a declaration with neither `parameters` nor
 `parameters_json_schema`, and the converter then gives `inputSchema=None` (the report) or raises
-(1.0.0 - 1.1.1, which pass it to gemini_to_json_schema). The report asks for a valid JSON schema,
-"an empty object `{}` or `{"type": "object", "properties": {}}`"; 1.2.0 gives `{}` (commit
-2a65c411, "Fixes #948"): the `no-args` case. The MCP schema itself requires an object schema
+(the first releases, which pass it to gemini_to_json_schema). The report asks for a valid JSON
+schema, "an empty object `{}` or `{"type": "object", "properties": {}}`"; commit 2a65c411
+("Fixes #948") gives `{}`: the `no-args` case. The MCP schema itself requires an object schema
 (`"type": "object"`), which strict MCP clients check (a 2026-02 comment on the thread): `{}` still
 fails that stricter bar, the `no-args-object-schema` case. A function with parameters is converted
 to an object schema as expected (the control).
