@@ -12,6 +12,7 @@ import builtins
 import errno
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -22,7 +23,7 @@ import pytest
 
 from harness.errors import UsageError
 from harness.execution import matrix
-from harness.store import boundaries, record
+from harness.store import boundaries, record, staging
 from test_record import RETRY, TOOL, Table, every_adk, files, make_project, run
 
 HARNESS = Path(__file__).resolve().parents[1] / "harness"
@@ -222,6 +223,129 @@ def test_rewritten_reports_keep_ordinary_modes(project, monkeypatch):
     reports = project / "reports"
     modes = {p.relative_to(reports).as_posix(): p.stat().st_mode & 0o777 for p in reports.rglob("*") if p.is_file()}
     assert modes and set(modes.values()) == {0o644}, modes
+
+
+# --- a run killed while it commits (issue 49) ---------------------------------------------------
+
+# A second run's commit of the record and its reports, killed (os._exit: no finally, no rollback)
+# when it has moved ``kill_after`` files into place; a move of ``refuse`` is refused (EACCES),
+# so the old files go back, and the kill then comes after ``kill_after`` of those put back.
+KILLED_COMMIT = """
+import errno, os, sys
+from pathlib import Path
+from harness.store import record
+
+reports, kill_after, refuse = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+real_replace, moves, refused = os.replace, [], []
+
+def replace(src, dst):
+    if ".tmp-stage-" in os.fspath(src) and ".tmp-stage-" not in os.fspath(dst):  # a move into place
+        if refuse and os.fspath(dst).endswith(refuse) and not refused:
+            refused.append(dst)
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(dst))
+        if len(moves) == kill_after and (refused or not refuse):
+            os._exit(9)
+        if refused or not refuse:
+            moves.append(dst)
+    return real_replace(src, dst)
+
+os.replace = replace
+with record.transaction(reports) as tx:
+    for path in sorted(reports.rglob("*.md")) + sorted(reports.rglob("*.svg")):
+        tx.stage.write(path, path.read_text() + "<!-- run 2 -->\\n")
+    tx.stage.write(reports / "boundaries" / "new.json", "{}\\n")
+    tx.write_record({**tx.existing, "harness": {"run": 2}})
+"""
+
+
+def _killed_commit(reports: Path, kill_after: int, refuse: str = "") -> int:
+    env = {**os.environ, "PYTHONPATH": str(HARNESS.parent)}
+    script = [sys.executable, "-c", KILLED_COMMIT, str(reports), str(kill_after), refuse]
+    done = subprocess.run(script, env=env, capture_output=True, text=True)
+    assert done.returncode in (0, 9), done.stderr
+    return done.returncode
+
+
+def _second_run(before: dict[str, bytes], reports: Path) -> dict[str, bytes]:
+    """reports/ as the second run of KILLED_COMMIT leaves it when nothing kills it."""
+    after = {
+        name: text + b"<!-- run 2 -->\n" if name.endswith((".md", ".svg")) else text for name, text in before.items()
+    }
+    document = record.load(reports)
+    assert document is not None
+    after["matrix.json"] = record.dumps(record.as_stored({**document, "harness": {"run": 2}})).encode()
+    after["boundaries/new.json"] = b"{}\n"
+    return dict(sorted(after.items()))
+
+
+def _visible(reports: Path) -> dict[str, bytes]:
+    return {k: v for k, v in files(reports).items() if not k.startswith(".")}
+
+
+@pytest.mark.parametrize("finish", ["read", "write"])
+def test_a_run_killed_while_it_moves_its_reports_in_is_finished_by_the_next(project, monkeypatch, tmp_path, finish):
+    """Fault (issue 49): kill -9 while the staged reports were moved into place one by one left a
+    half-updated set (some scenario reports new, matrix.json and the grids old) for good. Now
+    the moves follow a journal: the next read of the record (or the next write of the folder)
+    makes the moves the killed run had not made, so every report is of the second run, after
+    a kill at any point of the moves."""
+    seeded(project, monkeypatch)
+    monkeypatch.undo()
+    moved = 0
+    while True:
+        copy = tmp_path / f"copy-{moved}"
+        shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".tmp*"))
+        reports = copy / "reports"
+        before = _visible(reports)
+        expected = _second_run(before, reports)
+        status = _killed_commit(reports, moved)
+        if status == 0:  # every move made: nothing was killed
+            assert _visible(reports) == expected and leftovers(reports) == []
+            break
+        assert status == 9
+        half = _visible(reports)
+        changed = {name for name in expected if half.get(name) != before.get(name)}
+        assert len(changed) == moved, "the kill came after that many moves"
+        if finish == "read":
+            assert record.load(reports)["harness"] == {"run": 2}
+        else:
+            with staging.Staging(reports):
+                pass
+        assert _visible(reports) == expected, f"killed after {moved} moves: a half set"
+        assert leftovers(reports) == []
+        moved += 1
+    assert moved > 5
+
+
+def test_a_run_killed_while_it_puts_the_old_reports_back_is_finished_by_the_next(project, monkeypatch):
+    """Fault (issue 49): a run whose move of a report was refused puts back the files it had
+    moved; killed meanwhile, it left a half set. The journal says the run was putting back, so
+    the next read of the record puts back the rest: every report is as before the run."""
+    before = seeded(project, monkeypatch)
+    monkeypatch.undo()
+    reports = project / "reports"
+    assert _killed_commit(reports, 2, refuse="new.json") == 9  # after every report was moved in
+    assert len({k for k, v in _visible(reports).items() if before.get(k) != v}) > 2, "half put back"
+    assert record.load(reports)["harness"] != {"run": 2}
+    assert _visible(reports) == {k: v for k, v in before.items() if not k.startswith(".")}
+    assert leftovers(reports) == []
+
+
+def test_a_live_runs_commit_is_never_finished_by_another(project, monkeypatch):
+    """The journal of a staging whose owner still runs (this process) is left alone: a reader
+    never moves a live run's files."""
+    seeded(project, monkeypatch)
+    reports = project / "reports"
+    with staging.Staging(reports) as stage:
+        stage.write(reports / "matrix.md", "new\n")
+        assert stage._dir is not None
+        (stage._dir / staging.COMMIT).write_text(
+            json.dumps({"writes": [["0-matrix.md", "matrix.md"]], "removals": [], "kept": {}})
+        )
+        assert staging.recover(reports) == []
+        assert (reports / "matrix.md").read_text() != "new\n"
+        (stage._dir / staging.COMMIT).unlink()
+    assert (reports / "matrix.md").read_text() == "new\n"
 
 
 # --- damaged input ---------------------------------------------------------------------------------

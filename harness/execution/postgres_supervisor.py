@@ -38,6 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness.execution import postgres_files
+from harness.owners import owner_alive, started_at
 
 PREFIX = "harness-pg-"
 START_TIMEOUT = 60.0  # seconds for initdb, then for the server to accept connections
@@ -60,16 +61,6 @@ class _Failed(Exception):
 
 def _on_signal(_signum: int, _frame: object) -> None:
     raise _Stop
-
-
-def started_at(pid: int) -> str | None:
-    """A process's start time (clock ticks since boot, /proc/PID/stat field 22), which tells it
-    from a later process given the same pid; None when no such process runs."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
-        return None
-    return None if fields[0] == "Z" else fields[19]
 
 
 def _tail(path: Path, lines: int = 6) -> str:
@@ -208,26 +199,12 @@ def sweep(base: Path) -> list[Path]:
             pid, started = int(owner["pid"]), owner["started"]
         except (OSError, ValueError, KeyError, TypeError):
             continue  # not made by a supervisor, or being made right now
-        if _owner_alive(pid, started):
+        if owner_alive(pid, started):
             continue
         _kill_server_in(folder)
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
     return removed
-
-
-def _owner_alive(pid: int, started: str | None) -> bool:
-    """Whether the supervisor that wrote an owner file still runs (without /proc, where no start
-    time was written: whether any process has its pid, so a live run's folder is never taken)."""
-    if started is not None:
-        return started_at(pid) == started
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _kill_server_in(folder: Path) -> None:

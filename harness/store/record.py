@@ -31,7 +31,7 @@ from harness.errors import UsageError
 from harness.planning import index, versions
 from harness.project import PROJECT
 from harness.runtime.outcomes import OUTCOMES
-from harness.store import boundaries, result_cache, rows
+from harness.store import boundaries, result_cache, rows, staging
 from harness.store.lock import LOCK_NAME, locked
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 from harness.store.staging import Staging
@@ -431,13 +431,17 @@ class Record:
         self.path = reports_dir / RECORD_NAME
 
     def load(self) -> dict | None:
-        """The record's document, or None when there is none yet (a damaged one: ``RecordError``)."""
+        """The record's document, or None when there is none yet (a damaged one: ``RecordError``).
+        A commit a killed run left half made is finished first, so the record and its reports are
+        of one run (issue 49)."""
+        staging.recover(self.reports_dir)
         if not self.path.exists():
             return None
         return read(self.path, f"reports/{RECORD_NAME}")
 
     def bisects(self) -> dict:
-        """The bisect record (reports/bisect.json), validated."""
+        """The bisect record (reports/bisect.json), validated (a half-made commit finished first)."""
+        staging.recover(self.reports_dir)
         return boundaries.load_record(self.reports_dir / BISECT_NAME)
 
     @contextlib.contextmanager

@@ -6,11 +6,21 @@ the same file system, git-ignored), then moved into place; the files it replaces
 read-only subfolder or any other failed write therefore ends in one line, with every file as it
 was and no temporary file left. Files are written with ``open``, so they get the ordinary mode
 the umask gives (0644 under 022), not ``mkstemp``'s 0600.
+
+A process killed while it moves the files cannot put them back, so the moves follow a journal
+(``commit.json`` in the staging folder, written and synced before the first move): every
+staged -> final pair and every removal. The staging folder's name holds its owner (pid and
+start time, harness/owners.py); ``recover`` (run before every staging of the folder and every
+read of the record) finishes the journal of an owner that is gone: the moves it had not made
+yet are made, so the folder holds the whole new set, never half of two. A failed move renames
+the journal ``rollback.json`` before the old files are put back, and ``recover`` finishes that
+the same way: the whole old set.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import tempfile
@@ -18,6 +28,7 @@ from pathlib import Path
 from types import TracebackType
 
 from harness.errors import UsageError
+from harness.owners import owner_alive, started_at
 
 STAGE_PREFIX = ".tmp-stage-"
 
@@ -36,6 +47,91 @@ def check_writable(folder: Path) -> None:
         raise ReportsNotWritable(f"reports directory {folder.name}/ is not writable: {exc.strerror}") from None
 
 
+COMMIT = "commit.json"  # the journal of a commit under way (in its staging folder)
+ROLLBACK = "rollback.json"  # the same journal, renamed once a move failed: the old files go back
+
+
+def _owner_of(name: str) -> tuple[int, str | None] | None:
+    """The (pid, start time) a staging folder's name holds; None for a name of before issue 49."""
+    head = name[len(STAGE_PREFIX) :].partition("-")[0]
+    pid, dot, started = head.partition(".")
+    if not (dot and pid.isdigit()):
+        return None
+    return int(pid), (started if started.isdigit() else None)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _apply(folder: Path, stage: Path, journal: dict, forward: bool) -> None:
+    """Make a journal's moves (``forward``), or put back the files they replace; either way
+    every step already made is skipped, so a journal can be finished any number of times."""
+    kept = journal["kept"]
+    for staged, final in journal["writes"]:
+        target = folder / final
+        if forward:
+            if (stage / staged).exists():  # else already moved
+                target.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    os.replace(stage / staged, target)
+                except FileNotFoundError:
+                    if (stage / staged).exists():
+                        raise
+                    # else another reader finishing the same journal moved it first
+        elif final in kept:
+            _put_back(stage / kept[final], target)
+        elif not (stage / staged).exists():  # a new file that was moved in
+            target.unlink(missing_ok=True)
+    for final in journal["removals"]:
+        if forward:
+            (folder / final).unlink(missing_ok=True)
+        else:
+            _put_back(stage / kept[final], folder / final)
+
+
+def _put_back(aside: Path, target: Path) -> None:
+    """The old file at ``target`` again, unless it still is (not moved yet) or was put back."""
+    with contextlib.suppress(FileNotFoundError):
+        if not (target.exists() and os.path.samefile(aside, target)):
+            os.replace(aside, target)
+
+
+def recover(folder: Path) -> list[Path]:
+    """Finish the commits that runs killed while moving their files into ``folder`` left
+    (a staging folder whose owner is gone, with a journal): the staging folders finished."""
+    finished: list[Path] = []
+    try:
+        stages = sorted(p for p in folder.iterdir() if p.name.startswith(STAGE_PREFIX) and p.is_dir())
+    except OSError:
+        return finished
+    for stage in stages:
+        owner = _owner_of(stage.name)
+        if owner is None or owner_alive(*owner):
+            continue
+        for name, forward in ((COMMIT, True), (ROLLBACK, False)):
+            try:
+                journal = json.loads((stage / name).read_text())
+            except (OSError, ValueError):
+                continue  # none (a journal half written is ``.tmp``: its run moved nothing)
+            try:
+                _apply(folder, stage, journal, forward)
+                (stage / name).unlink(missing_ok=True)
+            except OSError as exc:
+                raise ReportsNotWritable(
+                    f"{folder.name}/ holds a commit a killed run left half made, and it could not be "
+                    f"finished ({exc.strerror or exc}: {exc.filename}); make the folder writable and run again"
+                ) from None
+            shutil.rmtree(stage, ignore_errors=True)
+            finished.append(stage)
+            break
+    return finished
+
+
 class Staging:
     """Files to write into ``folder`` and files to remove from it, all or none (a context manager:
     the changes take effect when the block ends without an exception)."""
@@ -49,7 +145,14 @@ class Staging:
     def __enter__(self) -> Staging:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._dir = Path(tempfile.mkdtemp(dir=self.folder, prefix=STAGE_PREFIX))
+        except OSError as exc:
+            raise self._failure(exc) from None
+        recover(self.folder)
+        try:
+            # The owner in the name, so that a later run can tell a killed run's folder (issue 49).
+            pid = os.getpid()
+            owner = f"{pid}.{started_at(pid) or 'x'}-"
+            self._dir = Path(tempfile.mkdtemp(dir=self.folder, prefix=STAGE_PREFIX + owner))
         except OSError as exc:
             raise self._failure(exc) from None
         return self
@@ -87,39 +190,54 @@ class Staging:
             if self._dir is not None:
                 shutil.rmtree(self._dir, ignore_errors=True)
 
+    def _relative(self, path: Path) -> str:
+        return path.relative_to(self.folder).as_posix()
+
     def _commit(self) -> None:
         assert self._dir is not None
-        kept: dict[Path, Path] = {}  # final path -> the old file, kept aside until every move succeeded
-        done: list[Path] = []
+        stage = self._dir
+        kept: dict[str, str] = {}  # final -> the old file, kept aside until every move succeeded
+        removals = [p for p in dict.fromkeys(self._removals) if p not in self._writes and p.exists()]
         try:
-            for final, staged in self._writes.items():
-                final.parent.mkdir(parents=True, exist_ok=True)
+            for final in (*self._writes, *removals):
                 if final.exists():
-                    kept[final] = self._keep_aside(final, len(kept))
-                os.replace(staged, final)
-                done.append(final)
-            for path in self._removals:
-                if path.exists() and path not in kept:
-                    kept[path] = self._keep_aside(path, len(kept))
-                    path.unlink()
-                    done.append(path)
+                    kept[self._relative(final)] = self._keep_aside(final, len(kept))
+            journal = {
+                "writes": [[staged.name, self._relative(final)] for final, staged in self._writes.items()],
+                "removals": [self._relative(p) for p in removals],
+                "kept": kept,
+            }
+            # Every staged file and the journal on disk before the first move: the journal is
+            # what a later run finishes when this one is killed mid-way (issue 49).
+            for staged in self._writes.values():
+                _fsync(staged)
+            (stage / f"{COMMIT}.tmp").write_text(json.dumps(journal))
+            _fsync(stage / f"{COMMIT}.tmp")
+            os.replace(stage / f"{COMMIT}.tmp", stage / COMMIT)
+            _fsync(stage)
         except OSError as exc:
-            for path in reversed(done):
-                with contextlib.suppress(OSError):
-                    if path in kept:
-                        os.replace(kept[path], path)
-                    else:
-                        path.unlink()
             raise self._failure(exc) from None
+        try:
+            _apply(self.folder, stage, journal, forward=True)
+        except OSError as exc:
+            # Renamed, not rewritten (a full disk cannot refuse it): killed while the old files go
+            # back, a later run puts the rest back too (issue 49).
+            with contextlib.suppress(OSError):
+                os.replace(stage / COMMIT, stage / ROLLBACK)
+            with contextlib.suppress(OSError):
+                _apply(self.folder, stage, journal, forward=False)
+                (stage / ROLLBACK).unlink()
+            raise self._failure(exc) from None
+        (stage / COMMIT).unlink()  # done: nothing left to finish, whatever becomes of the folder
 
-    def _keep_aside(self, path: Path, n: int) -> Path:
+    def _keep_aside(self, path: Path, n: int) -> str:
         assert self._dir is not None
         aside = self._dir / f"old-{n}-{path.name}"
         try:
             os.link(path, aside)  # no copy: the old file stays whole under a second name
         except OSError:
             shutil.copy2(path, aside)
-        return aside
+        return aside.name
 
     def _failure(self, exc: OSError) -> ReportsNotWritable:
         where = Path(exc.filename) if exc.filename else self.folder
