@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import owners
 from harness.errors import UsageError
 from harness.execution import matrix
 from harness.store import boundaries, record, staging
@@ -346,6 +347,51 @@ def test_a_live_runs_commit_is_never_finished_by_another(project, monkeypatch):
         assert (reports / "matrix.md").read_text() != "new\n"
         (stage._dir / staging.COMMIT).unlink()
     assert (reports / "matrix.md").read_text() == "new\n"
+
+
+KILLED_STAGING = """
+import os, sys
+from pathlib import Path
+from harness.store.staging import Staging
+
+reports = Path(sys.argv[1])
+with Staging(reports) as stage:
+    stage.write(reports / "matrix.md", "x" * 100_000)
+    os._exit(9)
+"""
+
+
+def test_staging_folders_that_killed_runs_left_are_removed_by_the_next_run(project, monkeypatch, tmp_path):
+    """Fault (issue 49): a run killed while it staged its reports left its ``reports/.tmp-stage-*``
+    folder (up to 6.8 MB, hidden by .gitignore) and no later run removed it. Now the next run
+    removes every staging folder whose owner is gone: a killed one, one whose pid a later process
+    got, and one named before the fix (no owner in its name) once it is an hour old; a live
+    process's folder and a fresh unnamed one are kept."""
+    before = seeded(project, monkeypatch)
+    reports = project / "reports"
+    env = {**os.environ, "PYTHONPATH": str(HARNESS.parent)}
+    killed = subprocess.run([sys.executable, "-c", KILLED_STAGING, str(reports)], env=env, capture_output=True)
+    assert killed.returncode == 9, killed.stderr
+    live = subprocess.Popen(["sleep", "60"])
+    try:
+        started = owners.started_at(live.pid)
+        assert started is not None
+        alive = reports / f"{staging.STAGE_PREFIX}{live.pid}.{started}-alive"
+        reused = reports / f"{staging.STAGE_PREFIX}{live.pid}.{int(started) - 1}-reused"  # its pid, not it
+        old, fresh = reports / f"{staging.STAGE_PREFIX}old1", reports / f"{staging.STAGE_PREFIX}fresh1"
+        for folder in (alive, reused, old, fresh):
+            folder.mkdir()
+            (folder / "0-matrix.md").write_text("staged\n")
+        hours_ago = time.time() - 2 * 3600  # older than any staging lives
+        os.utime(old, (hours_ago, hours_ago))
+        assert len(leftovers(reports)) == 5
+        run(project, monkeypatch, Table(every_adk), "--only", RETRY, "--only", TOOL)
+        assert leftovers(reports) == sorted([alive.name, fresh.name])
+    finally:
+        live.kill()
+        live.wait()
+    assert files(reports).keys() == before.keys() | {f"{p.name}/0-matrix.md" for p in (alive, fresh)}
+    assert [p.name for p in staging.recover(reports)] == [alive.name]  # its owner is gone now
 
 
 # --- damaged input ---------------------------------------------------------------------------------

@@ -14,7 +14,8 @@ start time, harness/owners.py); ``recover`` (run before every staging of the fol
 read of the record) finishes the journal of an owner that is gone: the moves it had not made
 yet are made, so the folder holds the whole new set, never half of two. A failed move renames
 the journal ``rollback.json`` before the old files are put back, and ``recover`` finishes that
-the same way: the whole old set.
+the same way: the whole old set. A staging folder whose owner is gone is then removed, so a
+killed run leaves no ``.tmp-stage-*`` behind past the next run or read.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from types import TracebackType
 
@@ -49,6 +51,7 @@ def check_writable(folder: Path) -> None:
 
 COMMIT = "commit.json"  # the journal of a commit under way (in its staging folder)
 ROLLBACK = "rollback.json"  # the same journal, renamed once a move failed: the old files go back
+UNOWNED_AGE = 3600.0  # seconds: a staging folder without an owner in its name older than this is a leftover
 
 
 def _owner_of(name: str) -> tuple[int, str | None] | None:
@@ -102,8 +105,9 @@ def _put_back(aside: Path, target: Path) -> None:
 
 
 def recover(folder: Path) -> list[Path]:
-    """Finish the commits that runs killed while moving their files into ``folder`` left
-    (a staging folder whose owner is gone, with a journal): the staging folders finished."""
+    """Finish the commits that runs killed while moving their files into ``folder`` left (a
+    staging folder whose owner is gone, with a journal), and remove every staging folder whose
+    owner is gone: the staging folders finished or removed. A live run's folder is left alone."""
     finished: list[Path] = []
     try:
         stages = sorted(p for p in folder.iterdir() if p.name.startswith(STAGE_PREFIX) and p.is_dir())
@@ -111,7 +115,15 @@ def recover(folder: Path) -> list[Path]:
         return finished
     for stage in stages:
         owner = _owner_of(stage.name)
-        if owner is None or owner_alive(*owner):
+        if owner is None:
+            # Named before issue 49 (no owner): gone when older than any staging lives (a staging
+            # lasts one rendering of the reports); these hid up to 6.8 MB each under .gitignore.
+            with contextlib.suppress(OSError):
+                if time.time() - stage.stat().st_mtime > UNOWNED_AGE:
+                    shutil.rmtree(stage, ignore_errors=True)
+                    finished.append(stage)
+            continue
+        if owner_alive(*owner):
             continue
         for name, forward in ((COMMIT, True), (ROLLBACK, False)):
             try:
@@ -126,9 +138,10 @@ def recover(folder: Path) -> list[Path]:
                     f"{folder.name}/ holds a commit a killed run left half made, and it could not be "
                     f"finished ({exc.strerror or exc}: {exc.filename}); make the folder writable and run again"
                 ) from None
-            shutil.rmtree(stage, ignore_errors=True)
-            finished.append(stage)
             break
+        # Its owner is gone (killed while it staged, or after its commit): nothing in it is wanted (issue 49).
+        shutil.rmtree(stage, ignore_errors=True)
+        finished.append(stage)
     return finished
 
 
