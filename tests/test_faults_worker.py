@@ -16,6 +16,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -302,10 +303,6 @@ def test_a_cached_result_is_reused_only_while_every_file_its_case_loaded_is_unch
     assert not {f for f in files if f.startswith("scenarios/adk-other/")}, sorted(files)
     assert result_cache.reusable(entry, root, env_path)
 
-    def edit(path: Path, text: str) -> None:
-        path.write_text(path.read_text() + text)
-        os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))  # a new stat stamp, even within a tick
-
     edit(root / "harness" / "rendering" / "grid.py", "\n# an unrelated edit\n")
     edit(other / "repro.py", "\n# another bug's script\n")
     edit(other / "cache-data.txt", "another bug's data\n")
@@ -322,6 +319,93 @@ def test_a_cached_result_is_reused_only_while_every_file_its_case_loaded_is_unch
         assert result_cache.reusable(entry, root, env_path)
     (env_path / "harness-build.json").write_text('{"rebuilt": true}')
     assert not result_cache.reusable(entry, root, env_path), "a rebuilt environment left the old result in place"
+
+
+def fake_environment(tmp_path: Path) -> tuple[Path, Path]:
+    """A build's environment as the cache sees it: its marker and one installed framework file."""
+    env_path = tmp_path / "env"
+    module = env_path / "lib" / "python3.11" / "site-packages" / "google" / "adk" / "runners.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("def run():\n    return 'old'\n")
+    (module.parent / "__pycache__").mkdir()
+    (module.parent / "__pycache__" / "runners.cpython-311.pyc").write_bytes(b"old bytecode")
+    (env_path / "harness-build.json").write_text("{}")
+    return env_path, module
+
+
+def edit(path: Path, text: str) -> None:
+    """A new size and stat stamp for ``path``, even within a tick of the file system's clock."""
+    path.write_text(path.read_text() + text)
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))
+
+
+def test_a_framework_file_edited_in_the_environment_re_runs_the_case(tmp_path, monkeypatch):
+    """Fault (issue 49): a file of the framework edited inside a build's environment (to try a
+    fix in place) gave "0 cases run, 1 unchanged and skipped" with the verdict of before the
+    edit: the cache's inputs were the project's files and the environment's marker only. Now the
+    files installed in the environment are an input of every case run in it: the run after the
+    edit runs the case again; the bytecode Python writes there is no input."""
+    from harness.execution import run
+    from harness.planning.builds import Build
+
+    root = scratch_project(tmp_path, {})
+    bug_folder(root, "adk-cached")
+    env_path, module = fake_environment(tmp_path)
+    build = Build("google-adk", "google-adk==9.9.9", "google-adk==9.9.9", "9.9.9", True)
+    made = environments.Environment(build, env_path, PYTHON, None, reused=True)
+    monkeypatch.setattr(environments, "ensure", lambda *args, **kwargs: made)
+    case = (SimpleNamespace(id="adk-cached"), SimpleNamespace(id="look", backend="sqlite"))
+    settings = run.RunSettings(root=root, pool="cold", timeout=30)
+
+    def ran() -> int:
+        done = run.run_cases(build, [case], settings)  # type: ignore[list-item]
+        assert [r.outcome for r in done.results] == ["fixed"], done.results
+        return done.ran
+
+    assert ran() == 1
+    assert ran() == 0, "nothing changed, yet the case ran again"
+    edit(module.parent / "__pycache__" / "runners.cpython-311.pyc", "recompiled")
+    assert ran() == 0, "bytecode Python wrote re-ran the case"
+    edit(module, "# a fix tried in place\n")
+    assert ran() == 1, "a framework file edited in the environment, and the old result was kept"
+    assert ran() == 0
+    module.unlink()
+    assert ran() == 1, "a file removed from the environment, and the old result was kept"
+
+
+def test_the_environment_digest_is_quick_and_sees_every_installed_file(tmp_path):
+    """``environment_digest`` stats the files under lib/ (no read): a changed size, a new mtime,
+    a new or removed file each change it; a folder of bytecode does not."""
+    env_path, module = fake_environment(tmp_path)
+    first = result_cache.environment_digest(env_path)
+    assert result_cache.environment_digest(env_path) == first
+    (module.parent / "__pycache__" / "other.cpython-311.pyc").write_bytes(b"x")
+    assert result_cache.environment_digest(env_path) == first
+    os.utime(module, ns=(time.time_ns(), time.time_ns() + 10**9))
+    second = result_cache.environment_digest(env_path)
+    assert second != first
+    (module.parent / "new.py").write_text("")
+    assert result_cache.environment_digest(env_path) not in (first, second)
+
+
+def test_a_warm_worker_is_retired_when_a_file_of_its_environment_changes(tmp_path, pool_dir):
+    """Fault (issue 49), the warm pool's part: a warm worker keeps the framework's modules as it
+    imported them, so a case re-run after an edit inside the environment would still see the old
+    code. A worker whose environment's installed files changed is stale and stopped."""
+    root = scratch_project(tmp_path, {})
+    env_path, module = fake_environment(tmp_path)
+    env = environments.worker_environment(root)
+    member = pool.start(PYTHON, root, env, env_path, "google-adk", "json")
+    assert member is not None, "the warm worker did not start"
+    assert member.stale() is None
+    edit(module, "# a fix tried in place\n")
+    assert member.stale() == "its environment was rebuilt, or a file installed in it changed"
+    again = pool.for_run("auto", PYTHON, root, env, env_path, "google-adk")  # retires it, starts another
+    assert again is None or again.pid != member.pid
+    deadline = time.monotonic() + 10
+    while pool._alive(member.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not pool._alive(member.pid)
 
 
 def test_a_line_on_the_channel_that_is_not_protocol_is_an_error_of_the_case_under_way(tmp_path, monkeypatch):

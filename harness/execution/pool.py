@@ -10,10 +10,11 @@ period.
 A worker is found by its key: the environment's Python, the project root and the process
 environment it was started with. It is used only while it is still right: its process is
 alive, its environment's marker (``harness-build.json``, rewritten when the environment is
-rebuilt) and its own code (``harness/runtime/warm.py``) are what they were when it started;
-otherwise it is stopped and the run goes cold or starts a new one. Editing a scenario or
-harness module needs no restart: the worker compares the project modules it holds with
-their files before every run and drops the changed ones (harness/runtime/warm.py).
+rebuilt), the files installed in its environment (a framework file edited there) and its own
+code (``harness/runtime/warm.py``) are what they were when it started; otherwise it is stopped
+and the run goes cold or starts a new one. Editing a scenario or harness module needs no
+restart: the worker compares the project modules it holds with their files before every run
+and drops the changed ones (harness/runtime/warm.py).
 
 Memory is bounded: starting a worker first stops the least recently used ones until the
 pool's resident memory, plus what the new one will take, fits the budget (default: half the
@@ -41,6 +42,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.execution import isolation
 from harness.runtime import frameworks
+from harness.store import result_cache
 
 DEFAULT_IDLE = 900.0  # seconds a worker waits for a run before it exits
 # Seconds for a new worker to import its framework and bind its socket; the first import in
@@ -119,7 +121,8 @@ def _digest_file(path: Path | None) -> str:
 
 def _marker_id(env_path: Path | None) -> str:
     """The environment's marker as it is now: its content, and which file it is (a rebuilt
-    environment writes a new one, even with the same content)."""
+    environment writes a new one, even with the same content), with the digest of the files
+    installed in it (harness/store/result_cache.py ``environment_digest``)."""
     if env_path is None:
         return ""
     marker = env_path / "harness-build.json"
@@ -127,7 +130,10 @@ def _marker_id(env_path: Path | None) -> str:
         st = marker.stat()
     except OSError:
         return "missing"
-    return f"{_digest_file(marker)}:{st.st_ino}:{st.st_mtime_ns}"
+    # A worker holds the framework's modules as they were when it imported them: after an edit of
+    # one inside the environment it must not answer, or the re-run case gets the old code (issue 49).
+    installed = result_cache.environment_digest(env_path)
+    return f"{_digest_file(marker)}:{st.st_ino}:{st.st_mtime_ns}:{installed}"
 
 
 # Process environment variables a run sets for itself (harness/runtime/warm.py applies the request's
@@ -210,7 +216,7 @@ class Member:
         if _digest_file(Path(self.root) / "harness" / "runtime" / "warm.py") != self.boot:
             return "harness/runtime/warm.py changed"
         if self.env_path is not None and _marker_id(Path(self.env_path)) != self.marker:
-            return "its environment was rebuilt"
+            return "its environment was rebuilt, or a file installed in it changed"
         return None
 
     def touch(self) -> None:

@@ -1,10 +1,11 @@
 """Run a set of cases in one build: the one place that does it, for matrix, bisect and proofs.
 
 It makes or reuses the build's environment, takes each case's recorded result where its inputs
-(every project file its process loaded, the environment: harness/store/result_cache.py) are unchanged since it was
-recorded, runs the rest in the build's worker (a fork of its warm worker where one answers,
-else a new process; deadlines and kill-on-timeout in harness/execution/driver.py), records what
-it ran, and gives one typed result per case, an install failure or a silent worker included.
+(every project file its process loaded, the environment and the files installed in it:
+harness/store/result_cache.py) are unchanged since it was recorded, runs the rest in the build's
+worker (a fork of its warm worker where one answers, else a new process; deadlines and
+kill-on-timeout in harness/execution/driver.py), records what it ran, and gives one typed result
+per case, an install failure or a silent worker included.
 """
 
 from __future__ import annotations
@@ -96,7 +97,13 @@ def run_cases(
     cached = result_cache.load(env.path) if build.release else {}
     entries = cached.get("cases", {})
     keys = [f"{s.id}:{c.id}" for s, c in cases]
-    to_run = [k for k in keys if settings.rerun or not result_cache.reusable(entries.get(k), settings.root, env.path)]
+    # Once per build: every case's inputs include the environment's installed files (issue 49).
+    environment = result_cache.environment_digest(env.path) if build.release else ""
+    to_run = [
+        k
+        for k in keys
+        if settings.rerun or not result_cache.reusable(entries.get(k), settings.root, env.path, environment)
+    ]
     worker_env = environments.worker_environment(settings.root)
     # A server per run, started when the first case on another backend than SQLite is to run;
     # when it cannot start, those cases get ``error`` with its last lines and the others run.
@@ -148,7 +155,7 @@ def run_cases(
     if build.release and env_record:
         for k in to_run:
             if k in got:
-                entries[k] = result_cache.entry(got[k], loaded[k], settings.root, env.path)
+                entries[k] = result_cache.entry(got[k], loaded[k], settings.root, env.path, environment)
         try:
             result_cache.save(env.path, env_record, entries)
         except OSError as exc:  # only a shortcut for the next run; the results stand

@@ -19,7 +19,8 @@ A case's files are:
   hook on ``open``.
 
 Files under a hidden folder (``.nox``: the environment itself, ``.git``) are not the project's:
-the environment is the cache's marker.
+the environment's own files are an input of every case run in it, as a whole
+(harness/store/result_cache.py ``environment_digest``).
 """
 
 from __future__ import annotations
