@@ -23,14 +23,16 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 _GONE = select.POLLERR | select.POLLHUP | select.POLLNVAL | getattr(select, "POLLRDHUP", 0x2000)
 
 
-def watch(protocol_fd: int) -> None:
+def watch(protocol_fd: int) -> int | None:
     """Fork the watcher of ``protocol_fd`` (Linux, in a process that leads its own group; elsewhere
-    nothing: the driver's kill on a deadline still applies). Call it before any thread starts."""
+    nothing: the driver's kill on a deadline still applies) and return its pid, or None. Call it
+    before any thread starts."""
     if sys.platform != "linux" or os.getpgid(0) != os.getpid():
-        return
+        return None
     worker = os.getpid()
-    if os.fork() != 0:
-        return
+    watcher = os.fork()
+    if watcher != 0:
+        return watcher
     try:  # the watcher: never returns
         _die_with(worker)
         os.closerange(0, protocol_fd)  # hold nothing of the worker's open but the channel

@@ -9,7 +9,8 @@ read from the project counts.
 A case's files are:
 
 - every module of the project in ``sys.modules`` (the harness's runtime), whoever
-  imported it in this process: a module an earlier case imported may serve this one too;
+  imported it in this process: the case's own, a fork of the worker (issue 49), which holds
+  what the worker imported before it and what the case imported, never another case's imports;
 - of the scenario modules, which the worker imports all at once to discover them, only the
   case's own, those whose source names it transitively (a helper such as
   ``scenarios/_shared.py``: the only way a scenario module imports another), and those first
@@ -33,7 +34,8 @@ KEY = "loaded"  # the result's key the list travels under
 
 
 class LoadedFiles:
-    """Watches this process for the project files it loads; one per worker process."""
+    """Watches this process for the project files it loads; one per worker, whose cases' processes
+    (forks of it) inherit it."""
 
     def __init__(self, root: str) -> None:
         self.roots = tuple({os.path.abspath(root) + os.sep, os.path.realpath(root) + os.sep})
@@ -64,6 +66,16 @@ class LoadedFiles:
     def start_case(self) -> None:
         """Before a case runs: the modules imported until now are not its own imports."""
         self.before_case = set(sys.modules)
+
+    def prime(self) -> None:
+        """Answer now what a case's ``for_case`` asks of the modules loaded so far (their paths
+        relative to the project, the scenario modules' words), so the case's process, a fork of
+        this one, finds them answered (issue 49: what a fork works out is lost with it)."""
+        for module in list(sys.modules.values()):
+            origin = getattr(module, "__file__", None)
+            rel = self.relative(origin) if isinstance(origin, str) else None
+            if rel is not None and rel.startswith("scenarios/"):
+                self._words(os.path.join(self.root, rel))
 
     def relative(self, path: str) -> str | None:
         """``path`` relative to the project root, or None when it is not a file of the project.

@@ -19,7 +19,7 @@ does (the pattern of a fork server: Python's ``multiprocessing`` forkserver, And
 The parent learns what runs import: each child sends back the names of the modules it
 imported (the environment's, the standard library's, the project's own), and the parent
 imports them before the next fork, in the same order; likewise the pydantic models whose
-deferred validators the run had to build (``_deferred_models``). Nothing stale answers:
+deferred validators the run had to build (``deferred_models``). Nothing stale answers:
 before every fork the parent compares each project module it holds (``harness``,
 ``scenarios``) with its file, and when any changed or went away it drops them all, so the
 child imports the project as it is on disk (``Server.drop_changed_project_modules``).
@@ -73,17 +73,48 @@ def _is_project(name: str) -> bool:
     return any(name == p or name.startswith(p + ".") for p in PROJECT_PACKAGES)
 
 
-def _preloadable(name: str, roots: tuple[str, ...], project_root: str) -> bool:
+def _preloadable(name: str, roots: tuple[str, ...], project_root: str | None) -> bool:
     """A module the parent may import too: the environment's or the standard library's, or
-    the project's own (harness, scenarios: held only while their files are unchanged)."""
+    the project's own (harness, scenarios: held only while their files are unchanged; never
+    with ``project_root`` None)."""
     if name == "__main__":
         return False
     module = sys.modules.get(name)
     origin = getattr(module, "__file__", None)
     if not isinstance(origin, str):
         return False
-    where = os.path.realpath(origin)
-    return where.startswith(project_root) if _is_project(name) else where.startswith(roots)
+    if _is_project(name):
+        return project_root is not None and os.path.realpath(origin).startswith(project_root)
+    return os.path.realpath(origin).startswith(roots)
+
+
+def learned_since(inherited: set[str], deferred: list[type], project_root: str | None) -> dict[str, list[str]]:
+    """What this process imported since it held the modules ``inherited`` (those a parent may
+    import too, ``_preloadable``, in their order) and which of the ``deferred`` pydantic models it
+    built: ``{"modules": [...], "models": [...]}``, what a parent learns (``import_each``, ``build_each``)."""
+    roots = _installed_roots()
+    modules = [n for n in list(sys.modules) if n not in inherited and _preloadable(n, roots, project_root)]
+    models = [_model_name(c) for c in deferred if getattr(c, "__pydantic_complete__", False) is True]
+    return {"modules": modules, "models": models}
+
+
+def import_each(names: list[str]) -> None:
+    """Import every module of ``names`` not imported yet, in order; one that fails here fails in
+    the run that needs it, as in a cold worker."""
+    for name in names:
+        if name not in sys.modules:
+            with contextlib.suppress(BaseException):
+                importlib.import_module(name)
+
+
+def build_each(names: list[str], deferred: list[type]) -> None:
+    """Build the validators of the ``deferred`` pydantic models named in ``names``."""
+    by_name = {_model_name(c): c for c in deferred}
+    for name in names:
+        rebuild = getattr(by_name.get(name), "model_rebuild", None)
+        if callable(rebuild):
+            with contextlib.suppress(BaseException):  # the run that needs it builds it, as cold
+                rebuild()
 
 
 def _project_digests() -> dict[str, str | None]:
@@ -129,7 +160,7 @@ def _file_digest(path: str) -> str | None:
         return None
 
 
-def _deferred_models() -> list[type]:
+def deferred_models() -> list[type]:
     """pydantic models whose validator is not built yet (``defer_build``: openai's response types).
 
     A run builds the ones it touches, at a cost far above the case's own (about 1 s for an
@@ -191,11 +222,14 @@ def _child(conn: socket.socket, request: dict, sync_read: int, modules_write: in
         except BaseException:
             traceback.print_exc()
             rc = 1
-        roots, project_root = _installed_roots(), os.path.realpath(os.getcwd()) + os.sep
-        learned = [n for n in list(sys.modules) if n not in inherited and _preloadable(n, roots, project_root)]
-        built = [_model_name(c) for c in deferred if getattr(c, "__pydantic_complete__", False) is True]
+        learned = learned_since(inherited, deferred, os.path.realpath(os.getcwd()) + os.sep)
+        # And what the worker's cases learned in their own processes (issue 49: each case runs in
+        # a fork of the worker, which imports only what a next case of the same run needs).
+        of_cases = getattr(sys.modules.get("harness.runtime.worker"), "LEARNED", {})
+        for key, names in of_cases.items():
+            learned[key] += [n for n in names if n not in learned[key]]
         with contextlib.suppress(OSError):
-            os.write(modules_write, json.dumps({"modules": learned, "models": built}).encode())
+            os.write(modules_write, json.dumps(learned).encode())
         sys.stdout.flush()
         sys.stderr.flush()
     finally:
@@ -221,7 +255,7 @@ class Server:
         self.to_build: list[str] = []  # the deferred pydantic models children built
         self.stopping = False
         self.forget = False  # on stopping, remove the pool's file of this worker too
-        self.deferred = _deferred_models()
+        self.deferred = deferred_models()
         # The project modules this process holds -> (their file, its digest when imported).
         self.project: dict[str, tuple[str, str | None]] = {}
         for name, module in list(sys.modules.items()):
@@ -263,25 +297,15 @@ class Server:
         # now (named, or imported by one that is) is held with its file's digest from here, so
         # a file changed during the imports is dropped at the next run, never kept stale.
         before = _project_digests() if any(_is_project(n) for n in missing) else {}
-        for name in missing:
-            if name not in sys.modules:
-                # A module that fails here fails in the run that needs it, as in a cold worker.
-                with contextlib.suppress(BaseException):
-                    importlib.import_module(name)
+        import_each(missing)
         for name, module in list(sys.modules.items()):
             origin = getattr(module, "__file__", None)
             if _is_project(name) and name not in self.project and isinstance(origin, str):
                 self.project[name] = (origin, before.get(os.path.realpath(origin)))
 
     def build_models(self, names: list[str]) -> None:
-        by_name = {_model_name(c): c for c in self.deferred}
-        for name in names:
-            cls = by_name.get(name)
-            rebuild = getattr(cls, "model_rebuild", None)
-            if callable(rebuild):
-                with contextlib.suppress(BaseException):  # the run that needs it builds it, as cold
-                    rebuild()
-        self.deferred = _deferred_models()
+        build_each(names, self.deferred)
+        self.deferred = deferred_models()
 
     def changed(self) -> bool:
         return any(_signature(p) != sig for p, sig in self.watch.items())

@@ -8,6 +8,15 @@ cold worker, the connection of a warm one's fork), or, without it, what was stdo
 harness/runtime/loaded.py). A case that never
 reports a result was killed (timeout or crash); the coordinator restarts the worker after it.
 
+Each case runs in a process of its own, a fork of the worker made after the framework's import
+(cold and warm alike), which sends its ``result`` line itself and leaves with ``os._exit``: no cwd,
+thread, ``builtins`` patch or module global of one case reaches the next. Its ``TMPDIR`` is a new
+folder under the worker's, removed when it ends; the worker is a child subreaper (Linux), and once
+the case's process has ended it kills every process the case left, in whatever session or process
+group. A case whose process dies without a result ends the worker with the same exit status, as a
+crash of the worker itself did. What the case's process imported, the worker imports before the
+next case (``LEARNED``), so each does not pay the framework's lazy imports again.
+
 Nothing a case prints reaches the channel: file descriptors 1 and 2 point at the worker's output,
 and, with ``--output-dir``, at a file of the case's own while it runs (``case_output``), which the
 coordinator reads the last lines of when the case crashes and which is removed once it reports.
@@ -17,17 +26,23 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
+import gc
 import importlib
 import importlib.metadata
 import json
 import os
 import platform
 import re
+import shutil
+import signal
 import sys
+import tempfile
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.runtime import frameworks, lifeline, registry
+from harness.runtime import frameworks, lifeline, registry, warm
 from harness.runtime.loaded import KEY as LOADED
 from harness.runtime.loaded import LoadedFiles
 from harness.runtime.outcomes import ERROR
@@ -136,6 +151,135 @@ def _point_output_at(path: Path | None, saved: tuple[int, int]) -> None:
     os.close(fd)
 
 
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+
+
+def _become_subreaper() -> None:
+    """Make this process the one that every orphaned descendant is reparented to (Linux; elsewhere
+    nothing), so ``_end_descendants`` finds what a case left running, whatever session or process
+    group it moved to (issue 49: a ``start_new_session`` daemon outlived the run)."""
+    if sys.platform != "linux":
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _children() -> list[int]:
+    """The pids of this process's children, as /proc lists them (none where there is no /proc)."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{os.getpid()}/task"):
+            with contextlib.suppress(OSError, ValueError):
+                found += [int(p) for p in Path(f"/proc/{os.getpid()}/task/{task}/children").read_text().split()]
+    return found
+
+
+def _end_descendants(keep: set[int]) -> None:
+    """SIGKILL and reap every child of this process but those in ``keep``, then the ones their
+    deaths reparent here (this process is a subreaper), until none is left."""
+    while pids := [p for p in _children() if p not in keep]:
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in pids:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+# What the cases' processes imported from the environment and the standard library, and which
+# deferred pydantic models they built (harness/runtime/warm.py's ``learned_since``), in order: this
+# process imports and builds them before its next case, and a warm worker's parent learns them.
+LEARNED: dict[str, list[str]] = {"modules": [], "models": []}
+
+
+def _run_isolated(case: Callable[[], None], tmp_parent: str, keep: set[int], deferred: list[type]) -> int | None:
+    """Run ``case`` in a forked child of its own, with a temporary folder of its own, and wait for it.
+
+    The child's ``TMPDIR`` (and ``tempfile.tempdir``) is a new folder under ``tmp_parent``; once the
+    child has ended, every process it left (bar ``keep``: the lifeline watcher) is killed and the
+    folder removed, whatever happened. Returns None when ``case`` returned (it sent its result;
+    what its process learned is added to ``LEARNED``), else the child's wait status: it died before
+    reporting (a crash, ``os._exit``).
+    """
+    folder = tempfile.mkdtemp(prefix="case-", dir=tmp_parent)
+    learned_file = folder + ".learned"  # beside the case's folder: written once it has reported
+    for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice
+        if stream is not None:
+            stream.flush()
+    # As harness/runtime/warm.py does before each fork: the child's collector leaves the inherited
+    # heap alone (a full collection would copy it page by page, more than a case costs).
+    gc.freeze()
+    pid = os.fork()
+    if pid == 0:  # the case's process: never returns
+        code = 1
+        try:
+            inherited = set(sys.modules)
+            os.environ["TMPDIR"] = tempfile.tempdir = folder
+            case()
+            with open(learned_file + ".part", "w", encoding="utf-8") as f:
+                json.dump(warm.learned_since(inherited, deferred, None), f)
+            os.replace(learned_file + ".part", learned_file)
+            code = 0
+        except BaseException:  # a case's SystemExit, a failed report: its words go to its output
+            traceback.print_exc()
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:
+                    with contextlib.suppress(Exception):
+                        stream.flush()
+            os._exit(code)  # no atexit handler, no thread of the case's is waited for
+    gc.unfreeze()
+    try:
+        _, status = os.waitpid(pid, 0)
+        _end_descendants(keep)
+        try:
+            with open(learned_file, encoding="utf-8") as f:
+                learned = json.load(f)
+        except (OSError, ValueError):
+            return status  # no report
+        for key in LEARNED:
+            LEARNED[key] += [n for n in learned.get(key, []) if isinstance(n, str) and n not in LEARNED[key]]
+        return None
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        for path in (learned_file, learned_file + ".part"):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+
+def _run_and_report(
+    scenario: Scenario,
+    case: Case,
+    timeout: float,
+    runs: int,
+    output: Path | None,
+    saved: tuple[int, int],
+    loaded: LoadedFiles,
+    emit: Callable[[dict], None],
+) -> None:
+    """In the case's own process: its output to ``output``, the case run ``runs`` times, its result
+    line (with the project files this process loaded for it) sent."""
+    _point_output_at(output, saved)
+    loaded.start_case()
+    result = repeated(scenario, case, timeout, runs)
+    module_file = str(registry.SCENARIOS_DIR / f"{scenario.module}.py")
+    emit({"kind": "result", **result.to_dict(), LOADED: loaded.for_case(module_file)})
+
+
+def _end_as(status: int) -> int:
+    """The exit code to end this worker with after a case's process died with wait status
+    ``status``: its own, or, for a signal, the same signal, so the coordinator sees what it saw
+    when the case ran in the worker itself."""
+    if os.WIFSIGNALED(status):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness.runtime.worker")
     parser.add_argument("--framework", required=True)
@@ -152,7 +296,9 @@ def main(argv: list[str] | None = None) -> int:
 
     channel = _protocol_channel(args.protocol_fd)
     # Before any thread or import: the group this worker leads ends when the channel's reader does.
-    lifeline.watch(channel)
+    watcher = lifeline.watch(channel)
+    keep = {watcher} if watcher is not None else set()
+    _become_subreaper()
     emit = _emitter(channel)
     # Line by line: what a case printed before it crashed is in its output file.
     with contextlib.suppress(AttributeError, ValueError):
@@ -178,21 +324,30 @@ def main(argv: list[str] | None = None) -> int:
         importlib.import_module(frameworks.get(framework).entry_module)
     scenarios = {k: s for k, s in registry.discover().items() if s.framework == framework}
     skip = set(args.skip)
-    for scenario, case in registry.select(scenarios, args.only):
-        if f"{scenario.id}:{case.id}" in skip:
-            continue
+    tmp_parent = tempfile.gettempdir()
+    deferred = warm.deferred_models()
+    todo = [(s, c) for s, c in registry.select(scenarios, args.only) if f"{s.id}:{c.id}" not in skip]
+    loaded.prime()
+    for number, (scenario, case) in enumerate(todo, 1):
         emit({"kind": "start", "scenario": scenario.id, "case": case.id})
         output = case_output(args.output_dir, scenario.id, case.id) if args.output_dir else None
-        _point_output_at(output, saved)
-        loaded.start_case()
         runs = args.repeat if args.repeat_only is None or f"{scenario.id}:{case.id}" in args.repeat_only else 1
-        result = repeated(scenario, case, args.timeout, runs)
-        module_file = str(registry.SCENARIOS_DIR / f"{scenario.module}.py")
-        _point_output_at(None, saved)
+        run = functools.partial(_run_and_report, scenario, case, args.timeout, runs, output, saved, loaded, emit)
+        # Each case in a process of its own (issue 49): a changed cwd, a thread, a patched module
+        # or a global of one case never reaches the next, nor what it started, nor its files.
+        died = _run_isolated(run, tmp_parent, keep, deferred)
+        if died is not None:  # no result: end as a crash in the worker did, the coordinator restarts it
+            return _end_as(died)
         if output is not None:
             with contextlib.suppress(OSError):
                 output.unlink()  # the case reported: its output is not needed (a crash's would be)
-        emit({"kind": "result", **result.to_dict(), LOADED: loaded.for_case(module_file)})
+        if number < len(todo):
+            # What the case imported, the next one finds imported, as when they shared a process:
+            # else each pays the framework's lazy imports again (about 1 s a case on google-adk).
+            warm.import_each(LEARNED["modules"])
+            warm.build_each(LEARNED["models"], deferred)
+            deferred = warm.deferred_models()
+            loaded.prime()
     return 0
 
 

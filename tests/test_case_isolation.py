@@ -1,0 +1,198 @@
+"""Issue 49, "Each case starts clean and ends whole": what one case changes or starts never
+reaches the next, and nothing it started outlives it.
+
+The cases of one build ran in one process (a cold worker, or a warm worker's fork), so a changed
+cwd, a thread, a ``builtins`` patch or a module global of one case were seen by the next, a file
+it wrote in the temp folder stayed, and a daemon it started in a session of its own outlived the
+run. Each test runs scratch scenarios (tests/test_faults_worker.py's helpers) through
+harness/execution/driver.py, cold and warm, and compares a case's verdict after another case with
+its verdict alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from harness.execution import environments, pool
+from harness.execution.driver import run_worker
+from tests.test_faults_worker import HEADER, PYTHON, _running, pool_dir, scratch_project
+
+__all__ = ["pool_dir"]  # the fixture, for the warm runs
+
+MESS = (
+    HEADER
+    + """
+import json, tempfile, threading
+from harness.runtime.outcomes import reproduced
+
+ROOT = Path(__file__).resolve().parent.parent
+STATE = ROOT / "mess-state.json"  # what the messy cases left, for the test to check afterwards
+
+
+def _alive(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _daemon():
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _big_file(name):
+    path = Path(tempfile.gettempdir()) / name
+    with open(path, "wb") as f:
+        for _ in range(100):
+            f.write(b"x" * (1 << 20))  # 100 MB
+    return path
+
+
+def _record(**found):
+    state = json.loads(STATE.read_text()) if STATE.exists() else {}
+    STATE.write_text(json.dumps({**state, **found}))
+
+
+async def mess():
+    os.chdir("/")
+    threading.Thread(target=time.sleep, args=(300,), name="left-behind").start()  # not a daemon thread
+    daemon = _daemon()
+    _record(daemon=daemon.pid, file=str(_big_file("left-behind.bin")))
+    return Observation(timeline=["mess made"])
+
+
+async def crash():
+    daemon = _daemon()
+    _record(crash_daemon=daemon.pid, crash_file=str(_big_file("crash-left.bin")))
+    os._exit(3)
+
+
+async def look():
+    state = json.loads(STATE.read_text()) if STATE.exists() else {}
+    daemons = [state[k] for k in ("daemon", "crash_daemon") if k in state and _alive(state[k])]
+    files = [state[k] for k in ("file", "crash_file") if k in state and os.path.exists(state[k])]
+    seen = [
+        f"cwd {'kept' if Path.cwd() == ROOT else 'changed'}",
+        f"threads {sorted(t.name for t in threading.enumerate() if t is not threading.main_thread())}",
+        f"daemons alive {len(daemons)}",
+        f"files left {len(files)}",
+        f"temp folder entries {len(os.listdir(tempfile.gettempdir()))}",
+    ]
+    return Observation(timeline=seen)
+
+
+def clean(o):
+    expected = ["cwd kept", "threads []", "daemons alive 0", "files left 0", "temp folder entries 0"]
+    return fixed("clean") if o.timeline == expected else reproduced("; ".join(o.timeline))
+
+
+SCENARIO = Scenario(id="adk-mess", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("mess", mess, ok, P), Case("look", look, clean, P),
+                                         Case("crash", crash, ok, P), Case("look-again", look, clean, P)))
+"""
+)
+
+PATCH = (
+    HEADER
+    + """
+import builtins, statistics
+from harness.runtime.outcomes import reproduced
+
+MARK = "as imported"
+
+
+async def patch():
+    global MARK
+    MARK = "set by an earlier case"
+    builtins.left_behind = "patched by an earlier case"
+    statistics.mean = lambda data: "patched"  # a module attribute another module's code would use
+    return Observation(timeline=["patched"])
+
+
+async def look():
+    seen = [f"MARK {MARK}", f"builtins {getattr(builtins, 'left_behind', 'unpatched')}",
+            f"statistics.mean {statistics.mean([1, 3])}"]
+    return Observation(timeline=seen)
+
+
+def unpatched(o):
+    expected = ["MARK as imported", "builtins unpatched", "statistics.mean 2"]
+    return fixed("unpatched") if o.timeline == expected else reproduced("; ".join(o.timeline))
+
+
+SCENARIO = Scenario(id="adk-patch", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("patch", patch, ok, P), Case("look", look, unpatched, P)))
+"""
+)
+
+
+def _runner(tmp_path: Path, modules: dict[str, str], mode: str, request: pytest.FixtureRequest):
+    """The scratch project's root, its worker's temp folder, and a function that runs selectors
+    there (cold, or in a warm worker of that project) and returns their results by case."""
+    root = scratch_project(tmp_path, modules)
+    tmp = tmp_path / "worker-tmp"
+    tmp.mkdir()
+    env = {**environments.worker_environment(root), "TMPDIR": str(tmp)}
+    member = None
+    if mode == "warm":
+        request.getfixturevalue("pool_dir")
+        member = pool.start(PYTHON, root, env, None, "google-adk", "json")  # TMPDIR is the server's
+        assert member is not None, "the warm worker did not start"
+
+    def run(*selectors: str) -> dict[str, dict]:
+        _, results = run_worker(PYTHON, "google-adk", list(selectors), env, root, timeout=20, warm=member)
+        return {r["case"]: r for r in results}
+
+    return root, tmp, run
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_case_that_leaves_a_mess_changes_nothing_for_the_next_and_its_leftovers_go(tmp_path, mode, request):
+    """A case that changes the cwd, starts a non-daemon thread and a daemon in a session of its
+    own (``start_new_session``) and writes 100 MB into the temp folder: the next case saw the
+    cwd, the thread and the daemon (and the run waited for the thread), the daemon outlived the
+    run and the file stayed. Now the next case's verdict is its verdict alone; afterwards the
+    daemon is gone and so is the file, also after a case that crashed (exit 3, reported as
+    before: the worker restarts for the cases after it)."""
+    root, tmp, run = _runner(tmp_path, {"adk_mess": MESS}, mode, request)
+    alone = run("adk-mess:look")["look"]
+    assert (alone["outcome"], alone["detail"]) == ("fixed", "clean"), alone
+    state_file = root / "mess-state.json"
+    try:
+        results = run("adk-mess")
+        state = json.loads(state_file.read_text())
+        for case in ("look", "look-again"):
+            assert (results[case]["outcome"], results[case]["detail"]) == (alone["outcome"], alone["detail"]), results
+            assert results[case]["timeline"] == alone["timeline"]
+        assert results["crash"]["outcome"] == "error" and "worker died (exit 3)" in results["crash"]["detail"]
+        left = {k: state[k] for k in ("daemon", "crash_daemon") if _running(state[k])}
+        assert not left, f"a daemon a case started outlived it: {left}"
+        assert not Path(state["file"]).exists() and not Path(state["crash_file"]).exists()
+        assert not list(tmp.iterdir()), f"left in the worker's temp folder: {list(tmp.iterdir())}"
+    finally:
+        if state_file.exists():
+            for key in ("daemon", "crash_daemon"):
+                pid = json.loads(state_file.read_text()).get(key)
+                if pid and _running(pid):
+                    os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_builtins_patch_or_a_module_global_of_one_case_is_not_seen_by_the_next(tmp_path, mode, request):
+    """A case that sets a global of its scenario module, an attribute of ``builtins`` and patches
+    ``statistics.mean``: the next case of the run saw all three. Now it gives its verdict alone."""
+    _, _, run = _runner(tmp_path, {"adk_patch": PATCH}, mode, request)
+    alone = run("adk-patch:look")["look"]
+    assert (alone["outcome"], alone["detail"]) == ("fixed", "unpatched"), alone
+    after = run("adk-patch")["look"]
+    assert (after["outcome"], after["detail"], after["timeline"]) == (
+        alone["outcome"],
+        alone["detail"],
+        alone["timeline"],
+    )
