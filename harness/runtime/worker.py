@@ -328,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     deferred = warm.deferred_models()
     todo = [(s, c) for s, c in registry.select(scenarios, args.only) if f"{s.id}:{c.id}" not in skip]
     loaded.prime()
+    known = (len(LEARNED["modules"]), len(LEARNED["models"]))  # what this process has learned
     for number, (scenario, case) in enumerate(todo, 1):
         emit({"kind": "start", "scenario": scenario.id, "case": case.id})
         output = case_output(args.output_dir, scenario.id, case.id) if args.output_dir else None
@@ -341,13 +342,14 @@ def main(argv: list[str] | None = None) -> int:
         if output is not None:
             with contextlib.suppress(OSError):
                 output.unlink()  # the case reported: its output is not needed (a crash's would be)
-        if number < len(todo):
+        if number < len(todo) and (len(LEARNED["modules"]), len(LEARNED["models"])) != known:
             # What the case imported, the next one finds imported, as when they shared a process:
             # else each pays the framework's lazy imports again (about 1 s a case on google-adk).
             warm.import_each(LEARNED["modules"])
             warm.build_each(LEARNED["models"], deferred)
             deferred = warm.deferred_models()
             loaded.prime()
+            known = (len(LEARNED["modules"]), len(LEARNED["models"]))
     return 0
 
 
