@@ -17,7 +17,8 @@ from the state of a process that has only imported modules, as a cold worker's f
 does (the pattern of a fork server: Python's ``multiprocessing`` forkserver, Android's zygote).
 
 The parent learns what runs import: each child sends back the names of the modules it
-imported (the environment's, the standard library's, the project's own), and the parent
+imported (the environment's, the standard library's, the project's own; with those its cases'
+processes imported, harness/runtime/worker.py's ``LEARNED``), and the parent
 imports them before the next fork, in the same order; likewise the pydantic models whose
 deferred validators the run had to build (``deferred_models``). Nothing stale answers:
 before every fork the parent compares each project module it holds (``harness``,
