@@ -14,13 +14,16 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from harness.execution import environments, pool
 from harness.execution.driver import run_worker
-from tests.test_faults_worker import HEADER, PYTHON, _running, pool_dir, scratch_project
+from tests.test_faults_worker import HARNESS, HEADER, PYTHON, _running, pool_dir, scratch_project
 
 __all__ = ["pool_dir"]  # the fixture, for the warm runs
 
@@ -196,3 +199,94 @@ def test_a_builtins_patch_or_a_module_global_of_one_case_is_not_seen_by_the_next
         alone["detail"],
         alone["timeline"],
     )
+
+
+HUNG = (
+    HEADER
+    + """
+import json
+
+async def hang():
+    daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    (Path(__file__).resolve().parent.parent / "hung-state.json").write_text(json.dumps({"daemon": daemon.pid}))
+    time.sleep(600)  # blocks the event loop: only the driver's kill on its deadline ends the case
+
+SCENARIO = Scenario(id="adk-hung", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("hang", hang, ok, P), Case("after", fine, ok, P)))
+"""
+)
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_daemon_of_a_case_killed_on_its_deadline_goes_with_it(tmp_path, mode, request):
+    """A case that starts a daemon in a session of its own and then blocks until the driver kills
+    it on its deadline: the kill reached the worker's process group, not the daemon, which
+    outlived the run. Now the driver's kill takes every descendant of the worker."""
+    root = scratch_project(tmp_path, {"adk_hung": HUNG})
+    env = environments.worker_environment(root)
+    member = None
+    if mode == "warm":
+        request.getfixturevalue("pool_dir")
+        member = pool.start(PYTHON, root, env, None, "google-adk", "json")
+        assert member is not None, "the warm worker did not start"
+    state = root / "hung-state.json"
+    try:
+        _, results = run_worker(PYTHON, "google-adk", ["adk-hung"], env, root, timeout=2, case_slack=1, warm=member)
+        by_case = {r["case"]: r for r in results}
+        assert by_case["hang"]["detail"] == "timed out after 2s (worker killed)", by_case
+        assert by_case["after"]["outcome"] == "fixed"
+        daemon = json.loads(state.read_text())["daemon"]
+        assert not _running(daemon), "the daemon of the killed case outlived it"
+    finally:
+        if state.exists() and _running(pid := json.loads(state.read_text())["daemon"]):
+            os.kill(pid, signal.SIGKILL)
+
+
+HANG_WITH_DAEMON = (
+    HEADER
+    + """
+import json
+
+async def hang():
+    daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    marker = Path(__file__).resolve().parent.parent / "hang-marker.json"
+    marker.write_text(json.dumps({"worker": os.getpid(), "daemon": daemon.pid}))
+    time.sleep(600)
+
+SCENARIO = Scenario(id="adk-hang", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("hang", hang, ok, P),))
+"""
+)
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_daemon_of_a_hanging_case_ends_with_the_harness(tmp_path, mode, request):
+    """tests/test_faults_worker.py's kill -9 of the harness during a hanging case, whose case also
+    started a daemon in a session of its own: the lifeline's killpg missed the daemon. Now it
+    kills every descendant of the worker too."""
+    root = scratch_project(tmp_path, {"adk_hang": HANG_WITH_DAEMON})
+    if mode == "warm":
+        request.getfixturevalue("pool_dir")
+        env = environments.worker_environment(root)
+        assert pool.start(PYTHON, root, env, None, "google-adk", "json") is not None
+    harness = subprocess.Popen(
+        [sys.executable, "-c", HARNESS, str(root), mode], cwd=root, env={**os.environ, "PYTHONPATH": str(root)}
+    )
+    marker = root / "hang-marker.json"
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists() or not marker.read_text():
+            assert time.monotonic() < deadline and harness.poll() is None, "the hanging case never started"
+            time.sleep(0.1)
+        pids = json.loads(marker.read_text())
+        os.kill(harness.pid, signal.SIGKILL)
+        harness.wait()
+        deadline = time.monotonic() + 10
+        while any(_running(p) for p in pids.values()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not {k: p for k, p in pids.items() if _running(p)}, "still running 10 s after the harness was killed"
+    finally:
+        harness.kill()
+        for pid in json.loads(marker.read_text()).values() if marker.exists() and marker.read_text() else ():
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)

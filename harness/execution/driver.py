@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from harness.execution import isolation, pool, progress
+from harness.runtime import lifeline
 from harness.runtime.outcomes import ERROR
 from harness.runtime.result import wire_case, wire_failed, wire_name
 from harness.runtime.runner import bounded_detail
@@ -60,7 +61,12 @@ def _tail(path: Path, prefix: str) -> str:
 
 
 def _kill_group(pid: int) -> None:
-    """SIGKILL the process group ``pid`` leads (or, where it leads none yet, the process)."""
+    """SIGKILL the process group ``pid`` leads (or, where it leads none yet, the process), and
+    every descendant of ``pid``, in whatever session (issue 49: a case's ``start_new_session``
+    daemon outlived a case killed on its deadline)."""
+    with contextlib.suppress(OSError):
+        if os.getpgid(pid) == pid:  # a worker still (each leads its group), not a pid reused since
+            lifeline.kill_tree(pid)
     try:
         os.killpg(pid, signal.SIGKILL)
     except ProcessLookupError:

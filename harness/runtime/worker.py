@@ -166,20 +166,10 @@ def _become_subreaper() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
-def _children() -> list[int]:
-    """The pids of this process's children, as /proc lists them (none where there is no /proc)."""
-    found: list[int] = []
-    with contextlib.suppress(OSError):
-        for task in os.listdir(f"/proc/{os.getpid()}/task"):
-            with contextlib.suppress(OSError, ValueError):
-                found += [int(p) for p in Path(f"/proc/{os.getpid()}/task/{task}/children").read_text().split()]
-    return found
-
-
 def _end_descendants(keep: set[int]) -> None:
     """SIGKILL and reap every child of this process but those in ``keep``, then the ones their
     deaths reparent here (this process is a subreaper), until none is left."""
-    while pids := [p for p in _children() if p not in keep]:
+    while pids := [p for p in lifeline.children(os.getpid()) if p not in keep]:
         for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
