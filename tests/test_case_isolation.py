@@ -290,3 +290,33 @@ def test_a_daemon_of_a_hanging_case_ends_with_the_harness(tmp_path, mode, reques
         for pid in json.loads(marker.read_text()).values() if marker.exists() and marker.read_text() else ():
             if _running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+KILLED = (
+    HEADER
+    + """
+import signal
+
+async def killed():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+async def segfault():
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+SCENARIO = Scenario(id="adk-killed", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("killed", killed, ok, P), Case("segfault", segfault, ok, P),
+                                         Case("after", fine, ok, P)))
+"""
+)
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_case_killed_by_a_signal_is_reported_as_when_it_killed_its_worker(tmp_path, mode, request):
+    """A case whose process dies of a signal (SIGKILL, SIGSEGV) killed its worker, which the
+    driver reported as ``worker died (exit -9)`` (``-11``). The case now dies in a process of its
+    own; the worker ends with the same signal, so the report is the same, and the cases after it run."""
+    _, _, run = _runner(tmp_path, {"adk_killed": KILLED}, mode, request)
+    results = run("adk-killed")
+    assert results["killed"]["detail"].startswith("worker died (exit -9)"), results["killed"]
+    assert results["segfault"]["detail"].startswith("worker died (exit -11)"), results["segfault"]
+    assert results["after"]["outcome"] == "fixed"

@@ -265,7 +265,8 @@ def _end_as(status: int) -> int:
     if os.WIFSIGNALED(status):
         sys.stdout.flush()
         sys.stderr.flush()
-        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL's cannot be set, nor need be
+            signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
         os.kill(os.getpid(), os.WTERMSIG(status))
     return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1
 
