@@ -1,0 +1,95 @@
+"""Issue 45, "what the harness runs is what the command runs": every scenario's published command
+(the report's `uv run --with FRAMEWORK==VERSION --exclude-newer DATE repro.py`, harness/rendering/
+reproduce.py), run as a maintainer would (the script saved as repro.py in an empty folder, no
+provider key, none of the harness's variables; a PostgreSQL server named by libpq's variables, as
+the scripts' -postgresql cases ask), on the newest release of each release line of
+its record, gives the record's verdict for every case.
+
+Before: the worker set OPENAI_API_KEY="" and a standalone run had none; on openai-agents 0.0.3 a
+scenario's record said reproduced where this command said `error: ... api_key ...`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from harness.execution import postgres
+from harness.execution.audit_run import DROPPED
+from harness.planning import versions
+from harness.rendering import reproduce
+from harness.runtime import registry
+from harness.runtime.reproduction import libpq_environment
+from harness.store import record
+from harness.store.rows import of_document
+
+VERDICT = re.compile(r"^verdict: ([a-z-]+):")
+
+
+def _targets() -> list[tuple[str, str]]:
+    """(scenario id, version): the newest release of each release line the record holds for it."""
+    document = record.load(ROOT / "reports") or {"results": []}
+    newest: dict[tuple[str, str], str] = {}
+    for row in of_document(document):
+        if not row.release or not row.version:
+            continue
+        key = (row.scenario, versions.line(row.version))
+        if key not in newest or versions.key(row.version) > versions.key(newest[key]):
+            newest[key] = row.version
+    return sorted({(s, v) for (s, _), v in newest.items()})
+
+
+def _run(
+    scenario_id: str, version: str, folder: Path, libpq: dict[str, str]
+) -> tuple[str, dict[str, str], dict[str, str], str]:
+    """The published command for every case of one release: (command, case -> verdict, record's, output)."""
+    document = record.load(ROOT / "reports")
+    rows = [r for r in of_document(document) if r.scenario == scenario_id and r.version == version and r.release]
+    scenario = registry.discover()[scenario_id]
+    command = reproduce.release_command(reproduce.Bug.of(scenario), None, rows[0], document)
+    shutil.copy(reproduce.script_file(scenario_id), folder / "repro.py")
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED and not k.startswith(("HARNESS_", "OPENAI_"))}
+    env.update(libpq)
+    done = subprocess.run(
+        ["sh", "-c", command], cwd=folder, env=env, capture_output=True, text=True, timeout=600, check=False
+    )
+    said: dict[str, str] = {}
+    case = None
+    for line in done.stdout.splitlines():
+        if line.startswith("== "):
+            case = line[3:].strip()
+        elif (m := VERDICT.match(line)) and case:
+            said[case] = m.group(1)
+    return command, said, {r.case: r.outcome for r in rows}, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("uv") is None, reason="uv is not installed")
+def test_every_published_command_gives_the_records_verdict_on_one_release_per_line(tmp_path):
+    targets = _targets()
+    assert len({s for s, _ in targets}) == len(registry.discover())  # every scenario has a target
+    libpq = libpq_environment(postgres.server().socket_dir)
+
+    def one(target: tuple[str, str]):
+        folder = tmp_path / f"{target[0]}-{target[1]}"
+        folder.mkdir()
+        return target, _run(*target, folder, libpq)
+
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            outcomes = list(pool.map(one, targets))
+    finally:
+        postgres.stop()
+    differ = [
+        f"{s} on {v}: `{command}` said {said}, the record {recorded}"
+        for (s, v), (command, said, recorded, tail) in outcomes
+        if said != recorded
+    ]
+    assert not differ, "\n\n".join(differ)
