@@ -215,16 +215,20 @@ def _first_agents_import(function) -> int:
     raise AssertionError("observe() imports nothing of agents")
 
 
-@pytest.mark.parametrize(
-    "script", sorted(p.parent.name for p in (ROOT / "scenarios").glob("agents-*/repro.py")), ids=str
-)
+AGENTS_SCRIPTS = [
+    *sorted(f"scenarios/{p.parent.name}/repro.py" for p in (ROOT / "scenarios").glob("agents-*/repro.py")),
+    "harness/rendering/templates/repro_openai_agents.py",  # what a new scenario starts from
+]
+
+
+@pytest.mark.parametrize("script", AGENTS_SCRIPTS, ids=str)
 def test_an_openai_agents_script_sets_for_itself_what_the_harness_sets_and_a_placeholder_key(script):
     """Issue 45: the worker set OPENAI_API_KEY="" and a standalone run had no key: on openai-agents
     0.0.3 (which builds a client on import) the record said reproduced where the published command
     said error. Now the case environment holds only what each script sets before it imports agents."""
     from harness.runtime.runner import CASE_ENVIRONMENT
 
-    tree = ast.parse((ROOT / "scenarios" / script / "repro.py").read_text())
+    tree = ast.parse((ROOT / script).read_text())
     [observe] = [n for n in tree.body if isinstance(n, ast.AsyncFunctionDef | ast.FunctionDef) and n.name == "observe"]
     before = _first_agents_import(observe)
     assigned = {}

@@ -18,6 +18,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import os
 import sys
 
 CASES = {
@@ -33,6 +34,11 @@ class NotApplicable(Exception):
 
 async def observe(say, streamed):
     """Run the agent on the scripted turns; say what the run produced; return what judge reads."""
+    # As the harness runs it, and from any shell: no trace leaves the process, and a placeholder key,
+    # never a real one (openai-agents 0.0.x builds an OpenAI client on import and needs a key; the
+    # scripted model sends no request).
+    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+    os.environ["OPENAI_API_KEY"] = "sk-placeholder-not-used"
     from agents import Agent, Model, ModelResponse, Runner, Usage, set_tracing_disabled
     from openai.types.responses import ResponseOutputMessage, ResponseOutputText
 
