@@ -105,8 +105,8 @@ def run_to_the_end(session: nox.Session, *args: str) -> None:
     for bad input would become 1) and leaves the command running when nox gets SIGTERM or SIGHUP
     (a run then writes its record after nox has gone). Here the command runs in a process group
     of its own, nox passes SIGTERM, SIGHUP and SIGINT (Ctrl-C reaches nox alone) on to it and waits
-    for it (a second signal goes on as SIGTERM: the harness's Ctrl-C waits for the builds under
-    way, its SIGTERM does not); a non-zero status ends nox through SystemExit, a death by a signal
+    for it (a second signal goes on as SIGTERM; the harness ends the worker runs under way on
+    either); a non-zero status ends nox through SystemExit, a death by a signal
     by the same signal; if nox itself is killed, the command gets SIGTERM (a parent-death signal)."""
     env = {k: v for k, v in {**os.environ, **session.virtualenv.env, **session.env}.items() if v is not None}
     env["PATH"] = os.pathsep.join([*(session.bin_paths or []), env.get("PATH", "")])

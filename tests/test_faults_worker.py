@@ -464,3 +464,70 @@ def test_a_detail_keeps_the_exception_type_whatever_the_checkout_s_path():
     assert "ValueError:" in detail and "cut" in detail and "a-rather-long-folder-name" not in detail
     # A short path and a deep one give the same detail (paths stripped first).
     assert bounded_detail(text.replace(deep, "/t/tests/test_x.py")) == detail
+
+
+CTRL_C_HARNESS = """
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from harness.commands import cli
+from harness.execution import environments, pool
+from harness.execution.driver import run_worker
+
+root = Path(sys.argv[1])
+env = environments.worker_environment(root)
+member = pool.find(Path(sys.executable), root, env) if sys.argv[2] == "warm" else None
+
+def command(args):
+    # As the matrix runs builds: in threads, the main thread waiting for them.
+    with ThreadPoolExecutor(max_workers=2) as executor:
+        list(executor.map(lambda _: run_worker(Path(sys.executable), "google-adk", ["adk-hang"], env, root,
+                                               timeout=60, warm=member), [0]))
+    return 0
+
+cli.parse = lambda argv: type("Args", (), {"func": staticmethod(command)})()
+sys.exit(cli.main([]))
+"""
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_first_ctrl_c_says_it_is_stopping_and_ends_the_run_within_seconds(tmp_path, mode, request):
+    """Issue 49: Ctrl-C to the harness while a case hung gave 36 s with no "stopping" line, then a
+    KeyboardInterrupt traceback. Now one line says it is stopping, the worker runs under way are
+    killed at once (none restarted), and the command ends with one line and exit 130."""
+    root = scratch_project(tmp_path, {"adk_hang": HANG})
+    if mode == "warm":
+        request.getfixturevalue("pool_dir")
+        warm_member(root)
+    harness = subprocess.Popen(
+        [sys.executable, "-c", CTRL_C_HARNESS, str(root), mode],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    marker = root / "hang-marker.json"
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists() or not marker.read_text():
+            assert time.monotonic() < deadline, "the hanging case never started"
+            assert harness.poll() is None, "the harness ended before the case hung"
+            time.sleep(0.1)
+        pids = json.loads(marker.read_text())
+        sent = time.monotonic()
+        harness.send_signal(signal.SIGINT)
+        _, err = harness.communicate(timeout=30)
+        took = time.monotonic() - sent
+        assert harness.returncode == 130, err
+        assert took < 10, f"{took:.1f} s to stop"
+        assert "stopping: ending the 1 worker run(s) under way" in err and "Traceback" not in err, err
+        assert err.strip().endswith("interrupted (Ctrl-C): the command stopped"), err
+        deadline = time.monotonic() + 10
+        while any(_running(p) for p in pids.values()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [p for p in pids.values() if _running(p)]
+    finally:
+        harness.kill()
+        for pid in json.loads(marker.read_text()).values() if marker.exists() and marker.read_text() else ():
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)

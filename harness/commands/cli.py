@@ -73,3 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # One line, not a traceback (issue 49); 130: ended by SIGINT, as a shell reports it.
+        print("interrupted (Ctrl-C): the command stopped", file=sys.stderr)
+        return 130

@@ -24,12 +24,13 @@ import queue
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from harness.execution import isolation, pool, progress
+from harness.execution import isolation, pool, postgres, progress
 from harness.runtime import lifeline
 from harness.runtime.outcomes import ERROR
 from harness.runtime.result import wire_case, wire_failed, wire_name
@@ -58,6 +59,26 @@ def _tail(path: Path, prefix: str) -> str:
     except OSError:
         text = ""
     return bounded_detail(text, prefix) if text.strip() else prefix + "no output"
+
+
+# Every worker run under way, so that a Ctrl-C, SIGTERM or SIGHUP ends them at once instead of after
+# a hanging case's deadline (issue 49: a first Ctrl-C gave 36 s with no word, then a traceback).
+_live: set[_ColdRun | _WarmRun] = set()
+_stopping = threading.Event()
+STOPPED = "stopped: the run was interrupted (Ctrl-C, SIGTERM or SIGHUP) before this case ended"
+
+
+def _stop_every_run() -> None:
+    """A signal ends the run: say so once, kill every worker run under way; none is restarted."""
+    if not _stopping.is_set() and _live:
+        print(f"stopping: ending the {len(_live)} worker run(s) under way", file=sys.stderr, flush=True)
+    _stopping.set()
+    for run in list(_live):
+        with contextlib.suppress(Exception):
+            run.kill()
+
+
+postgres.on_signal(_stop_every_run)
 
 
 def _kill_group(pid: int) -> None:
@@ -225,12 +246,18 @@ def run_worker(
                     warm = None  # not answering: this run, and the restarts after it, go cold
             if proc is None:
                 proc = _ColdRun(python, argv, env, cwd, output)
+            _live.add(proc)
             try:
+                if _stopping.is_set():  # a signal came while this run started
+                    proc.kill()
                 env_record, restart, warm, failure = _follow(
                     proc, env_record, done, cases_output, output, timeout, grace, case_slack, warm
                 )
             finally:
+                _live.discard(proc)
                 proc.close()  # on every way out: nothing of the run outlives it
+            if _stopping.is_set():
+                return env_record, done + [{"error": STOPPED}]
             if failure is not None:
                 return env_record, done + [{"error": failure}]
         if not restart:
