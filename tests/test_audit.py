@@ -203,6 +203,9 @@ def _fake_python(tmp_path: Path, found: dict) -> Path:
         (lambda p: _write(p / "requirements.txt", "httpx==0.28.1\n"), "pins neither"),
         (lambda p: _write(p / "uv.lock", "version = 1\n[[package]\n"), "is not a uv.lock"),
         (lambda p: _write(p / "r.txt", "google-adk~=2.8\n"), "pins no single release"),
+        # Issue 49: an editable framework line was skipped without a word; two pins were both audited.
+        (lambda p: _write(p / "r.txt", "-e ./adk-python\nhttpx==0.28.1\n"), "is an editable install"),
+        (lambda p: _write(p / "r.txt", "google-adk==2.8.0\ngoogle-adk==2.9.0\n"), "pins google-adk twice"),
         (lambda p: str(_fake_python(p, {"google-adk": None, "openai-agents": None})), "neither google-adk nor"),
         (lambda p: str(p), "a folder with no bin/python (nor .venv/bin/python)"),
         (lambda p: str(p / "missing" / "uv.lock"), "no such file or folder"),

@@ -189,7 +189,15 @@ def _requirement_lines(path: Path, seen: set[Path]) -> list[tuple[str, str]]:
             if target not in seen:
                 out += _requirement_lines(target, seen)
             continue
-        if line.startswith("-"):  # -c, -e, --index-url, --hash on its own line...
+        editable = re.match(r"^(-e|--editable)(\s+|=)(\S+)", line)
+        if editable and re.search(r"adk|openai[-_]agents", editable.group(3), re.I):
+            # An editable install of a framework pins no release: the file cannot say which
+            # (issue 49: the line was skipped without a word and the framework not audited).
+            raise TargetError(
+                f"{where}: {line!r} is an editable install, which pins no release; audit the environment "
+                "it is installed in (nox -s audit -- PATH/TO/.venv)"
+            )
+        if line.startswith("-"):  # -c, another -e, --index-url, --hash on its own line...
             continue
         out.append((re.sub(r"\s--hash[=\s]\S+", "", line), where))
     return out
@@ -197,10 +205,19 @@ def _requirement_lines(path: Path, seen: set[Path]) -> list[tuple[str, str]]:
 
 def _from_requirements(path: Path, label: str) -> Target:
     pins: list[Pin] = []
+    first: dict[str, tuple[str, str]] = {}  # framework -> (version, where) of its first pin
     lines = _requirement_lines(path, set())
     for line, where in lines:
         try:
-            pins += _pins_of_requirement(line, where)
+            found = _pins_of_requirement(line, where)
+            for pin in found:
+                seen = first.setdefault(pin.framework, (pin.version, where))
+                if seen[0] != pin.version:  # issue 49: both were audited
+                    raise TargetError(
+                        f"{label}: pins {pin.framework} twice, {seen[0]} ({seen[1]}) and {pin.version} ({where}); "
+                        "an environment holds one release: keep one pin"
+                    )
+            pins += found
         except TargetError as exc:
             if "not a requirement" not in str(exc):
                 raise
