@@ -531,3 +531,34 @@ def test_a_first_ctrl_c_says_it_is_stopping_and_ends_the_run_within_seconds(tmp_
         for pid in json.loads(marker.read_text()).values() if marker.exists() and marker.read_text() else ():
             if _running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+CLOSES_FD1 = (
+    HEADER
+    + """
+async def close_fd1():
+    print("before", flush=True)
+    os.close(1)
+    return Observation(timeline=["closed"])
+
+SCENARIO = Scenario(id="adk-closes", framework="google-adk", links=("https://example.org",), description="d",
+                    expected="e", cases=(Case("closes", close_fd1, ok, P), Case("after", fine, ok, P)))
+"""
+)
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_case_that_closes_fd_1_is_an_error_naming_it_not_a_nondeterministic_case(tmp_path, mode, request):
+    """Issue 49: a case that closed file descriptor 1 was reported as "not deterministic" (its second
+    run, the determinism check, could not print). Now its error says what it did; the next case runs."""
+    root = scratch_project(tmp_path, {"adk_closes": CLOSES_FD1})
+    if mode == "warm":
+        request.getfixturevalue("pool_dir")
+        member, env = warm_member(root)
+    else:
+        member, env = None, environments.worker_environment(root)
+    _, results = run_worker(PYTHON, "google-adk", ["adk-closes"], env, root, timeout=30, warm=member, repeat=2)
+    assert [(r["case"], r["outcome"], r["detail"]) for r in results] == [
+        ("closes", "error", "the case closed its process's standard output (fd 1)"),
+        ("after", "fixed", "ok"),
+    ]

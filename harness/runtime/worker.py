@@ -98,7 +98,12 @@ def provided_extras(framework: str) -> list[str]:
 def repeated(scenario: Scenario, case: Case, timeout: float, runs: int) -> CaseResult:
     """The case's result, run ``runs`` times in this process: where the runs disagree (outcome,
     detail or timeline), an error naming how many variants they gave, never one of them."""
-    results = [run_case(scenario, case, timeout=timeout) for _ in range(max(runs, 1))]
+    results = []
+    for _ in range(max(runs, 1)):
+        results.append(run_case(scenario, case, timeout=timeout))
+        damaged = damaged_descriptors()
+        if damaged:  # issue 49: the next run's output failed, and the case read as "not deterministic"
+            return CaseResult(scenario.id, case.id, ERROR, f"the case closed its process's {damaged}", "")
     variants = {(r.outcome, r.detail, r.timeline) for r in results}
     if len(variants) == 1:
         return results[0]
@@ -108,6 +113,19 @@ def repeated(scenario: Scenario, case: Case, timeout: float, runs: int) -> CaseR
         f"(first: {first.outcome}: {first.detail})"
     )
     return CaseResult(scenario.id, case.id, ERROR, detail, "")
+
+
+def damaged_descriptors() -> str:
+    """Which of fd 1 and 2 a case closed, in words ("" when none): the worker points both at the
+    case's output file before it runs (fd 0 is the caller's, which may be closed from the start)."""
+    names = {1: "standard output (fd 1)", 2: "standard error (fd 2)"}
+    closed = []
+    for fd, name in names.items():
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(name)
+    return " and ".join(closed)
 
 
 def case_output(folder: str | Path, scenario_id: str, case_id: str) -> Path:
