@@ -27,10 +27,19 @@ def owner_alive(pid: int, started: str | None) -> bool:
     start time was written: whether any process has its pid, so a live run's folder is never taken)."""
     if started is not None:
         return started_at(pid) == started
+    return pid_runs(pid)
+
+
+def pid_runs(pid: int) -> bool:
+    """Whether a process with this pid runs (someone else's counts; a zombie, one that exited and
+    waits to be reaped, does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True

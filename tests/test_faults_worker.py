@@ -20,6 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from harness import owners
 from harness.execution import environments, pool
 from harness.execution.driver import run_worker
 from harness.runtime.loaded import KEY as LOADED
@@ -193,6 +194,29 @@ run_worker(Path(sys.executable), "google-adk", ["adk-hang"], env, root, timeout=
 """
 
 
+def _hang_started(marker: Path, harness: subprocess.Popen) -> dict[str, int]:
+    """The pids the hanging case wrote (its worker's and its child's), once it has started."""
+    deadline = time.monotonic() + 60
+    while not marker.exists() or not marker.read_text():
+        assert time.monotonic() < deadline, "the hanging case never started"
+        assert harness.poll() is None, "the harness ended before the case hung"
+        time.sleep(0.1)
+    return json.loads(marker.read_text())
+
+
+def _wait_until_gone(pids: dict[str, int], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while any(_running(p) for p in pids.values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def _kill_recorded(marker: Path) -> None:
+    """Whatever the hanging case recorded and still runs (a failed test leaves nothing behind)."""
+    for pid in json.loads(marker.read_text()).values() if marker.exists() and marker.read_text() else ():
+        if _running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.parametrize("mode", ["cold", "warm"])
 def test_a_worker_in_a_hanging_case_ends_with_the_harness(tmp_path, mode, request):
     """Fault "a worker stuck in a hanging case outlives the harness (120 s+ past a 60 s timeout)":
@@ -208,26 +232,17 @@ def test_a_worker_in_a_hanging_case_ends_with_the_harness(tmp_path, mode, reques
     )
     marker = root / "hang-marker.json"
     try:
-        deadline = time.monotonic() + 60
-        while not marker.exists() or not marker.read_text():
-            assert time.monotonic() < deadline, "the hanging case never started"
-            assert harness.poll() is None, "the harness ended before the case hung"
-            time.sleep(0.1)
-        pids = json.loads(marker.read_text())
+        pids = _hang_started(marker, harness)
         os.kill(harness.pid, signal.SIGKILL)
         harness.wait()
-        deadline = time.monotonic() + 10
-        while any(_running(p) for p in pids.values()) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        _wait_until_gone(pids, 10)
         left = {name: pid for name, pid in pids.items() if _running(pid)}
         assert not left, f"still running 10 s after the harness was killed: {left}"
         if member is not None:
             assert _running(member.pid), "the warm server itself is meant to outlive a run"
     finally:
         harness.kill()
-        for pid in json.loads(marker.read_text()).values() if marker.exists() and marker.read_text() else ():
-            if _running(pid):
-                os.kill(pid, signal.SIGKILL)
+        _kill_recorded(marker)
 
 
 CACHED_SCRIPT = """
@@ -403,9 +418,9 @@ def test_a_warm_worker_is_retired_when_a_file_of_its_environment_changes(tmp_pat
     again = pool.for_run("auto", PYTHON, root, env, env_path, "google-adk")  # retires it, starts another
     assert again is None or again.pid != member.pid
     deadline = time.monotonic() + 10
-    while pool._alive(member.pid) and time.monotonic() < deadline:
+    while owners.pid_runs(member.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not pool._alive(member.pid)
+    assert not owners.pid_runs(member.pid)
 
 
 def test_a_line_on_the_channel_that_is_not_protocol_is_an_error_of_the_case_under_way(tmp_path, monkeypatch):
@@ -508,12 +523,7 @@ def test_a_first_ctrl_c_says_it_is_stopping_and_ends_the_run_within_seconds(tmp_
     )
     marker = root / "hang-marker.json"
     try:
-        deadline = time.monotonic() + 60
-        while not marker.exists() or not marker.read_text():
-            assert time.monotonic() < deadline, "the hanging case never started"
-            assert harness.poll() is None, "the harness ended before the case hung"
-            time.sleep(0.1)
-        pids = json.loads(marker.read_text())
+        pids = _hang_started(marker, harness)
         sent = time.monotonic()
         harness.send_signal(signal.SIGINT)
         _, err = harness.communicate(timeout=30)
@@ -522,15 +532,11 @@ def test_a_first_ctrl_c_says_it_is_stopping_and_ends_the_run_within_seconds(tmp_
         assert took < 10, f"{took:.1f} s to stop"
         assert "stopping: ending the 1 worker run(s) under way" in err and "Traceback" not in err, err
         assert err.strip().endswith("interrupted (Ctrl-C): the command stopped"), err
-        deadline = time.monotonic() + 10
-        while any(_running(p) for p in pids.values()) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        _wait_until_gone(pids, 10)
         assert not [p for p in pids.values() if _running(p)]
     finally:
         harness.kill()
-        for pid in json.loads(marker.read_text()).values() if marker.exists() and marker.read_text() else ():
-            if _running(pid):
-                os.kill(pid, signal.SIGKILL)
+        _kill_recorded(marker)
 
 
 CLOSES_FD1 = (

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import keyword_cases
+from harness import owners
 from harness.execution import environments, pool
 from harness.execution.driver import run_worker
 from harness.runtime import registry
@@ -162,9 +163,9 @@ def test_a_changed_environment_or_warm_module_retires_the_worker(tmp_path, pool_
     assert member is not None
     os.utime(env_dir / "harness-build.json", ns=(1, 1))
     deadline = time.monotonic() + 10
-    while pool._alive(member.pid) and time.monotonic() < deadline:
+    while owners.pid_runs(member.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not pool._alive(member.pid)
+    assert not owners.pid_runs(member.pid)
     # Without --warm, a run restarts a worker that a change retired (the user had one there).
     again = pool.for_run("auto", PYTHON, root, env, env_dir, "openai-agents")
     assert again is not None and again.pid != member.pid
@@ -285,9 +286,9 @@ def test_a_worker_exits_after_its_idle_period(tmp_path, pool_dir):
     member = pool.start(PYTHON, root, env, None, "openai-agents", "json", idle=1.0)
     assert member is not None
     deadline = time.monotonic() + 10
-    while pool._alive(member.pid) and time.monotonic() < deadline:
+    while owners.pid_runs(member.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not pool._alive(member.pid) and not pool.members()
+    assert not owners.pid_runs(member.pid) and not pool.members()
     # Gone for idleness, not retired by a change: a run without --warm does not bring it back.
     assert pool.for_run("auto", PYTHON, root, env, None, "openai-agents") is None
 
@@ -297,9 +298,9 @@ def test_sigterm_stops_a_worker(tmp_path, pool_dir):
     member, _ = start(root)
     os.kill(member.pid, signal.SIGTERM)
     deadline = time.monotonic() + 10
-    while pool._alive(member.pid) and time.monotonic() < deadline:
+    while owners.pid_runs(member.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not pool._alive(member.pid)
+    assert not owners.pid_runs(member.pid)
 
 
 def test_a_pool_folder_others_can_write_is_not_used_and_said_so_once(tmp_path, monkeypatch, capsys):

@@ -39,6 +39,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness import owners
 from harness.errors import UsageError
 from harness.execution import isolation
 from harness.runtime import frameworks
@@ -172,20 +173,6 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie (our own child that exited) is not alive.
-    with contextlib.suppress(OSError):
-        if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
-            return False
-    return True
-
-
 @dataclass
 class Member:
     """One warm worker, as its file in the pool folder describes it."""
@@ -211,7 +198,7 @@ class Member:
 
     def stale(self) -> str | None:
         """Why this worker must not answer any more, or None."""
-        if not _alive(self.pid):
+        if not owners.pid_runs(self.pid):
             return "its process is gone"
         if _digest_file(Path(self.root) / "harness" / "runtime" / "warm.py") != self.boot:
             return "harness/runtime/warm.py changed"
@@ -244,7 +231,7 @@ def members(root: Path | None = None) -> list[Member]:
             member = Member(**json.loads(path.read_text()))
         except (OSError, ValueError, TypeError):
             continue
-        if not _alive(member.pid):
+        if not owners.pid_runs(member.pid):
             _remove_files(member)
         elif mine is None or member.root == mine:
             found.append(member)
@@ -262,9 +249,9 @@ def stop(member: Member, wait: float = 3.0) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.kill(member.pid, signal.SIGTERM)
         deadline = time.monotonic() + wait
-        while _alive(member.pid) and time.monotonic() < deadline:
+        while owners.pid_runs(member.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        if _alive(member.pid):
+        if owners.pid_runs(member.pid):
             os.kill(member.pid, signal.SIGKILL)
     _remove_files(member)
 
