@@ -507,3 +507,14 @@ def test_a_step_that_prints_two_verdict_lines_is_an_error_not_judged_by_the_last
     word, detail = upgrades_run._verdict(two, 0, False)
     assert word == ERROR and detail.startswith("2 verdict lines, where a step prints one")
     assert upgrades_run._verdict(["verdict: fixed: read"], 0, False) == ("fixed", "read")
+
+
+def test_the_record_line_counts_the_upgrade_pair_results_a_run_wrote():
+    """Issue 49: a run of upgrade pairs only said "0 results written" after writing 7."""
+    from harness.execution import matrix
+
+    assert matrix.written_words(0, 7, 2714) == (
+        "record: 0 results and 7 upgrade pair results written to reports/matrix.json, "
+        "2714 other results kept as they were"
+    )
+    assert matrix.written_words(4, 0, 0).startswith("record: 4 results written to reports/matrix.json")

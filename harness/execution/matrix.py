@@ -382,6 +382,16 @@ def _pending_probes(options: Options, plan: list, results: list[Row], locks: dic
     return pending.measure(todo, RunSettings.of(options, recorded=locks), options.jobs, log)
 
 
+def written_words(results: int, pairs: int, kept: int) -> str:
+    """The record line of a run: what it wrote, upgrade pair results too (issue 49: a run of pairs
+    said "0 results written" after writing 7), and what it kept."""
+    also = f" and {pairs} upgrade pair result{'s' if pairs != 1 else ''}" if pairs else ""
+    return (
+        f"record: {results} results{also} written to reports/{record.RECORD_NAME}, "
+        f"{kept} other results kept as they were"
+    )
+
+
 def publish(
     root: Path,
     scenarios: dict,
@@ -447,14 +457,7 @@ def publish(
             tx.render(merged, render)
             tx.write_record(merged)
     if out is None and not outside:
-        kept = len(merged["results"]) - len(results)
-        # Upgrade pairs are results of the record too (issue 49: a run of pairs said "0 results written").
-        ran_pairs = len(upgrades or [])
-        pairs = f" and {ran_pairs} upgrade pair result{'s' if ran_pairs != 1 else ''}" if ran_pairs else ""
-        log(
-            f"record: {len(results)} results{pairs} written to reports/{record.RECORD_NAME}, "
-            f"{kept} other results kept as they were"
-        )
+        log(written_words(len(results), len(upgrades or []), len(merged["results"]) - len(results)))
         return reports_dir
     if out is None:
         out = reports_dir / record.RUNS_DIR / record.run_name(sorted({r.source for r in results}), only or [])
