@@ -224,4 +224,11 @@ def audit(session: nox.Session) -> None:
     """Known bugs of a release: nox -s audit -- [TARGET] [--run] [--format json] (exit 1: one reproduces)."""
     # The default TARGET is the `python` first on PATH outside this session's environment (the user's).
     session.install("packaging")
+    # nox runs from the noxfile's folder and sets VIRTUAL_ENV to its own environment: the folder nox
+    # was called from, where a relative path is the user's, and the user's active environment go on
+    # by name (harness/planning/audit_targets.py; issue 50: relative paths failed from another
+    # folder, and the active venv was not read).
+    session.env["HARNESS_CALLER_DIR"] = session.invoked_from
+    if os.environ.get("VIRTUAL_ENV"):
+        session.env["HARNESS_USER_VIRTUAL_ENV"] = os.environ["VIRTUAL_ENV"]
     run_to_the_end(session, "python", "-m", "harness", "audit", *session.posargs)

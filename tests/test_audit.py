@@ -234,6 +234,8 @@ def test_an_interpreter_is_read_and_the_default_skips_the_harness_own(tmp_path, 
     fake = _fake_python(tmp_path, {"google-adk": "2.8.0", "openai-agents": None})
     own_bin = Path(sys.prefix) / "bin"
     monkeypatch.setenv("PATH", os.pathsep.join([str(own_bin), str(fake.parent)]))
+    for name in audit_targets.ACTIVE_ENV_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
     assert audit_targets.default_python() == str(fake)
     code, document = audit_json(capsys)
     assert code == 1
@@ -362,3 +364,28 @@ def test_every_answer_is_in_exactly_one_bucket(capsys, spec):
         counts = release["counts"]
         assert sum(n for k, n in counts.items() if k != "bugs") == counts["bugs"] == len(release["bugs"])
         assert counts["reproduces"] == sum(b["reproduces"] for b in release["bugs"])
+
+
+def test_the_default_target_is_the_active_virtual_environment(tmp_path, monkeypatch, capsys):
+    """Issue 50: with a venv active, the audit read the first `python` on PATH (a pyenv shim), not the
+    venv. nox sets VIRTUAL_ENV to its own session: its audit session passes the user's on."""
+    venv = tmp_path / "venv"
+    _fake_python(venv, {"google-adk": "2.8.0", "openai-agents": None})
+    other = _fake_python(tmp_path / "shim", {"google-adk": "2.13.0", "openai-agents": None})
+    monkeypatch.setenv("PATH", str(other.parent))
+    monkeypatch.setenv("VIRTUAL_ENV", str(Path(sys.prefix)))  # nox's own: never the target
+    monkeypatch.setenv("HARNESS_USER_VIRTUAL_ENV", str(venv))
+    _code, document = audit_json(capsys)
+    assert document["target"] == {"kind": "environment", "label": str(venv), "python": str(venv / "bin" / "python")}
+    monkeypatch.delenv("HARNESS_USER_VIRTUAL_ENV")
+    _code, document = audit_json(capsys)
+    assert document["target"]["python"] == str(other)
+
+
+def test_a_relative_path_is_the_callers_under_nox(tmp_path, monkeypatch, capsys):
+    """Issue 50: `nox -f PROJECT/noxfile.py -s audit -- requirements.txt` from another folder read the
+    path from the project's folder (nox runs there) and failed; nox now names the caller's folder."""
+    (tmp_path / "requirements.txt").write_text("google-adk==2.8.0\n")
+    monkeypatch.setenv("HARNESS_CALLER_DIR", str(tmp_path))
+    _code, document = audit_json(capsys, "requirements.txt")
+    assert document["target"]["kind"] == "requirements" and document["target"]["label"] == "requirements.txt"

@@ -85,11 +85,40 @@ def default_python() -> str:
     raise TargetError("no `python` on PATH besides the harness's own; name the interpreter or environment to audit")
 
 
-def resolve(argument: str | None) -> Target:
-    """The target ``argument`` names (the default ``python`` on PATH when None)."""
-    if argument is None:
-        return from_interpreter(default_python(), INTERPRETER)
+# The environment the user had active when nox started (nox's session sets VIRTUAL_ENV to its own):
+# noxfile.py's audit session passes it on under this name.
+ACTIVE_ENV_VARIABLES = ("HARNESS_USER_VIRTUAL_ENV", "VIRTUAL_ENV")
+
+
+def active_environment() -> Path | None:
+    """The user's active virtual environment (``VIRTUAL_ENV``), unless it is the harness's own."""
+    own = Path(sys.prefix).resolve()
+    for name in ACTIVE_ENV_VARIABLES:
+        value = os.environ.get(name)
+        if value and Path(value).is_dir() and Path(value).resolve() != own:
+            return Path(value)
+    return None
+
+
+def from_caller(argument: str) -> Path:
+    """``argument`` as a path from where the user called: nox runs the harness from the project's
+    folder and names the caller's in HARNESS_CALLER_DIR (noxfile.py's audit session)."""
+    caller = os.environ.get("HARNESS_CALLER_DIR")
     path = Path(argument)
+    if caller and not path.is_absolute() and (Path(caller) / path).exists():
+        return Path(caller) / path
+    return path
+
+
+def resolve(argument: str | None) -> Target:
+    """The target ``argument`` names: by default the active virtual environment, else the
+    ``python`` first on PATH (issue 50: with a venv active, a pyenv shim's interpreter was audited)."""
+    if argument is None:
+        active = active_environment()
+        if active is not None:
+            return from_interpreter(str(_environment_python(active)), ENVIRONMENT, label=str(active))
+        return from_interpreter(default_python(), INTERPRETER)
+    path = from_caller(argument)
     if path.is_dir():
         return from_interpreter(str(_environment_python(path)), ENVIRONMENT, label=argument)
     if path.is_file():
@@ -99,7 +128,7 @@ def resolve(argument: str | None) -> Target:
         if re.fullmatch(r"pylock(\.[^.]+)?\.toml", name):
             return _from_pylock(path, argument)
         if os.access(path, os.X_OK) and not name.endswith((".txt", ".in", ".toml", ".lock", ".py")):
-            return from_interpreter(argument, INTERPRETER)
+            return from_interpreter(str(path), INTERPRETER, label=argument)
         return _from_requirements(path, argument)
     if (os.sep in argument and "@" not in argument) or argument.endswith((".txt", ".lock", ".toml", ".in")):
         raise TargetError(f"{argument}: no such file or folder")
