@@ -172,11 +172,15 @@ def test_lock_and_requirements_files_give_the_same_answers_as_the_specs(tmp_path
     (tmp_path / "pylock.toml").write_text(PYLOCK)
     (tmp_path / "base.txt").write_text("openai-agents==0.18.3\n")
     (tmp_path / "requirements.txt").write_text(REQUIREMENTS)
+    # Issue 50: a project's pyproject.toml was refused ("'[project]' is not a requirement").
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "app"\ndependencies = ["google-adk==2.8.0", "httpx", "openai-agents==0.18.3"]\n'
+    )
     expected = {}
     for spec in ("google-adk==2.8.0", "openai-agents==0.18.3"):
         _, document = audit_json(capsys, spec)
         expected[spec.partition("==")[0]] = document["releases"][0]["bugs"]
-    for name in ("uv.lock", "pylock.toml", "requirements.txt"):
+    for name in ("uv.lock", "pylock.toml", "requirements.txt", "pyproject.toml"):
         code, document = audit_json(capsys, str(tmp_path / name))
         assert code == 1, name
         assert {r["framework"]: r["bugs"] for r in document["releases"]} == expected, name
@@ -206,6 +210,7 @@ def _fake_python(tmp_path: Path, found: dict) -> Path:
         # Issue 49: an editable framework line was skipped without a word; two pins were both audited.
         (lambda p: _write(p / "r.txt", "-e ./adk-python\nhttpx==0.28.1\n"), "is an editable install"),
         (lambda p: _write(p / "r.txt", "google-adk==2.8.0\ngoogle-adk==2.9.0\n"), "pins google-adk twice"),
+        (lambda p: _write(p / "pyproject.toml", '[project]\ndependencies = ["google-adk>=2"]\n'), "pins no single"),
         (lambda p: str(_fake_python(p, {"google-adk": None, "openai-agents": None})), "neither google-adk nor"),
         (lambda p: str(p), "a folder with no bin/python (nor .venv/bin/python)"),
         (lambda p: str(p / "missing" / "uv.lock"), "no such file or folder"),

@@ -127,6 +127,8 @@ def resolve(argument: str | None) -> Target:
             return _from_uv_lock(path, argument)
         if re.fullmatch(r"pylock(\.[^.]+)?\.toml", name):
             return _from_pylock(path, argument)
+        if name == "pyproject.toml":
+            return _from_pyproject(path, argument)
         if os.access(path, os.X_OK) and not name.endswith((".txt", ".in", ".toml", ".lock", ".py")):
             return from_interpreter(str(path), INTERPRETER, label=argument)
         return _from_requirements(path, argument)
@@ -233,9 +235,24 @@ def _requirement_lines(path: Path, seen: set[Path]) -> list[tuple[str, str]]:
 
 
 def _from_requirements(path: Path, label: str) -> Target:
+    return _from_lines(_requirement_lines(path, set()), label, "a requirements file, uv.lock or pylock.toml")
+
+
+def _from_pyproject(path: Path, label: str) -> Target:
+    """A project's own requirements: ``[project].dependencies`` of its pyproject.toml, each pin of a
+    framework exact (issue 50: the file was refused as "'[project]' is not a requirement")."""
+    project = _read_toml(path, label, "pyproject.toml").get("project")
+    dependencies = project.get("dependencies") if isinstance(project, dict) else None
+    if not isinstance(dependencies, list) or not all(isinstance(d, str) for d in dependencies):
+        raise TargetError(f"{label}: no [project].dependencies list of requirement strings")
+    lines = [(d, f"{path.name} [project].dependencies[{i}]") for i, d in enumerate(dependencies)]
+    return _from_lines(lines, label, "pyproject.toml with requirement strings")
+
+
+def _from_lines(lines: list[tuple[str, str]], label: str, what: str) -> Target:
+    """The framework pins of requirement lines (line, where): each exact, one release per framework."""
     pins: list[Pin] = []
     first: dict[str, tuple[str, str]] = {}  # framework -> (version, where) of its first pin
-    lines = _requirement_lines(path, set())
     for line, where in lines:
         try:
             found = _pins_of_requirement(line, where)
@@ -250,10 +267,7 @@ def _from_requirements(path: Path, label: str) -> Target:
         except TargetError as exc:
             if "not a requirement" not in str(exc):
                 raise
-            raise TargetError(
-                f"{label} is not a requirements file, uv.lock or pylock.toml "
-                f"({where}: {line[:60]!r} is not a requirement)"
-            ) from None
+            raise TargetError(f"{label} is not {what} ({where}: {line[:60]!r} is not a requirement)") from None
     if not pins:
         raise TargetError(f"{label}: pins neither {' nor '.join(sorted(FRAMEWORKS))}")
     return Target(REQUIREMENTS, label, tuple(dict.fromkeys(pins)))
