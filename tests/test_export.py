@@ -188,8 +188,10 @@ def test_the_reports_give_the_same_commands_and_a_rerender_is_byte_identical(tmp
     text = (tmp_path / f"{USAGE}.md").read_text()
     path = reproduce.script_path(USAGE)
     assert f"[`{path}`](../{path})" in text
-    for run in reproduce.runs(reproduce.Bug.of(SCENARIOS[USAGE]), CASE, RECORD, path):
+    # The commands name the script as repro.py beside them: they run from any folder (issue 45).
+    for run in reproduce.runs(reproduce.Bug.of(SCENARIOS[USAGE]), CASE, RECORD):
         assert f"- {run.outcome} on {run.version}: `{run.command}`" in text
+        assert run.command.split()[-2] == "repro.py" and path not in run.command
     assert not (tmp_path / "repro").exists(), "no copy of a script is rendered"
     with Staging(tmp_path) as stage:
         reports.write_all(RECORD, SCENARIOS, tmp_path, stage)

@@ -227,12 +227,14 @@ def _script_lines(scenario: dict, case: dict, document: dict) -> list[str]:
     """The bug's reproduction (scenarios/<id>/repro.py, what the harness ran) and the commands that run
     this case with it on a release where it reproduces and one where it is fixed."""
     path = reproduce.script_path(scenario["id"])
-    commands = reproduce.lines(reproduce.Bug.of(scenario), case["id"], document, path)
+    # The commands name the script as `repro.py` beside them, so they run from any folder, not only
+    # from this project's root (issue 45: they named the harness's own path).
+    commands = reproduce.lines(reproduce.Bug.of(scenario), case["id"], document)
     if not commands:
         return []
     return [
-        f"Reproduction: [`{path}`](../{path}), the script the harness ran (standalone: `uv run` it; exit 3 "
-        "reproduced, 0 fixed, 125 otherwise), for example:",
+        f"Reproduction: [`{path}`](../{path}), the script the harness ran (standalone: save it as `repro.py` "
+        "in any folder and `uv run` it there; exit 3 reproduced, 0 fixed, 125 otherwise), for example:",
         "",
         *commands,
         "",
