@@ -271,3 +271,14 @@ def test_a_not_applicable_to_reproduced_step_reads_first_measurable():
     assert boundaries.summary("not-applicable", "reproduced", "2.0.0", ["reproduced", "not-applicable"]) == (
         "came back in 2.0.0"
     )
+
+
+def test_a_result_older_code_answered_is_not_rendered_as_measured():
+    """Issue 45: after the script changed (and its proof's release left the matrix), the report kept
+    "last release where it reproduces: 0.4.0" and its command while audit said "not run"."""
+    old = {**result("0.4.0", "reproduced", "a\n"), "inputs": "old-digest"}
+    new = {**result("1.0.0", "fixed", "b\n"), "inputs": "new-digest"}
+    text = evidence.render({**SCENARIO, "inputs": "new-digest"}, document([old, new]))
+    assert "0.4.0" not in text
+    assert "**1 result of reports/matrix.json was answered by an older version of this scenario's code**" in text
+    assert "reproduces on no release run" in text

@@ -248,12 +248,29 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
     derived together with the record's results.
     """
     bisects = bisects or boundaries.empty_record()
+    # A result answered by an older version of the scenario's code is not shown as measured, nor its
+    # command (issue 45: rows of a release the script no longer reached kept "last release where it
+    # reproduces" and its Reproduce command).
+    current = scenario.get("inputs")
+    all_rows = rows_of(document)
+    kept = [current is None or r.scenario != scenario["id"] or not r.inputs or r.inputs == current for r in all_rows]
+    stale = kept.count(False)
+    if stale:
+        document = {**document, "results": [raw for raw, keep in zip(document["results"], kept, strict=True) if keep]}
     results = [r for r in rows_of(document) if r.scenario == scenario["id"]]
     results.sort(key=_release_order)
     out = [f"# {scenario['id']}", ""]
     out += [f"**Bug** ({scenario['framework']}): {scenario['description']}", ""]
     out += [f"**Expected**: {scenario['expected']}", ""]
     out += ["Upstream: " + ", ".join(f"<{u}>" for u in scenario["links"]), ""]
+    if stale:
+        out += [
+            f"**{stale} result{'s' if stale != 1 else ''} of reports/matrix.json "
+            f"{'were' if stale != 1 else 'was'} answered by an older version of this scenario's code** and "
+            f"{'are' if stale != 1 else 'is'} not shown: `nox -s matrix -- --only {scenario['id']}` measures "
+            "them again.",
+            "",
+        ]
     out += claims.report_lines(scenario, results, bisects)
     specs = []
     for r in results:
