@@ -21,7 +21,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.planning import versions
 from harness.project import PROJECT_ROOT
-from harness.rendering import boundary_evidence, claims, explanations, reproduce
+from harness.rendering import boundary_evidence, claims, evidence, explanations, reproduce
 from harness.rendering.evidence import _esc, _fence
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
 from harness.runtime.reproduction import SCRIPT
@@ -362,6 +362,7 @@ def render(
 
     It stands alone: with no repository URL known (``link_base`` empty) it links nothing and names no
     path of this project; the script is in it once, with the commands that run each case."""
+    document, _ = evidence.current_results(scenario, document)  # no result older code answered
     rows = [r for r in rows_of(document) if r.scenario == scenario["id"]]
     if not rows:
         where = f"{run_dir}/matrix.json" if run_dir else "reports/matrix.json"

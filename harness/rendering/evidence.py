@@ -241,6 +241,20 @@ def _script_lines(scenario: dict, case: dict, document: dict) -> list[str]:
     ]
 
 
+def current_results(scenario: dict, document: dict) -> tuple[dict, int]:
+    """``document`` without the scenario's results an older version of its code answered, and how
+    many it left out: those are not shown as measured, nor their commands (issue 45: rows of a
+    release the script no longer reached kept "last release where it reproduces" and its command)."""
+    current = scenario.get("inputs")
+    if current is None:
+        return document, 0
+    kept = [r.scenario != scenario["id"] or not r.inputs or r.inputs == current for r in rows_of(document)]
+    if all(kept):
+        return document, 0
+    results = [raw for raw, keep in zip(document["results"], kept, strict=True) if keep]
+    return {**document, "results": results}, kept.count(False)
+
+
 def render(scenario: dict, document: dict, bisects: dict | None = None, run_only: bool = False) -> str:
     """The report of one scenario. ``scenario``: id, framework, links, description, expected, cases.
 
@@ -248,15 +262,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
     derived together with the record's results.
     """
     bisects = bisects or boundaries.empty_record()
-    # A result answered by an older version of the scenario's code is not shown as measured, nor its
-    # command (issue 45: rows of a release the script no longer reached kept "last release where it
-    # reproduces" and its Reproduce command).
-    current = scenario.get("inputs")
-    all_rows = rows_of(document)
-    kept = [current is None or r.scenario != scenario["id"] or not r.inputs or r.inputs == current for r in all_rows]
-    stale = kept.count(False)
-    if stale:
-        document = {**document, "results": [raw for raw, keep in zip(document["results"], kept, strict=True) if keep]}
+    document, stale = current_results(scenario, document)
     results = [r for r in rows_of(document) if r.scenario == scenario["id"]]
     results.sort(key=_release_order)
     out = [f"# {scenario['id']}", ""]
