@@ -46,7 +46,12 @@ BUG = Bug(
         "empty string as the tool's output."
     ),
     expected="The lead agent receives the sub-agent's final output (the tool's result, or the custom final output).",
-    claims=Claim(pr="#2112", source="the PR: 'Fix as_tool returning blank string on early tool termination'"),
+    claims=Claim(
+        pr="#2112",
+        pr_state="merged",
+        quote="Return `final_output` instead. It already handles early tool-return scenarios correctly.",
+        source="PR #2112 (merged), 'Fix as_tool returning blank string on early tool termination'",
+    ),
     cases={
         "stop-on-first-tool": CaseRole(
             'the sub-agent has tool_use_behavior="stop_on_first_tool"', reproduced=BUGGY, fixed=FIXED, edges=EDGES

@@ -40,7 +40,12 @@ BUG = Bug(
         "to the model as a strict JSON schema with oneOf, which OpenAI's strict structured outputs reject."
     ),
     expected="The strict output schema writes the union as anyOf (no oneOf), and the output still parses.",
-    claims=Claim(pr="#1884", source="PR #1884, 'convert oneOf to anyOf in strict schema'"),
+    claims=Claim(
+        pr="#1884",
+        pr_state="merged",
+        quote="This change modifies ensure_strict_json_schema() to convert oneOf to anyOf",
+        source="PR #1884 (merged), 'fix: convert oneOf to anyOf in strict schema for OpenAI compatibility'",
+    ),
     cases={
         "list-of-union": CaseRole(
             "issue #1091's Actions: steps: List[Annotated[Union[...], Field(discriminator='action')]]",

@@ -20,7 +20,12 @@ BUG = Bug(
         "The run hooks get on_llm_start before and on_llm_end after every model call, in lifecycle "
         "order with the other hooks, streamed or not, and for each agent of a handoff."
     ),
-    claims=Claim(pr="#1619", source="module docstring: 'fixed by PR #1619'"),
+    claims=Claim(
+        pr="#1619",
+        pr_state="merged",
+        quote="on_llm_start and on_llm_end now emit from Runner.run() consistently in both streaming and non-streaming",
+        source="PR #1619 (merged), 'fix(run): fire on_llm_start / on_llm_end in Runner.run()'",
+    ),
     cases={
         "run": CaseRole(
             "Runner.run: the model calls a tool, then answers (issue #1612)", reproduced=UNFIXED, fixed=FIX

@@ -71,7 +71,12 @@ BUG = Bug(
         "with the new message, so the history doubles with every run."
     ),
     expected="Each run adds only its own input and output to the session: 2, 4, 6 items after three runs.",
-    claims=Claim(pr="#1700", source="module docstring: 'fixed by .../pull/1700'"),
+    claims=Claim(
+        pr="#1700",
+        pr_state="merged",
+        quote="Save only the new user input to prevent duplication.",
+        source="PR #1700 (merged), 'Fix session history duplication after PR #1550' (resolves #1699)",
+    ),
     cases={
         "second-run": CaseRole(
             "three Runner.run calls on one SQLiteSession file, as the thread's repro (which stops at two)",

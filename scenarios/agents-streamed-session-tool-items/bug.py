@@ -69,7 +69,12 @@ BUG = Bug(
         "The session holds the user's message, the function_call, its function_call_output and "
         "the answer, in order, streamed or not."
     ),
-    claims=Claim(pr="#2433", source="module docstring: 'fixed by .../pull/2433'"),
+    claims=Claim(
+        pr="#2433",
+        pr_state="merged",
+        quote="#2433 resolves this issue and the fix will be included in the upcoming patch release.",
+        source="PR #2433 (merged), 'fix: #2426 persist streamed run-again tool items to session'; #2426's maintainer",
+    ),
     cases={
         "streamed": CaseRole(
             "Runner.run_streamed with a SQLiteSession on a file: one tool turn, then the answer",

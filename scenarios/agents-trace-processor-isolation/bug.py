@@ -42,7 +42,9 @@ BUG = Bug(
     ),
     claims=Claim(
         pr="#1292",
-        source="PR #1292: 'one failing processor won't prevent the others from running' (no release named)",
+        pr_state="merged",
+        quote="so one failing processor won't prevent the others from running",
+        source="PR #1292 (merged), 'Handle processor exceptions and fix tracing log formatting' (no release named)",
     ),
     cases={
         "span-end": CaseRole(
