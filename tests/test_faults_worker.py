@@ -122,17 +122,22 @@ def warm_member(root: Path) -> tuple[pool.Member, dict[str, str]]:
     return member, env
 
 
+def worker_for(root: Path, mode: str, request) -> tuple[pool.Member | None, dict[str, str]]:
+    """The warm worker (mode "warm", in a pool folder of the test's own) or none, and the worker
+    environment, for ``run_worker`` on the scratch project ``root``."""
+    if mode == "warm":
+        request.getfixturevalue("pool_dir")
+        return warm_member(root)
+    return None, environments.worker_environment(root)
+
+
 @pytest.mark.parametrize("mode", ["cold", "warm"])
 def test_a_line_a_case_or_its_child_writes_to_fd_1_is_not_read_as_protocol(tmp_path, mode, request):
     """Fault "One stray line kills a run": a case that writes to file descriptor 1 (os.write) or
     starts a child process that prints made the driver raise JSONDecodeError and lose every result
     of the run, warm or cold. Now results travel on a channel of their own."""
     root = scratch_project(tmp_path, {"adk_stray": STRAY})
-    if mode == "warm":
-        request.getfixturevalue("pool_dir")
-        member, env = warm_member(root)
-    else:
-        member, env = None, environments.worker_environment(root)
+    member, env = worker_for(root, mode, request)
     _, results = run_worker(PYTHON, "google-adk", ["adk-stray"], env, root, timeout=30, warm=member)
     assert [(r["case"], r["outcome"], r["detail"]) for r in results] == [
         ("fd1", "fixed", "ok"),
@@ -147,11 +152,7 @@ def test_megabytes_of_output_then_a_crash_give_a_short_detail_from_the_crashing_
     detail" (5.2 M characters in the record). Now a crash's detail is the last lines of the output of
     the case that was running, capped."""
     root = scratch_project(tmp_path, {"adk_chatty": CHATTY})
-    if mode == "warm":
-        request.getfixturevalue("pool_dir")
-        member, env = warm_member(root)
-    else:
-        member, env = None, environments.worker_environment(root)
+    member, env = worker_for(root, mode, request)
     _, results = run_worker(PYTHON, "google-adk", ["adk-chatty"], env, root, timeout=30, warm=member)
     by_case = {r["case"]: r for r in results}
     assert by_case["chatty"]["outcome"] == by_case["after"]["outcome"] == "fixed"
@@ -558,11 +559,7 @@ def test_a_case_that_closes_fd_1_is_an_error_naming_it_not_a_nondeterministic_ca
     """Issue 49: a case that closed file descriptor 1 was reported as "not deterministic" (its second
     run, the determinism check, could not print). Now its error says what it did; the next case runs."""
     root = scratch_project(tmp_path, {"adk_closes": CLOSES_FD1})
-    if mode == "warm":
-        request.getfixturevalue("pool_dir")
-        member, env = warm_member(root)
-    else:
-        member, env = None, environments.worker_environment(root)
+    member, env = worker_for(root, mode, request)
     _, results = run_worker(PYTHON, "google-adk", ["adk-closes"], env, root, timeout=30, warm=member, repeat=2)
     assert [(r["case"], r["outcome"], r["detail"]) for r in results] == [
         ("closes", "error", "the case closed its process's standard output (fd 1)"),
