@@ -63,7 +63,13 @@ BUG = Bug(
         "create_time is the time the version was saved (what the service stored in the version's metadata), "
         "the same on every read, as InMemoryArtifactService gives it."
     ),
-    claims=Claim(pr="#7113", source="repro.py docstring: 'PR #7113 forwards metadata.create_time'"),
+    claims=Claim(
+        pr="#7113",
+        pr_state="closed",
+        quote="`_build_artifact_version()` omits it when constructing the returned metadata.",
+        source="PR #7113 thread (shown closed, no merge shown), 'fix(artifacts): preserve file artifact creation "
+        "timestamps'",
+    ),
     cases={
         "get-version-twice": CaseRole(
             "PR #7113's reproduction: save, reopen, get_artifact_version(0) twice",

@@ -47,7 +47,10 @@ BUG = Bug(
     ),
     claims=Claim(
         pr="#7003",
-        source="#7002: reported on 2.7.0, 2.8.0 and main (2026-09-03); issue closed, PR #7003 shown closed",
+        pr_state="closed",
+        quote="mistakes that internal continuation sentinel for a provider-empty response",
+        source="#7002: reported on 2.7.0, 2.8.0 and main (2026-09-03); issue closed; PR #7003 thread "
+        "('fix(flows): preserve code execution continuation', Closes: #7002) shown closed, no merge shown",
     ),
     cases={
         "code-then-answer": CaseRole(

@@ -62,8 +62,10 @@ BUG = Bug(
     backends=("sqlite", "postgresql"),
     claims=Claim(
         pr="#6276 / #6432",
-        source="#6272: confirmed unordered on v2.5.0 main (2026-07-17); #6431: SqliteSessionService the same; "
-        "both PRs shown closed, the team reviewing them together",
+        pr_state="closed",
+        quote="so the two backends will be consistent once both land.",
+        source="#6272 thread (2026-07-28 comment): confirmed unordered on v2.5.0 main; #6431: SqliteSessionService "
+        "the same; PRs #6276 (Fixes #6272) and #6432 (Fixes #6431) both shown closed, no merge shown",
     ),
     cases={
         "user-scoped": CaseRole(

@@ -30,7 +30,13 @@ BUG = Bug(
     ),
     requires=("google-adk[db]", "aiosqlite", "sqlalchemy[asyncio]", "asyncpg", "psycopg2-binary"),
     backends=("sqlite", "postgresql"),
-    claims=Claim(pr="#5355", source="module docstring: 'Symptom (google/adk-python#5354, PR #5355 ...)'"),
+    claims=Claim(
+        pr="#5355",
+        pr_state="closed",
+        quote="Extend the existing SQLite UTC-naive convention to PostgreSQL consistently",
+        source="PR #5355 thread (shown closed, no merge shown), 'fix(sessions): correct timezone handling for "
+        "PostgreSQL in DatabaseSessionService'; issue #5354 shown open",
+    ),
     cases={
         "created-then-appended": CaseRole(
             "local zone UTC+05:30: create, read back, append, read back, append through the fresh copy",

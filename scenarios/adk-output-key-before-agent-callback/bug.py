@@ -94,8 +94,10 @@ BUG = Bug(
     ),
     claims=Claim(
         pr="#4838",
+        pr_state="closed",
         still_open=True,
-        source="module docstring: 'The thread shows the issue still open and the PR closed'",
+        quote="Override `_handle_before_agent_callback` in `LlmAgent` to call `__maybe_save_output_to_state()`",
+        source="PR #4838 thread (Closes: #4837) shown closed, no merge shown; issue #4837 shown open",
     ),
     cases={
         "callback-content": CaseRole(

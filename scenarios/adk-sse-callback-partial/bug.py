@@ -62,7 +62,13 @@ BUG = Bug(
         "A replacement that leaves partial unset keeps the partial flag of the response it "
         "replaces: the deltas stream as partial events and the session stores only the final one."
     ),
-    claims=Claim(pr="#7036 / #7038", source="the issue's fix PRs #7036 / #7038"),
+    claims=Claim(
+        pr="#7036 / #7038",
+        pr_state="closed",
+        quote="inherit `partial`/`turn_complete` from the response being replaced",
+        source="PRs #7036 ('fix(flows): inherit unset streaming fields ...') and #7038, both 'Closes: #7035', "
+        "both shown closed, no merge shown; issue #7035 shown closed",
+    ),
     cases={
         "agent-callback": CaseRole(
             "the agent's after_model_callback rebuilds each streamed response (text upper-cased)",

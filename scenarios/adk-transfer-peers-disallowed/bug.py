@@ -69,8 +69,11 @@ BUG = Bug(
     ),
     claims=Claim(
         pr="#3862",
+        pr_state="closed",
         still_open=True,
-        source="the thread: #3850 still open in the index although fixed; PR #3862 closed",
+        quote="On 2.7.1 the 2.x workflow path still lets it through",
+        source="#3850 thread (shown open), 2026-08-26 comment: 'Thanks for the fix in fa18d26a'; PR #3862 "
+        "(Closes: #3850) shown closed, no merge shown; PR #6798 (merged) ports fa18d26a to the v1 branch",
     ),
     cases={
         "sibling": CaseRole(

@@ -152,7 +152,13 @@ BUG = Bug(
         "Every output item is announced once, at the index that is its position in "
         "response.completed output, and closed at that index, whatever order the deltas come in."
     ),
-    claims=Claim(pr="#5042", source="the issue: 'fix proposed in PR #5042'"),
+    claims=Claim(
+        pr="#5042",
+        pr_state="closed",
+        quote="`_StreamOutputLayout` now allocates the reasoning slot lazily via `reasoning_output_index()`",
+        source="PR #5042 thread (Fixes #5041) shown closed, not merged in the index; issue #5041 shown closed; "
+        "the fetched mirror (to v0.22.0, 2026-08-19) predates both",
+    ),
     cases={
         "reasoning-after-text": CaseRole(
             "chunks: text, reasoning_content, two tool calls (the issue's order)",

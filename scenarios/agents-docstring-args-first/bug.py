@@ -43,7 +43,13 @@ BUG = Bug(
         "The Args: section is parsed as the parameters' descriptions whether or not a summary line "
         "precedes it; the tool's description holds no Args: block."
     ),
-    claims=Claim(pr="#3795", source="PR #3795, 'keep parameter descriptions for docstrings without a summary line'"),
+    claims=Claim(
+        pr="#3795",
+        pr_state="closed unmerged",
+        quote="Re-add a leading newline before parsing, so griffe sees an empty summary",
+        source="PR #3795 thread (2026-07-10) shown closed; its commit 5bdcb216 is on no branch or tag of the mirror "
+        "(to v0.22.0), no '(#3795)' commit there",
+    ),
     cases={
         "args-first": CaseRole(
             "a Google docstring that opens with Args: (no summary line), as in PR #3795",

@@ -53,7 +53,13 @@ BUG = Bug(
         "message to the session."
     ),
     expected="The session holds the handler's assistant message after the turn's items, streamed or not.",
-    claims=Claim(pr="#4160", source="PR #4160, 'persist the max-turns handler output to the session'"),
+    claims=Claim(
+        pr="#4160",
+        pr_state="merged",
+        quote="the non-streamed runner never wrote the synthesized assistant message to the session.",
+        source="PR #4160 thread (merged 2026-08-04), 'fix(run): persist the max-turns handler output to the "
+        "session'; commit 945332da, first tag v0.19.3",
+    ),
     cases={
         "run": CaseRole(
             "Runner.run, max_turns=1 after a tool turn, a handler with include_in_history=True",

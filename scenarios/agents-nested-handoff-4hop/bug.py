@@ -33,7 +33,13 @@ BUG = Bug(
         "agent (in the summary, or forwarded verbatim) and at most once across the summaries; "
         "two agents that say identical text are both kept."
     ),
-    claims=Claim(pr="#3791", source="PR #3791 (the seed): it dedupes forwarded pre_handoff_items"),
+    claims=Claim(
+        pr="#3791",
+        pr_state="closed unmerged",
+        quote="each agent's own pre-handoff message is listed twice inside the downstream `<CONVERSATION HISTORY>`",
+        source="PR #3791 thread (the seed, 2026-07-10) shown closed; its commit 511e0e2c is on no branch or tag of "
+        "the mirror (to v0.22.0), no '(#3791)' commit there",
+    ),
     cases={
         "nested-4hop": CaseRole(
             "Runner.run, RunConfig(nest_handoff_history=True), A -> B -> C -> D as in the seed",

@@ -41,7 +41,13 @@ BUG = Bug(
         "validation with ModelBehaviorError (Python 3.11 and later, where a parameterised generic is not a class)."
     ),
     expected='A generic dict output type is not wrapped, like a bare dict; a list[str] stays under "response".',
-    claims=Claim(pr="#3316", source="issue #3315 (on main at bc3607ba) and PR #3316, 'fix: #3315'"),
+    claims=Claim(
+        pr="#3316",
+        pr_state="merged",
+        quote="Keep `dict[str, int]` unwrapped like bare `dict`",
+        source="PR #3316 thread (merged), 'fix: #3315 align generic dict output schemas'; commit 94fa9e21 "
+        "(2026-05-10), first tag v0.17.1",
+    ),
     cases={
         "dict-str-int": CaseRole(
             'AgentOutputSchema(dict[str, int], strict_json_schema=False); the model answers {"a": 1}',

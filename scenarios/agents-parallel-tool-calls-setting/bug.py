@@ -58,8 +58,11 @@ BUG = Bug(
     ),
     claims=Claim(
         pr="#333 / #513 / #4405",
-        source="the PRs: #333 'Fix parallel_tool_calls when False' (Responses), #513 the same for Chat "
-        "Completions, #4359 / #4405 derive the field from the converted tools (handoff-only, no tools)",
+        pr_state="merged",
+        quote="the responses API is called with `parallel_tool_calls == NotGiven`, which defaults to true",
+        source="PR #333 thread (merged; 'Thanks for fixing!'), first tag v0.0.7; #513 (merged) the same for Chat "
+        "Completions, v0.0.10; #4405 (merged) derives it from the converted tools, v0.21.0; #4359 landed "
+        "as 23da2b62, v0.20.0",
     ),
     cases={
         "responses": CaseRole(

@@ -37,8 +37,10 @@ BUG = Bug(
     ),
     claims=Claim(
         pr="#2667",
-        still_open=True,
-        source="module docstring: 'addressed by .../pull/2667'; 'the thread still reads as open'",
+        pr_state="merged",
+        quote="This pull request resolves #2258 by adding a normalized view for `RunResult.to_input_list()`",
+        source="PR #2667 thread (merged 2026-03-14; mode='normalized' is opt-in, commit e88bcf2e, first tag "
+        "v0.12.2); issue #2258 still shown open",
     ),
     cases={
         "default-settings": CaseRole(

@@ -28,7 +28,10 @@ BUG = Bug(
     ),
     claims=Claim(
         pr="#4148",
-        source="docstring: PR #4148, 'keep committed tool session records when a streamed output guardrail trips'",
+        pr_state="merged",
+        quote="the turn's `function_call` / `function_call_output` pair is dropped from the session entirely",
+        source="PR #4148 thread (merged 2026-08-03), 'fix: keep committed tool session records when a streamed "
+        "output guardrail trips'; commit 04aaa50c, first tag v0.19.3",
     ),
     cases={
         "stop-on-first-tool-streamed": CaseRole(

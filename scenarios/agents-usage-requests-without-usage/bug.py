@@ -49,7 +49,13 @@ BUG = Bug(
         "Every completed model request counts once in usage.requests, with or without a usage block; "
         "no tokens are invented."
     ),
-    claims=Claim(pr="#4290 / #4453", source="the PRs: #4281, taken over as #4290; #4444, taken over as #4453"),
+    claims=Claim(
+        pr="#4290 / #4453",
+        pr_state="merged",
+        quote="This pull request takes over and completes the work started in #4281.",
+        source="PR #4290 thread (merged; first tag v0.20.0) and #4453 (merged, 'takes over and completes #4444'; "
+        "v0.21.1); #4281 and #4444 shown closed",
+    ),
     cases={
         "chat-completions": CaseRole(
             "OpenAIChatCompletionsModel, Runner.run, two chat.completion replies without usage",
