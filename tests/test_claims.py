@@ -112,7 +112,7 @@ def stated(scenario) -> str:
     folder = ROOT / "scenarios" / scenario.id
     if (folder / reproduction.SCRIPT).is_file():
         doc = ast.get_docstring(ast.parse((folder / reproduction.SCRIPT).read_text())) or ""
-        return " ".join([*doc.split(), *scenario.links, scenario.claims.source or ""])
+        return " ".join([*doc.split(), *scenario.links, scenario.claims.source or "", scenario.claims.quote or ""])
     path = ROOT / "scenarios" / f"{scenario.module}.py"
     return " ".join((ast.get_docstring(ast.parse(path.read_text())) or "").split())
 

@@ -80,9 +80,9 @@ BUG = Bug(
         pr="#4752",
         introduced_in="1.24.0",
         quote="ADK 1.24 changed `DatabaseSessionService.append_event()` from raising `ValueError` on stale sessions",
-        source="issue #4751 thread (closed): ADK <=1.23 raises, >=1.24 reloads; PR #4752's thread not in the searched "
-        "index (searched: 'adk-python pull 4752 stale session ...', '4752 raise instead of reload'); repro.py "
-        "docstring calls it closed unmerged",
+        source="issue #4751 thread (closed): ADK <=1.23 raises, from 1.24.0 it reloads; PR #4752's thread "
+        "not in the searched index (searched: 'adk-python pull 4752 stale session ...', "
+        "'4752 raise instead of reload'); repro.py docstring calls it closed unmerged",
     ),
     cases={
         "concurrent-runs": CaseRole(
