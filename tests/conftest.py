@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import signal
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker(EVERY_CASE):
             item.extra_keyword_matches.update(names)
+
+
+def default_signals() -> None:
+    """In a child the test starts: SIGTERM, SIGHUP and SIGINT at their defaults, as in a shell. A test
+    run started under nohup (SIGHUP ignored) or by a runner that ignores SIGINT would otherwise pass
+    that on, and the harness leaves an ignored signal ignored by design (a fresh-clone CI started
+    with `&` from a script ran with SIGINT ignored: the Ctrl-C tests of test_faults_worker timed out)."""
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(signum, signal.SIG_DFL)

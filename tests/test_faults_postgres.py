@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import default_signals
 from harness.execution import postgres, postgres_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,7 +85,7 @@ def _harness(code: str, tmpdir: Path, **env: str) -> subprocess.Popen:
     environment.pop(postgres.SOCKET_ENV, None)
     return subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(code)],
-        preexec_fn=_default_signals,
+        preexec_fn=default_signals,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -119,18 +120,10 @@ SERVE = """
 """
 
 
-def _default_signals() -> None:
-    """In a child the test starts: SIGTERM, SIGHUP and SIGINT at their defaults, as in a shell. A test
-    run started under nohup (SIGHUP ignored) or by a runner that ignores SIGINT would otherwise pass
-    that on, and the harness leaves an ignored signal ignored by design."""
-    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(signum, signal.SIG_DFL)
-
-
 def _serve(tmpdir: Path, where: str) -> tuple[subprocess.Popen, Path, int, int]:
     proc = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(SERVE), where],
-        preexec_fn=_default_signals,
+        preexec_fn=default_signals,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -251,7 +244,7 @@ def test_commands_install_the_signal_handlers_on_the_main_thread(tmp_path):
     """
     out = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
-        preexec_fn=_default_signals,
+        preexec_fn=default_signals,
         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT, check=True,
     )  # fmt: skip
     assert out.stdout.splitlines()[-1] == "True"
@@ -376,7 +369,7 @@ def _nox_stand_in(tmp_path: Path, *args: str) -> subprocess.Popen:
     noxfile.write_text(STAND_IN_NOXFILE.format(root=str(ROOT), code=STAND_IN))
     return subprocess.Popen(
         [NOX, "-f", str(noxfile), "-s", "stand_in", "--", *args],
-        preexec_fn=_default_signals,
+        preexec_fn=default_signals,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -451,7 +444,7 @@ def test_sigterm_to_nox_matrix_leaves_no_harness_server_or_folder(tmpdir_for_ser
     proc = subprocess.Popen(
         [NOX, "-s", "matrix", "--", "--rerun", "--cold", "--out", str(out),
          "--only", "adk-database-postgres-aware-datetime", "google-adk==2.13.0"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, preexec_fn=_default_signals,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, preexec_fn=default_signals,
         env={**os.environ, "TMPDIR": str(tmpdir_for_server)},
     )  # fmt: skip
     deadline = time.monotonic() + 600

@@ -20,6 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from conftest import default_signals
 from harness import owners
 from harness.execution import environments, pool
 from harness.execution.driver import run_worker
@@ -521,6 +522,7 @@ def test_a_first_ctrl_c_says_it_is_stopping_and_ends_the_run_within_seconds(tmp_
         env={**os.environ, "PYTHONPATH": str(root)},
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=default_signals,
     )
     marker = root / "hang-marker.json"
     try:
