@@ -11,10 +11,13 @@ from pathlib import Path
 from harness.planning import index, versions
 
 # framework -> rules. "minors_from": the latest final patch of every minor line from
-# that version on; "last_of_major": the last final release of each listed major line.
+# that version on; "last_of_major": the last final release of each listed major line; "also":
+# releases kept by name, with the reason beside them.
 DEFAULT_SETS: dict[str, dict] = {
     "google-adk": {"minors_from": "2.0", "last_of_major": [1]},
-    "openai-agents": {"minors_from": "0.6", "last_of_major": []},
+    # 0.0.3: where the worker's environment once gave a verdict a standalone `uv run` could not (it
+    # set OPENAI_API_KEY="" and the client built; issue 45); tests/test_published_commands.py runs it.
+    "openai-agents": {"minors_from": "0.6", "last_of_major": [], "also": ["0.0.3"]},
 }
 
 
@@ -36,4 +39,10 @@ def default_versions(framework: str, cache_dir: Path) -> list[str]:
         line = [v for v in finals if versions.minor(v)[0] == major]
         if line:
             picked.add(max(line, key=versions.key))
+    picked |= set(rules.get("also", [])) & set(finals)
     return sorted(picked, key=versions.key)
+
+
+def kept_by_name(framework: str) -> list[str]:
+    """The releases the default set of ``framework`` names outright ("also")."""
+    return list(DEFAULT_SETS[framework].get("also", []))
