@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.10"
-# dependencies = ["openai-agents", "mcp"]
+# dependencies = ["openai-agents"]  # mcp comes with openai-agents wherever agents.mcp exists
 # ///
 """openai-agents: an McpError from an MCP server's call_tool aborts the whole run.
 
