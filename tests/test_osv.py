@@ -1,6 +1,7 @@
 """The OSV export (issue 38): every bug's record validates against the OSV schema of ossf/osv-schema
-(tests/data/osv-schema.json, its source and commit in tests/data/README.md), and its affected ranges
-agree with the record, release line by release line."""
+(tests/data/osv-schema.json, its source and commit in tests/data/README.md), and its affected ranges,
+read with OSV's own range semantics, agree with the audit release by release: no release the record
+does not know reads "not affected" (issue 50)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import pytest
 from packaging.version import Version
 
 from harness.commands.cli import main
-from harness.planning import versions
 from harness.project import PROJECT
 from harness.rendering import osv
 from harness.runtime import registry
@@ -66,34 +66,64 @@ def _affected(events: list[dict], version: str) -> bool:
     return state
 
 
-def test_ranges_agree_with_the_record_and_stay_on_their_release_line(records, known):
-    """Every release the record answered is inside an affected range exactly when it reproduced there, and
-    no range reaches into another release line (lines overlap in time: google-adk 1.39.1 after 2.4.0)."""
+def test_read_with_osv_semantics_every_release_agrees_with_the_audit(records, known):
+    """Release by release, over every release the record and the bisects know: a release is inside an
+    affected range exactly when the audit does not know it unaffected (fixed or not-applicable), so every
+    answer that reproduces, is unexpected or is unknown reads "affected", never "not affected"; every
+    ``fixed`` event names a release known unaffected; there are no ``limit`` events."""
+    unknown_read = 0
     for record in records:
         bug_id = f"{record['database_specific']['scenario']}:{record['database_specific']['case']}"
+        k = known[bug_id]
         ranges = record["affected"][0].get("ranges", [])
-        for row in known[bug_id].measured_rows():
-            inside = any(_affected(r["events"], row["version"]) for r in ranges)
-            assert inside == (row["outcome"] == "reproduced"), (record["id"], row)
+        for version in osv.releases(k):
+            answer = k.answer(version)
+            inside = any(_affected(r["events"], version) for r in ranges)
+            assert inside == (answer.outcome not in ("fixed", "not-applicable")), (record["id"], version, answer)
+            unknown_read += answer.basis == audit.UNKNOWN
         for r in ranges:
-            line = r["database_specific"]["release_line"]
-            major = int(line.partition(".")[0])
             for e in r["events"]:
-                ((kind, version),) = e.items()
-                if kind == "limit":
-                    assert version == f"{major + 1}.0.0.dev0", record["id"]
-                else:
-                    assert versions.line(version) == line, (record["id"], e)
+                assert "limit" not in e, record["id"]
+                if "fixed" in e:
+                    assert k.answer(e["fixed"]).outcome in ("fixed", "not-applicable"), (record["id"], e)
+        listed = [v for r in ranges for v in r["database_specific"]["unknown"]]
+        assert listed == record["database_specific"]["unknown"], record["id"]
+    assert unknown_read > 0  # the record has unknowns today; each of them was checked to read affected
+
+
+def test_an_unknown_release_between_two_fixed_ones_is_inside_a_range(known):
+    """In small: 1.0.0 fixed, 1.1.0 never run, 1.2.0 fixed. Before issue 50 no range was written and
+    OSV read 1.1.0 as not affected; now 1.1.0 is a range of its own, listed unknown."""
+    k = next(iter(known.values()))
+    small = audit.Knowledge(
+        k.bug,
+        {"1.0.0": "fixed", "1.2.0": "fixed"},
+        {"1.0.0": "matrix", "1.2.0": "matrix"},
+        set(),
+        (),
+        ("1.0.0", "1.1.0", "1.2.0"),
+    )
+    [r] = osv.ranges(small)
+    assert r["events"] == [{"introduced": "1.1.0"}, {"fixed": "1.2.0"}]
+    assert r["database_specific"]["unknown"] == ["1.1.0"] and r["database_specific"]["reproduced"] == []
+    assert not _affected(r["events"], "1.0.0") and _affected(r["events"], "1.1.0")
 
 
 def test_known_ranges_of_the_done_when_bugs(records):
     """The duplicate user turn: introduced on 2.x, fixed in 2.9.0; its over-correction introduced in 2.9.0 and
-    still open; the nested handoff duplication fixed in 0.19.0. The non-regression case relates to its bug."""
+    still open; the nested handoff duplication fixed in 0.19.0. The non-regression case relates to its bug.
+    Before them, one range of the releases the record never ran (0.x and 1.x up to 1.39.1, the one 1.x
+    release measured), none of them said to reproduce."""
     by_id = {r["id"]: r for r in records}
     dup = by_id["x_HARNESS-adk-retry-same-invocation-id-non-resumable-retry"]
-    assert [r["events"] for r in dup["affected"][0]["ranges"]] == [[{"introduced": "2.4.0"}, {"fixed": "2.9.0"}]]
+    *unknown, last = dup["affected"][0]["ranges"]
+    assert last["events"] == [{"introduced": "2.4.0"}, {"fixed": "2.9.0"}]
+    assert last["database_specific"]["unknown"] == []
+    assert [r["events"] for r in unknown] == [[{"introduced": "0.0.1"}, {"fixed": "1.39.1"}]]
+    assert unknown[0]["database_specific"]["reproduced"] == []
+    assert "1.39.0" in unknown[0]["database_specific"]["unknown"]
     over = by_id["x_HARNESS-adk-retry-same-invocation-id-retry-different-message"]
-    assert [r["events"] for r in over["affected"][0]["ranges"]] == [[{"introduced": "2.9.0"}]]
+    assert over["affected"][0]["ranges"][-1]["events"] == [{"introduced": "2.9.0"}]
     assert over["database_specific"]["kind"] == "non-regression"
     assert "x_HARNESS-adk-retry-same-invocation-id-non-resumable-retry" in over["related"]
     handoff = by_id["x_HARNESS-agents-nested-handoff-4hop-nested-4hop"]

@@ -21,7 +21,8 @@ BLOCK = re.compile(r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$
 def header_dependencies(text: str) -> list[str]:
     """The `dependencies` of a script's `# /// script` block."""
     match = next(m for m in BLOCK.finditer(text) if m.group("type") == "script")
-    content = "".join(line[2:] if line.startswith("# ") else line[1:] for line in match.group("content").splitlines(True))
+    lines = match.group("content").splitlines(True)
+    content = "".join(line[2:] if line.startswith("# ") else line[1:] for line in lines)
     return tomllib.loads(content)["dependencies"]
 
 
@@ -45,5 +46,7 @@ def test_the_scripts_header_names_what_its_bug_py_requires(scenario_id):
 
 
 def test_the_header_parser_reads_a_block_as_pep_723_writes_it():
-    text = '# /// script\n# requires-python = ">=3.10"\n# dependencies = ["google-adk[db]", "mcp<2"]\n# ///\n"""doc"""\n'
+    text = (
+        '# /// script\n# requires-python = ">=3.10"\n# dependencies = ["google-adk[db]", "mcp<2"]\n# ///\n"""doc"""\n'
+    )
     assert header_dependencies(text) == ["google-adk[db]", "mcp<2"]

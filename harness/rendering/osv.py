@@ -9,13 +9,19 @@ becomes one OSV record:
   the newest dependency date (the release's upload time plus one second, ``exclude_newer`` of
   the record's environments) among the releases the record ran the bug on. It moves when the
   record measures a newer release; re-running the same releases leaves it alone.
-- ``affected``: the framework on PyPI, with one ECOSYSTEM range per stretch of releases that
-  reproduce on one release line (major version; lines overlap in time and are kept apart): the
-  first such release ``introduced``, the next answered release that does not reproduce ``fixed``
-  (``last_affected`` the last that does, when the next one behaves a third way), and, when the
-  stretch reaches the newest release the record answered on a line that a newer line follows, a
-  ``limit`` at the next line's first possible version, so no range spills into the next line. A
-  stretch that reaches the newest answered release of the newest line stays open.
+- ``affected``: the framework on PyPI, with one ECOSYSTEM range per stretch of releases, in
+  version order, that the record does not know to be unaffected. OSV reads every version outside
+  the ranges as not affected (issue 50: 92 of the audit's 99 "unknown" answers read so), so a range
+  holds every release whose answer (``store.audit.Knowledge.answer``) is not ``fixed`` or
+  ``not-applicable``: those that reproduce, those unknown (never run and in no bisected range, or
+  an error) and those ``unexpected``. ``introduced`` is the stretch's first release, ``fixed`` the
+  next release known unaffected, measured or inferred inside a bisected range, so no ``fixed``
+  names a release the record does not know; a stretch that reaches the newest release known stays
+  open. Each range's ``database_specific`` says which of its releases reproduce and which are
+  unknown or unexpected, and whether its ``introduced`` was measured. The releases are those the
+  record and the bisects know to exist (``Knowledge.releases``: final releases on the index when
+  the bisects ran); pre-releases are not measured and read by their place in the version order.
+  No ``limit`` events (the spec discourages them for numbered versions).
 - ``database_specific``: every measured release and its outcome (and whether the matrix or a
   bisect probe ran it), the bisected ranges, the kind of bug, the script that checks it.
 """
@@ -28,8 +34,8 @@ from pathlib import Path
 
 from harness.planning import versions
 from harness.rendering.audit_report import first_sentence
-from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
-from harness.store.audit import Knowledge
+from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
+from harness.store.audit import UNKNOWN, Answer, Knowledge
 
 # The OSV schema version these records follow (tests/data/osv-schema.json, docs/schema.md's version).
 OSV_SCHEMA_VERSION = "1.7.5"
@@ -41,38 +47,45 @@ def osv_id(scenario: str, case: str) -> str:
     return f"{ID_PREFIX}{scenario}-{case}"
 
 
-def line_ranges(k: Knowledge) -> list[dict]:
-    """The affected ranges of one bug, one per stretch of reproducing releases on one line."""
-    majors = {int(v.partition(".")[0]) for v in (*k.releases, *k.points) if v.partition(".")[0].isdigit()}
+def releases(k: Knowledge) -> list[str]:
+    """Every release of the bug's framework the record or its bisects know, oldest first."""
+    return sorted(set(k.releases) | set(k.points), key=versions.key)
+
+
+def known_unaffected(answer: Answer) -> bool:
+    """Whether OSV may read the release as not affected: its answer is fixed or not-applicable."""
+    return answer.outcome in (FIXED, NOT_APPLICABLE)
+
+
+def ranges(k: Knowledge) -> list[dict]:
+    """The affected ranges of one bug: one per stretch of releases not known unaffected."""
+    answers = [(v, k.answer(v)) for v in releases(k)]
     out = []
-    for line in sorted({versions.line(v) for v in k.points}, key=lambda name: versions.key(name.partition(".")[0])):
-        points = k.line_points(line)
-        major = int(line.partition(".")[0]) if line.partition(".")[0].isdigit() else None
-        i = 0
-        while i < len(points):
-            if points[i][1] != REPRODUCED:
-                i += 1
-                continue
-            j = i
-            while j + 1 < len(points) and points[j + 1][1] == REPRODUCED:
-                j += 1
-            events: list[dict] = [{"introduced": points[i][0]}]
-            if j + 1 < len(points):
-                after, outcome = points[j + 1]
-                events.append(
-                    {"fixed": after} if outcome in (FIXED, NOT_APPLICABLE) else {"last_affected": points[j][0]}
-                )
-            elif major is not None and any(m > major for m in majors):
-                events.append({"limit": f"{major + 1}.0.0.dev0"})
-            specific = {
-                "release_line": line,
-                "first_measured_reproduced": points[i][0],
-                "last_measured_reproduced": points[j][0],
-                # Releases of the line before the first one answered were never run: the true start may be earlier.
-                "introduced_is_first_answered_of_line": i == 0,
-            }
-            out.append({"type": "ECOSYSTEM", "events": events, "database_specific": specific})
-            i = j + 1
+    i = 0
+    while i < len(answers):
+        if known_unaffected(answers[i][1]):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(answers) and not known_unaffected(answers[j + 1][1]):
+            j += 1
+        stretch = answers[i : j + 1]
+        events: list[dict] = [{"introduced": stretch[0][0]}]
+        if j + 1 < len(answers):
+            events.append({"fixed": answers[j + 1][0]})
+        first = stretch[0][1]
+        specific = {
+            "reproduced": [v for v, a in stretch if a.outcome == REPRODUCED],
+            "unknown": [v for v, a in stretch if a.basis == UNKNOWN],
+            "unexpected": [v for v, a in stretch if a.outcome == UNEXPECTED],
+            # The first release of the stretch reproduced where measured; unknown: the bug may start later.
+            "introduced_is": f"{first.outcome} ({first.basis})",
+        }
+        if j + 1 < len(answers):
+            after = answers[j + 1][1]
+            specific["fixed_is"] = f"{after.outcome} ({after.basis})"
+        out.append({"type": "ECOSYSTEM", "events": events, "database_specific": specific})
+        i = j + 1
     return out
 
 
@@ -96,7 +109,9 @@ def _details(k: Knowledge) -> str:
     parts += [
         f"Measured by agent-bug-harness, replaying the bug through {bug.framework}'s public API with a fake "
         f"model: {measured} releases run by the matrix and {probes} more by bisect probes; the affected ranges "
-        "are the measured boundaries, per release line.",
+        "are the measured boundaries. A release with no answer in the record (never run and in no bisected "
+        "range) lies inside a range and is listed there as unknown: OSV reads every version outside the ranges "
+        "as not affected, and the record does not know these.",
         "",
         f"Check an install: `python {bug.check}` with that environment's interpreter (exit 3: reproduced, "
         "0: fixed, 125: unexpected, not-applicable or error), or `python -m harness audit ENV --run` from a "
@@ -121,7 +136,7 @@ def record(k: Knowledge, modified: str, related: Iterable[str] = ()) -> dict:
         "affected": [
             {
                 "package": {"ecosystem": ECOSYSTEM, "name": bug.framework, "purl": f"pkg:pypi/{bug.framework}"},
-                "ranges": line_ranges(k),
+                "ranges": ranges(k),
             }
         ],
         "database_specific": {
@@ -130,12 +145,13 @@ def record(k: Knowledge, modified: str, related: Iterable[str] = ()) -> dict:
             "kind": bug.kind,
             "measured": k.measured_rows(),
             "bisected_ranges": [list(r) for r in sorted(set(k.ranges))],
+            "unknown": [v for v in releases(k) if k.answer(v).basis == UNKNOWN],
             "check": f"python {bug.check}",
             "modified_is": "the newest dependency date (upload time + 1 s) of the releases the record ran it on",
         },
     }
     if not document["affected"][0]["ranges"]:
-        # No release reproduces: no range (an empty list of versions says none is affected).
+        # Every release known unaffected: no range (an empty list of versions says none is affected).
         del document["affected"][0]["ranges"]
         document["affected"][0]["versions"] = []
     related = sorted(related)
