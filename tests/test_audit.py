@@ -394,3 +394,55 @@ def test_a_relative_path_is_the_callers_under_nox(tmp_path, monkeypatch, capsys)
     monkeypatch.setenv("HARNESS_CALLER_DIR", str(tmp_path))
     _code, document = audit_json(capsys, "requirements.txt")
     assert document["target"]["kind"] == "requirements" and document["target"]["label"] == "requirements.txt"
+
+
+def test_to_answers_can_i_upgrade_from_the_record(capsys):
+    """`audit google-adk==1.16.0 --to 1.17.0 --no-measure` (issue 50): the record's grid measured the pair
+    breaking (events.usage_metadata), the migration command is named with its first reader, a bug whose
+    case is not applicable on 1.16.0 is not said to be brought by the move, and the exit is 1."""
+    code = main(["audit", "google-adk==1.16.0", "--to", "1.17.0", "--no-measure"])
+    out = capsys.readouterr().out
+    assert code == 1
+    moved = out[out.index("moving google-adk 1.16.0 -> 1.17.0") :]
+    assert "adk-database-session-upgrade:carry-over: reproduced (the record's grid)" in moved
+    assert "no such column: events.usage_metadata" in moved
+    assert "'adk migrate session'" in moved and "needs a reader >=1.22.1" in moved
+    assert "BROUGHT BY THE MOVE" not in moved
+    assert "adk-database-list-sessions-order:app-wide: 1.16.0: not-applicable (measured)" in moved
+    code = main(["audit", "google-adk==1.16.0", "--to", "1.17.0", "--no-measure", "--format", "json"])
+    move = json.loads(capsys.readouterr().out)["move"]
+    assert move["breaks"] and {u["outcome"] for u in move["upgrades"]} == {"reproduced"}
+
+
+def test_to_lists_a_pair_the_grid_lacks_and_crosses_each_break_on_the_way(capsys):
+    """1.16.0 -> 1.19.0 is not in the grid: with --no-measure it is named not measured, never clean, and the
+    breaks of the grid inside the move are shown (1.19.0's input_transcription among them)."""
+    main(["audit", "google-adk==1.16.0", "--to", "1.19.0", "--no-measure"])
+    out = capsys.readouterr().out
+    assert "adk-database-session-upgrade:carry-over: not measured" in out
+    assert "carry-over 1.18.0 -> 1.19.0" in out and "events.input_transcription" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["google-adk==1.16.0", "--to", "1.16.0"], "is the audited release"),
+        (["google-adk==1.16.0", "--to", "9.9.9"], "9.9.9 is not a release"),
+        (["google-adk==1.16.0", "--to", "openai-agents==0.2.0"], "name one release of one audited framework"),
+    ],
+)
+def test_to_bad_input_is_one_line_and_exit_2(capsys, argv, words):
+    assert main(["audit", *argv, "--no-measure"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err
+
+
+@pytest.mark.slow
+def test_to_measures_a_pair_the_grid_lacks(capsys):
+    """The Done-when of issue 50: 1.16.0 -> 1.19.0 on SQLite is measured now, in the two releases' builds,
+    and breaks; the answer names input_transcription (on the way) and 'adk migrate session'."""
+    assert main(["audit", "google-adk==1.16.0", "--to", "1.19.0", "--only", "adk-database-list-sessions-order"]) == 1
+    captured = capsys.readouterr()
+    assert "adk-database-session-upgrade:carry-over: reproduced (measured now)" in captured.out
+    assert "events.input_transcription" in captured.out and "'adk migrate session'" in captured.out
+    assert "--to: measuring" in captured.err

@@ -15,6 +15,9 @@ from harness.commands import flags
 
 if TYPE_CHECKING:
     from harness.execution import audit_run
+    from harness.planning.audit_targets import Target
+    from harness.store.audit import Knowledge
+    from harness.store.moves import Move
 
 HELP = "which known bugs affect an installed or pinned google-adk / openai-agents release (exit 1 when one does)"
 TARGET = (
@@ -44,6 +47,19 @@ def setup(parser: argparse.ArgumentParser) -> None:
         help="exit 1 also when any answer is unknown (no measurement or bisected range covers the release)",
     )
     parser.add_argument("--jobs", type=flags.jobs, default=None, help="scripts --run runs at once (default: CPUs)")
+    parser.add_argument(
+        "--to",
+        metavar="VERSION",
+        default=None,
+        help="also answer 'can I move to VERSION?' (or NAME==VERSION): the known bugs the move fixes and brings, and "
+        "the upgrade scenarios' verdict for the pair, measured here when the record's grid lacks it; exit 1 "
+        "also when the move brings a bug or an upgrade breaks",
+    )
+    parser.add_argument(
+        "--no-measure",
+        action="store_true",
+        help="with --to: answer from the record alone (a pair its grid lacks is listed as not measured)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,9 +93,14 @@ def run(args: argparse.Namespace) -> int:
             verdicts = audit_run.run_all(target.python, scripts, args.timeout, args.jobs or os.cpu_count() or 1)
         findings = tuple(audit_report.Finding(k.bug, answers[k.bug.id], *_run_of(verdicts.get(k.bug.id))) for k in bugs)
         audited.append(audit_report.Audited(pin.framework, version, findings, note))
-    render = audit_report.as_json if args.format == "json" else audit_report.text
-    print(render(target, audited), end="")
-    if any(f.reproduces for a in audited for f in a.findings):
+    moved = _move(args, target, known, chosen) if args.to else None
+    if args.format == "json":
+        print(audit_report.as_json(target, audited, moved), end="")
+    else:
+        print(audit_report.text(target, audited), end="")
+        if moved is not None:
+            print(audit_report.move_text(moved), end="")
+    if any(f.reproduces for a in audited for f in a.findings) or (moved is not None and moved.breaks):
         return 1
     unknown = sum(a.buckets()["unknown"] for a in audited)
     if args.strict and unknown:
@@ -88,6 +109,47 @@ def run(args: argparse.Namespace) -> int:
         print(f"--strict: {unknown} answer{'' if unknown == 1 else 's'} unknown: exit 1", file=sys.stderr)
         return 1
     return 0
+
+
+def _move(args: argparse.Namespace, target: Target, known: dict[str, Knowledge], chosen: set[str]) -> Move:
+    """``--to``: the move from the audited release to the one named, its missing upgrade pairs
+    measured now (each in the two releases' builds, as the matrix runs them) unless ``--no-measure``."""
+    import sys
+
+    from harness.execution import upgrades as run_upgrades
+    from harness.planning import upgrades
+    from harness.project import PROJECT
+    from harness.store import moves, record, rows
+
+    name, _, wanted = args.to.rpartition("==")
+    pins = [p for p in target.pins if not name or p.framework == name.strip().lower()]
+    if len(pins) != 1:
+        have = ", ".join(sorted(p.framework for p in target.pins)) or "no framework"
+        raise flags.FlagError(f"--to {args.to}: name one release of one audited framework ({have}), as NAME==VERSION")
+    pin = pins[0]
+    current, _ = _release_on_index(pin.framework, pin.version)
+    to, _ = _release_on_index(pin.framework, wanted.strip())
+    if to == current:
+        raise flags.FlagError(f"--to {args.to}: {pin.framework} {to} is the audited release; name another")
+    scenarios = upgrades.discover()
+    recorded = rows.upgrades_of(record.load(PROJECT.reports))
+    moved = moves.move(known, chosen, scenarios.values(), recorded, pin.framework, current, to)
+    if not moved.missing or args.no_measure:
+        return moved
+    planned = [upgrades.PlannedPair(scenarios[s], c, current, to, "asked by audit --to") for s, c in moved.missing]
+    lacking = f"{len(planned)} upgrade pair(s) the record's grid lacks ({current} -> {to})"
+    print(f"--to: measuring {lacking}", file=sys.stderr)
+    run = run_upgrades.run(
+        planned,
+        PROJECT.root,
+        PROJECT.cache,
+        args.jobs or os.cpu_count() or 1,
+        rerun=False,
+        repeat_new=lambda p: False,
+        log=lambda line: print(line, file=sys.stderr, flush=True),
+    )
+    now = [moves.verdict_of(r, "measured now") for r in run.rows]
+    return moves.move(known, chosen, scenarios.values(), recorded, pin.framework, current, to, now)
 
 
 def _run_of(script_run: audit_run.ScriptRun | None) -> tuple[str | None, str]:

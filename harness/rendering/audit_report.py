@@ -16,6 +16,7 @@ from harness.planning import versions
 from harness.planning.audit_targets import Target
 from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store.audit import INFERRED, MEASURED, UNKNOWN, Answer, Bug
+from harness.store.moves import BROUGHT, CANNOT_SAY, FIRST_MEASURABLE, FIXED_BY_MOVE, KINDS, STAYS, Move, PairVerdict
 
 # How a script's verdict meets the record's answer (--run).
 AGREES, DIFFERS, NEW, NO_ANSWER = "agrees", "differs", "new answer", "no answer"
@@ -179,9 +180,9 @@ def text(target: Target, audited: list[Audited]) -> str:
     return "\n".join(out)
 
 
-def as_json(target: Target, audited: list[Audited]) -> str:
-    """The report for tools: every bug's answer for every audited release."""
-    document = {
+def as_json(target: Target, audited: list[Audited], moved: Move | None = None) -> str:
+    """The report for tools: every bug's answer for every audited release (and ``audit --to``'s move)."""
+    document: dict = {
         "target": {"kind": target.kind, "label": target.label, "python": target.python},
         "reproduces": any(f.reproduces for a in audited for f in a.findings),
         "releases": [
@@ -196,6 +197,8 @@ def as_json(target: Target, audited: list[Audited]) -> str:
             for a in audited
         ],
     }
+    if moved is not None:
+        document["move"] = move_json(moved)
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -221,4 +224,74 @@ def _bug_json(target: Target, f: Finding) -> dict:
         "check": check_command(target, f.bug),
         "run": None if f.run is None else {"verdict": f.run, "agreement": f.agreement, "line": f.run_line},
         "reproduces": f.reproduces,
+    }
+
+
+def _answer_words(version: str, a: Answer) -> str:
+    return f"{version}: {a.outcome} ({a.basis})"
+
+
+def move_text(m: Move) -> str:
+    """``audit --to``: what moving from the audited release to the target changes (harness/store/moves.py)."""
+    out = [f"moving {m.framework} {m.current} -> {m.target}"]
+    counts = {kind: len(m.of_kind(kind)) for kind in KINDS}
+    out.append("  known bugs: " + ", ".join(f"{n} {kind}" for kind, n in counts.items()))
+    for kind in (BROUGHT, FIRST_MEASURABLE, FIXED_BY_MOVE, STAYS, CANNOT_SAY):
+        shown = m.of_kind(kind)
+        if not shown:
+            continue
+        out += ["", f"  {kind.upper()}:"]
+        for b in shown:
+            out.append(f"    {b.bug.id}: {_answer_words(m.current, b.before)}; {_answer_words(m.target, b.after)}")
+            if kind in (BROUGHT, FIRST_MEASURABLE):
+                out.append(f"      {first_sentence(b.bug.description)}")
+    out += ["", f"  upgrades (state {m.current} wrote, read by {m.target}):"]
+    for p in m.pairs:
+        out.append(f"    {p.scenario}:{p.case}: {p.outcome} ({p.measured}){': ' + p.detail if p.detail else ''}")
+    for scenario, case in m.missing:
+        out.append(f"    {scenario}:{case}: not measured (the record's grid has no {m.current} -> {m.target} pair)")
+    if not m.pairs and not m.missing:
+        out.append(f"    none: no upgrade scenario of {m.framework} reads on {m.target}")
+    if m.crossed:
+        out += ["", "  on the way (pairs of the grid inside the move, measured breaking):"]
+        out += [f"    {p.name}: {p.detail}" for p in m.crossed]
+    if m.commands:
+        out += ["", "  needs the reader's own command:"]
+        out += [f"    {c}" for c in m.commands]
+    out.append("")
+    return "\n".join(out)
+
+
+def move_json(m: Move) -> dict:
+    """``audit --to`` for tools."""
+
+    def pair(p: PairVerdict) -> dict:
+        return {
+            "scenario": p.scenario,
+            "case": p.case,
+            "from_version": p.writer,
+            "version": p.reader,
+            "outcome": p.outcome,
+            "detail": p.detail,
+            "measured": p.measured,
+        }
+
+    return {
+        "framework": m.framework,
+        "from_version": m.current,
+        "version": m.target,
+        "breaks": m.breaks,
+        "bugs": [
+            {
+                "id": b.bug.id,
+                "kind": b.kind,
+                "before": {"outcome": b.before.outcome, "basis": b.before.basis},
+                "after": {"outcome": b.after.outcome, "basis": b.after.basis},
+            }
+            for b in m.bugs
+        ],
+        "upgrades": [pair(p) for p in m.pairs],
+        "not_measured": [{"scenario": s, "case": c} for s, c in m.missing],
+        "on_the_way": [pair(p) for p in m.crossed],
+        "needs_command": list(m.commands),
     }
