@@ -13,8 +13,9 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import ROOT
-from harness.rendering import boundary_evidence, evidence, summary
+from harness.rendering import boundary_evidence, comment, evidence, reports, summary
 from harness.runtime import registry
+from harness.store import record
 from harness.store.snapshots import SnapshotStore
 from tests.test_reports import SCENARIO, document, result
 
@@ -130,6 +131,8 @@ def test_every_boundary_of_the_record_has_its_executed_code_change_or_says_why_n
         for e in boundary_evidence.load(ROOT, scenario_id)
     }
     assert wanted <= have, f"not explained: {sorted(wanted - have)}; run python -m harness explain {scenario_id}"
+    stale = sorted(have - wanted)
+    assert not stale, f"no boundary of the record: {stale}; run python -m harness explain {scenario_id}"
     for e in boundary_evidence.load(ROOT, scenario_id):
         assert e["status"] == boundary_evidence.EXPLAINED or e.get("reason"), e
 
@@ -154,3 +157,40 @@ def test_an_excerpt_several_cases_share_is_shown_once_per_comment():
     assert text.count("+new") == 1 and text.count("+lines") == 1
     assert "The same framework lines as for `a` above." in text
     assert text.index("`a`:") < text.index("`b`:") < text.index("`c`:")
+
+
+def test_the_comments_first_screen_names_where_the_code_changed_at_each_flip():
+    """Issue 45: the comment's first screen says the bug, the verdicts and the cause. One line per
+    release pair where a case flips between reproduced and fixed, naming the changed functions in
+    the entry's order (the likeliest cause first); a not-applicable side is no cause, and the real
+    comment puts the line above the table and the script."""
+    from harness.rendering import boundary_evidence
+
+    def entry(case, before, after, hunks, status="explained"):
+        return {
+            "case": case,
+            "before": {"version": before[0], "outcome": before[1]},
+            "after": {"version": after[0], "outcome": after[1]},
+            "status": status,
+            "reason": "" if status == "explained" else "unexplained (no executed framework line changed)",
+            "hunks": hunks,
+        }
+
+    cause = {"file": "pkg/contents.py", "where": "def _contains_empty_content(event) -> bool:"}
+    tracing = {"file": "pkg/tracing.py", "where": "def _trace(request):"}
+    entries = [
+        entry("a", ("0.5.0", "not-applicable"), ("1.0.0", "reproduced"), [tracing]),
+        entry("b", ("1.21.0", "fixed"), ("1.22.0", "reproduced"), [tracing]),
+        entry("a", ("1.21.0", "reproduced"), ("1.22.0", "fixed"), [cause, tracing, cause]),
+        entry("b", ("2.0.0", "reproduced"), ("2.1.0", "fixed"), [], status="unexplained"),
+    ]
+    lines = boundary_evidence.cause_lines(entries, ["a", "b"])
+    flips = [line for line in lines if line.startswith("- ")]
+    assert flips == [
+        "- 1.21.0 → 1.22.0 (`a` reproduced → fixed, `b` fixed → reproduced): the framework code the case ran "
+        "changed in `pkg/contents.py` `_contains_empty_content`, `pkg/tracing.py` `_trace`.",
+        "- 2.0.0 → 2.1.0 (`b` reproduced → fixed): unexplained (no executed framework line changed).",
+    ]
+    scenario = registry.discover()["adk-planreact-final-answer-tags"]
+    text = comment.render(reports.scenario_metadata(scenario, ROOT), record.load(ROOT / "reports"), root_dir=ROOT)
+    assert text.index("**Where it changed**") < text.index("Outcome per case") < text.index("<summary>repro.py")

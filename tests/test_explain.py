@@ -173,7 +173,7 @@ def test_a_boundary_explained_by_a_class_body_says_so(tmp_path):
 
 
 def test_the_excerpt_is_bounded_and_counts_the_rest(tmp_path):
-    """Ten executed hunks of 9 lines: about 60 lines are shown, whole hunks only, and the rest is
+    """Ten executed hunks of 9 lines: about 80 lines are shown, whole hunks only, and the rest is
     counted in hunks and lines."""
     n = 400
     changed = {i: f"    x{i} = 'new'" for i in range(20, n, 38)}  # 10 changes, far apart
@@ -184,9 +184,9 @@ def test_the_excerpt_is_bounded_and_counts_the_rest(tmp_path):
     assert len(hunks) == 10 and all(len(h.lines()) == 9 for h in hunks)
     shown = changed_lines.excerpt(hunks, one_sided, "1.0.0", "1.1.0")
     assert len(shown.lines) <= changed_lines.EXCERPT_LINES
-    assert len(shown.lines) == 2 + 6 * 9  # the file's --- +++ pair, then six whole hunks
-    assert (shown.more_hunks, shown.more_lines) == (4, 36)
-    assert shown.tail() == "and 4 more hunks, 36 more lines"
+    assert len(shown.lines) == 2 + 8 * 9  # the file's --- +++ pair, then eight whole hunks
+    assert (shown.more_hunks, shown.more_lines) == (2, 18)
+    assert shown.tail() == "and 2 more hunks, 18 more lines"
 
 
 def test_a_single_hunk_longer_than_the_bound_is_cut_and_counted(tmp_path):
@@ -215,6 +215,54 @@ def test_the_hunk_where_the_runs_went_different_ways_is_shown_first(tmp_path):
     assert [h.divergence for h in hunks] == [0, 2]
     shown = changed_lines.excerpt(hunks, [], "1.0.0", "1.1.0")
     assert shown.lines[2].endswith("def guarded():") and "+    if seen():" in shown.lines
+
+
+def test_diverged_functions_lead_then_the_most_code_that_ran(tmp_path):
+    """The misranked boundaries of issue 45, in small. adk-planreact 1.21.0 -> 1.22.0: the cause is
+    a check that now skips an event (lines after it ran on the old release only; 4 changed lines
+    ran), ahead of tracing code downstream that ran a different number of times (2 changed lines
+    ran). agents-streamed-tool-called-arguments 0.2.9 -> 0.2.10, where nothing diverged: new
+    emission code that ran leads one-line parameter plumbing. agents-nested-handoff-4hop: code
+    that ran a lot but did not diverge comes after the diverged."""
+    gap = "\n" * 10
+    old_text = (
+        "def plumbing(a):\n    return call(a)\n"
+        + gap
+        + "def downstream(items):\n    for i in items:\n        trace(i)\n    return 1\n"
+        + gap
+        + "def check(e):\n    if e.empty:\n        return True\n    keep(e)\n    return False\n"
+        + gap
+        + "def emit(x):\n    y = x\n    return y\n"
+    )
+    new_text = (
+        old_text.replace("return call(a)", "return call(a, b=None)")
+        .replace("    return 1\n", "    return 1 + 0\n")
+        .replace("    if e.empty:", "    if e.empty or e.thought:")
+        .replace("        return True", "        return True  # skipped")
+        .replace("    y = x\n", "    y = x\n" + "".join(f"    y{i} = y\n" for i in range(4)))
+    )
+    old = _tree(tmp_path / "old", {"pkg/a.py": old_text})
+    new = _tree(tmp_path / "new", {"pkg/a.py": new_text})
+    lines = old_text.splitlines()
+    at = {text.strip(): n for n, text in enumerate(lines, 1)}
+    ran_old = {"pkg/a.py": {n: 1 for n in range(1, len(lines) + 1) if lines[n - 1].strip()}}
+    ran_old["pkg/a.py"][at["trace(i)"]] = 3
+    ran_new = {"pkg/a.py": dict(ran_old["pkg/a.py"])}
+    ran_new["pkg/a.py"][at["trace(i)"]] = 2  # one event fewer downstream: ran on both, fewer times
+    del ran_new["pkg/a.py"][at["keep(e)"]]  # the check now returns early: ran on the old side only
+    ran_new["pkg/a.py"][at["return True"]] = 1
+    del ran_new["pkg/a.py"][at["return False"]]
+    for i in range(4):  # the new emission lines, each once (unchanged lines keep their numbers above)
+        ran_new["pkg/a.py"][len(lines) + i] = 1
+    ran_new["pkg/a.py"][len(lines) + 4] = 1
+    hunks, _ = changed_lines.executed_changes(old, new, ran_old, ran_new)
+    ordered = [h.where for h in changed_lines.cause_order(hunks)]
+    assert ordered == ["def check(e):", "def downstream(items):", "def emit(x):", "def plumbing(a):"], ordered
+    by_where = {h.where: h for h in hunks}
+    assert by_where["def check(e):"].ran_one_side == 2 and by_where["def downstream(items):"].ran_one_side == 0
+    assert by_where["def downstream(items):"].divergence == 1
+    shown = changed_lines.excerpt(hunks, [], "1.0.0", "1.1.0")
+    assert shown.lines[2].endswith("def check(e):")
 
 
 def _entry_for(case_id: str, old: str, new: str, tmp_path: Path, failed: bool = False) -> dict:

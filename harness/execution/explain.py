@@ -13,9 +13,10 @@ the same bytes), which a report can render:
        "traced": {"before": outcome, "after": outcome},   # what the traced runs gave
        "executed": {"before": {"files", "lines"}, "after": {...}},
        "hunks": [{"file", "old_start", "old_count", "new_start", "new_count", "where",
-                  "executed_old", "executed_new", "divergence"}, ...],   # every executed change
+                  "executed_old", "executed_new", "divergence", "ran_one_side"}, ...],
+                 # every executed change, the likeliest cause first (changed_lines.cause_order)
        "one_sided": [{"file", "only_in": "old" | "new", "executed"}, ...],
-       "excerpt": [diff lines, about 60 at most], "more": {"hunks", "lines", "words"}}, ...]}
+       "excerpt": [diff lines, about 80 at most], "more": {"hunks", "lines", "words"}}, ...]}
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ def entry(want: Wanted, old: trace_runs.Traced, new: trace_runs.Traced) -> dict:
         **out,
         "status": EXPLAINED,
         "reason": note,
-        "hunks": [h.to_dict() for h in sorted(hunks, key=lambda h: -h.divergence)],
+        "hunks": [h.to_dict() for h in changed_lines.cause_order(hunks)],
         "one_sided": [f.to_dict() for f in one_sided],
         "excerpt": list(shown.lines),
         "more": {"hunks": shown.more_hunks, "lines": shown.more_lines, "words": shown.tail()},

@@ -70,6 +70,50 @@ def _shared_key(e: dict) -> tuple:
     return (e["before"]["version"], e["after"]["version"], e["status"], tuple(map(str, e.get("excerpt") or ())))
 
 
+_DEFINED = re.compile(r"(?:async\s+)?(?:def|class)\s+(\w+)")
+CAUSE_NAMED = 3  # changed functions a first-screen line names per boundary
+
+
+def _changed_where(hunk: dict) -> str:
+    name = _DEFINED.match(hunk.get("where", ""))
+    return f"`{hunk['file']}`" + (f" `{name.group(1)}`" if name else "")
+
+
+def cause_lines(entries: list[dict], case_ids: list[str]) -> list[str]:
+    """The comment's first-screen lines on the cause: for each boundary where a bug case flips
+    between reproduced and fixed (a not-applicable side is no cause: issue 45), once per release
+    pair, the cases that flip there and the first changed functions the case ran, likeliest cause
+    first (harness/store/changed_lines.py ``cause_order``), or that no executed line changed."""
+    flips: dict[tuple[str, str], list[dict]] = {}
+    for case_id in case_ids:
+        for e in (e for e in entries if e["case"] == case_id):
+            if {e["before"]["outcome"], e["after"]["outcome"]} == {"reproduced", "fixed"}:
+                flips.setdefault((e["before"]["version"], e["after"]["version"]), []).append(e)
+    out = []
+    for (old, new), es in flips.items():
+        cases = ", ".join(f"`{e['case']}` {e['before']['outcome']} → {e['after']['outcome']}" for e in es)
+        first = es[0]
+        if first["status"] == EXPLAINED:
+            hunks = first.get("hunks") or []
+            named = list(dict.fromkeys(_changed_where(h) for h in hunks))
+            rest = len(named) - CAUSE_NAMED
+            where = ", ".join(named[:CAUSE_NAMED]) + (f" and {rest} more" if rest > 0 else "")
+            said = f"the framework code the case ran changed in {where}" if named else _one_line(first["reason"])
+        elif first["status"] == UNEXPLAINED:
+            said = _unexplained_words(first)
+        else:
+            said = f"not explained: the traced runs failed ({_one_line(first.get('reason', ''))})"
+        out.append(f"- {old} → {new} ({cases}): {said}.")
+    if not out:
+        return []
+    return [
+        "**Where it changed** (measured: each boundary's traced runs, the likeliest cause first; the diffs are below):",
+        "",
+        *out,
+        "",
+    ]
+
+
 def comment_lines(entries: list[dict], case_ids: list[str]) -> list[str]:
     """A comment's lines for the boundaries of ``case_ids``, in that order: an excerpt several cases
     share is shown once, with the first case that has it; the others name that case (issue 45: a

@@ -378,6 +378,8 @@ def render(
         "",
     ]
     head += claims.sentence_lines(scenario, rows, bisects)
+    if not run_dir:  # the first screen: the bug, the verdicts, then where the code changed (issue 45)
+        head += boundary_evidence.cause_lines(scenario.get("explained") or [], [c["id"] for c in scenario["cases"]])
     for note in scenario.get("boundary_notes", ()):
         head += [note, ""]
     # A run with a candidate build gets before/after; an exploratory run of releases, ranges.

@@ -9,12 +9,19 @@ there is kept too. No change kept: the boundary is unexplained by the framework'
 dependency, the environment or the harness moved it).
 
 A release pair can change hundreds of executed lines (google-adk 2.8.0 -> 2.9.0: 34 hunks), most
-of them refactoring that behaves the same. ``excerpt`` shows about 60 lines a boundary, and
-first the hunks where the two runs went different ways: each hunk's *divergence* is the number of
-unchanged lines of its function (the definition around it) that ran a different number of times
-on the two releases. A guard that now returns early leaves the lines after it run fewer times; a
-rewrite that behaves the same leaves every count as it was. Hunks of equal divergence keep file
-order; the rest is counted ("and 3 more hunks, 41 more lines").
+of them refactoring that behaves the same. ``excerpt`` shows about 80 lines a boundary, the cause
+first (``cause_order``). First come the hunks where the two runs went different ways: those whose
+function (the definition around the hunk) has unchanged lines that ran a different number of times
+on the two releases (*divergence*; a guard that now returns early leaves the lines after it run
+fewer times, or not at all: *ran_one_side*; a rewrite that behaves the same leaves every count as it
+was). Among those, and then among the rest, the hunks with the most changed lines the case executed
+lead: new code that ran. Measured on four boundaries: adk-planreact-final-answer-tags 1.21.0 -> 1.22.0
+leads with ``_contains_empty_content`` (4 lines run, divergence 2) before tracing code downstream of
+it (2 lines run, divergence 4); agents-streamed-tool-called-arguments 0.2.9 -> 0.2.10, where no hunk
+diverges, with run.py's 15 and 12 lines of emission code; agents-nested-handoff-4hop 0.18.3 ->
+0.19.0 with ``nest_handoff_history`` (43 lines run) before new plumbing that does not diverge (81);
+adk-retry-same-invocation-id 2.8.0 -> 2.9.0 with the guard in ``_handle_new_message``.
+Equals keep file order; the rest is counted ("and 3 more hunks, 41 more lines").
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 
-EXCERPT_LINES = 60
+EXCERPT_LINES = 80  # room for a cause of two hunks (agents-streamed-tool-called-arguments 0.2.9 -> 0.2.10: 63 lines)
 ONE_SIDED_SHOWN = 6  # lines of the excerpt kept for files that exist in one release only
 CONTEXT = 3
 UNEXPLAINED = (
@@ -56,6 +63,7 @@ class Hunk:
     executed_new: tuple[int, ...]  # the added lines the case executed on the new one
     where: str = ""  # the enclosing definition, as git shows it after the @@
     divergence: int = 0  # unchanged lines of its function that ran a different number of times
+    ran_one_side: int = 0  # unchanged lines of its function that ran on one release only
 
     def header(self) -> str:
         tail = f" {self.where}" if self.where else ""
@@ -75,6 +83,7 @@ class Hunk:
             "executed_old": list(self.executed_old),
             "executed_new": list(self.executed_new),
             "divergence": self.divergence,
+            "ran_one_side": self.ran_one_side,
         }
 
 
@@ -127,15 +136,18 @@ def file_hunks(
     ran_new: Mapping[int, int],
 ) -> list[Hunk]:
     """Every hunk between ``old`` and ``new`` (lines of one file): its executed changed lines and
-    its divergence (``ran_*``: line -> times run on that release)."""
+    its divergence and lines run on one side only (``ran_*``: line -> times run on that release)."""
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     # Unchanged lines (new numbering) that ran a different number of times on the two releases.
-    diverged = set()
+    diverged, one_side = set(), set()
     for kind, i1, i2, j1, _ in matcher.get_opcodes():
         if kind == "equal":
             for old_line, new_line in zip(range(i1 + 1, i2 + 1), range(j1 + 1, j1 + 1 + i2 - i1), strict=True):
-                if ran_old.get(old_line, 0) != ran_new.get(new_line, 0):
+                times_old, times_new = ran_old.get(old_line, 0), ran_new.get(new_line, 0)
+                if times_old != times_new:
                     diverged.add(new_line)
+                if (times_old == 0) != (times_new == 0):
+                    one_side.add(new_line)
     hunks = []
     for group in matcher.get_grouped_opcodes(CONTEXT):
         body: list[str] = []
@@ -166,6 +178,7 @@ def file_hunks(
                 tuple(added),
                 new[top].strip()[:80] if top is not None else "",
                 len(diverged.intersection(span)),
+                len(one_side.intersection(span)),
             )
         )
     return hunks
@@ -273,6 +286,17 @@ def definition_changes(
     return hunks
 
 
+def cause_order(hunks: Sequence[Hunk]) -> list[Hunk]:
+    """``hunks``, the likeliest cause first: those whose function diverged, then the rest; within
+    each, most executed changed lines, then most lines run on one side only, then most divergence;
+    equals keep their order (the module docstring gives the measured cases)."""
+
+    def key(h: Hunk) -> tuple[int, int, int, int]:
+        return (-(h.divergence > 0), -(len(h.executed_old) + len(h.executed_new)), -h.ran_one_side, -h.divergence)
+
+    return sorted(hunks, key=key)
+
+
 @dataclass(frozen=True)
 class Excerpt:
     lines: tuple[str, ...]
@@ -290,7 +314,7 @@ class Excerpt:
 def excerpt(
     hunks: Sequence[Hunk], one_sided: Sequence[OneSided], old: str, new: str, limit: int = EXCERPT_LINES
 ) -> Excerpt:
-    """At most about ``limit`` lines: whole hunks, most divergent first (file order among equals),
+    """At most about ``limit`` lines: whole hunks, the likeliest cause first (``cause_order``),
     a file's ``--- +++`` pair before each run of its hunks, then one line per one-sided file (room
     kept for a few); the first hunk is cut to fit when it alone does not, so something is always
     shown; the rest counted."""
@@ -300,7 +324,7 @@ def excerpt(
     shown: list[str] = []
     more_hunks, more_lines = 0, len(files) - len(kept_files)
     current = None
-    for hunk in sorted(hunks, key=lambda h: -h.divergence):
+    for hunk in cause_order(hunks):
         block = hunk.lines()
         if hunk.file != current:
             block = [f"--- {hunk.file} ({old})", f"+++ {hunk.file} ({new})", *block]
