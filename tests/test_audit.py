@@ -446,3 +446,35 @@ def test_to_measures_a_pair_the_grid_lacks(capsys):
     assert "adk-database-session-upgrade:carry-over: reproduced (measured now)" in captured.out
     assert "events.input_transcription" in captured.out and "'adk migrate session'" in captured.out
     assert "--to: measuring" in captured.err
+
+
+def _venv_with(tmp_path: Path, dists: dict[str, tuple[str, list[str]]]) -> Path:
+    """A real virtual environment whose site-packages holds only these distributions' metadata."""
+    import subprocess
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    (site,) = venv.glob("lib/python3*/site-packages")
+    for name, (version, requires) in dists.items():
+        info = site / f"{name.replace('-', '_')}-{version}.dist-info"
+        info.mkdir()
+        lines = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}", *(f"Requires-Dist: {r}" for r in requires)]
+        (info / "METADATA").write_text("\n".join(lines) + "\n")
+    return venv
+
+
+def test_the_audit_names_a_dependency_that_differs_from_the_record(tmp_path, capsys):
+    """Issue 50's Done-when: openai-agents 0.6.9 with today's openai (2.54.0; the record's build of 0.6.9
+    has 2.15.0): the audit says so, in text and JSON; with the record's version it says nothing."""
+    requires = ["openai<3,>=2.9", "pydantic<3,>=2.10"]
+    venv = _venv_with(tmp_path, {"openai-agents": ("0.6.9", requires), "openai": ("2.54.0", [])})
+    main(["audit", str(venv)])
+    out = capsys.readouterr().out
+    assert "your environment differs from the record's build of openai-agents 0.6.9: openai 2.54.0 here" in out
+    assert "2.15.0 measured" in out and "pydantic not installed here" in out
+    _, document = audit_json(capsys, str(venv))
+    differs = {d["package"]: d for d in document["releases"][0]["environment_differs"]}
+    assert differs["openai"] == {"package": "openai", "here": "2.54.0", "measured": "2.15.0"}
+    same = _venv_with(tmp_path / "same", {"openai-agents": ("0.6.9", ["openai<3,>=2.9"]), "openai": ("2.15.0", [])})
+    main(["audit", str(same)])
+    assert "differs from the record" not in capsys.readouterr().out

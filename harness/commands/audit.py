@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from harness.project import PROJECT
     from harness.rendering import audit_report
     from harness.runtime import registry
-    from harness.store import audit
+    from harness.store import audit, environment_diff, record
 
     target = audit_targets.resolve(args.target)
     if args.run and target.python is None:
@@ -78,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
     chosen = {f"{s.id}:{c.id}" for s, c in registry.select(scenarios, selectors)}
     releases = [(pin, *_release_on_index(pin.framework, pin.version)) for pin in target.pins]
     known = audit.knowledge(PROJECT.root, scenarios.values())
+    here = audit_targets.installed(target.python) if target.python else None
+    recorded = record.recorded_packages(record.load(PROJECT.reports))
     audited = []
     for pin, version, note in releases:
         bugs = [k for bug_id, k in known.items() if k.bug.framework == pin.framework and bug_id in chosen]
@@ -92,7 +94,19 @@ def run(args: argparse.Namespace) -> int:
             assert target.python is not None
             verdicts = audit_run.run_all(target.python, scripts, args.timeout, args.jobs or os.cpu_count() or 1)
         findings = tuple(audit_report.Finding(k.bug, answers[k.bug.id], *_run_of(verdicts.get(k.bug.id))) for k in bugs)
-        audited.append(audit_report.Audited(pin.framework, version, findings, note))
+        differs: tuple = ()
+        if here is not None:
+            # The framework's own requirements and what the bugs' scripts import beside it (bug.py requires).
+            compared = {environment_diff.requirement_name(r) for r in here.requires.get(pin.framework, ())}
+            compared |= {
+                environment_diff.requirement_name(r) for s in scenarios.values() if s.framework == pin.framework
+                for r in s.requires
+            }
+            compared.discard(environment_diff.normalized(pin.framework))
+            differs = environment_diff.differences(
+                recorded.get(f"{pin.framework}=={version}", ()), here.packages, compared
+            )
+        audited.append(audit_report.Audited(pin.framework, version, findings, note, differs))
     moved = _move(args, target, known, chosen) if args.to else None
     if args.format == "json":
         print(audit_report.as_json(target, audited, moved), end="")

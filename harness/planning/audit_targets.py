@@ -46,6 +46,19 @@ _QUERY = (
 )
 
 
+# Every distribution the interpreter has (name -> version) and each framework's Requires-Dist names.
+_PACKAGES_QUERY = (
+    "import importlib.metadata as m, json\n"
+    "packages = {d.metadata['Name']: d.version for d in m.distributions() if d.metadata['Name']}\n"
+    "def requires(n):\n"
+    "    try:\n"
+    "        return [r for r in (m.requires(n) or []) if 'extra ==' not in r]\n"
+    "    except m.PackageNotFoundError:\n"
+    "        return []\n"
+    "print(json.dumps({'packages': packages, 'requires': {n: requires(n) for n in %r}}))\n"
+)
+
+
 class TargetError(UsageError, ValueError):
     """A target that names no framework release (one line: what, and what is valid)."""
 
@@ -176,6 +189,34 @@ def from_interpreter(python: str, kind: str, label: str | None = None) -> Target
     if not pins:
         raise TargetError(f"{label or python}: neither {' nor '.join(names)} is installed there")
     return Target(kind, label or python, pins, python)
+
+
+@dataclass(frozen=True)
+class Installed:
+    """What an audited interpreter has: every distribution and version, and each framework's own
+    requirements (those no extra gates)."""
+
+    packages: dict[str, str]
+    requires: dict[str, tuple[str, ...]]
+
+
+def installed(python: str) -> Installed | None:
+    """The audited interpreter's distributions, read by running it (None when it cannot say)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+    try:
+        done = subprocess.run(
+            [python, "-I", "-c", _PACKAGES_QUERY % (sorted(FRAMEWORKS),)],
+            capture_output=True,
+            text=True,
+            timeout=QUERY_TIMEOUT,
+            env={**env, "PYTHONDONTWRITEBYTECODE": "1"},
+        )
+        found = json.loads(done.stdout) if done.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return None
+    if not isinstance(found, dict) or not isinstance(found.get("packages"), dict):
+        return None
+    return Installed(dict(found["packages"]), {n: tuple(r) for n, r in found["requires"].items()})
 
 
 def _pins_of_requirement(text: str, where: str) -> list[Pin]:

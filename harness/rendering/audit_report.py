@@ -16,6 +16,7 @@ from harness.planning import versions
 from harness.planning.audit_targets import Target
 from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store.audit import INFERRED, MEASURED, UNKNOWN, Answer, Bug
+from harness.store.environment_diff import Difference
 from harness.store.moves import BROUGHT, CANNOT_SAY, FIRST_MEASURABLE, FIXED_BY_MOVE, KINDS, STAYS, Move, PairVerdict
 
 # How a script's verdict meets the record's answer (--run).
@@ -56,6 +57,8 @@ class Audited:
     version: str
     findings: tuple[Finding, ...]
     index_note: str = ""  # set when the package index could not be read and the record's list was used
+    # Packages the audited environment has at other versions than the record's build of the release.
+    environment_differs: tuple[Difference, ...] = ()
 
     def count(self, outcome: str) -> int:
         return sum(f.answer.outcome == outcome for f in self.findings)
@@ -157,6 +160,12 @@ def text(target: Target, audited: list[Audited]) -> str:
             + ", ".join(f"{counts[b]} {b}" for b in BUCKETS[1:])
             + f" (of the record's {len(a.findings)} {a.framework} bugs)"
         )
+        if a.environment_differs:
+            out.append(
+                f"  your environment differs from the record's build of {a.framework} {a.version}: "
+                + "; ".join(d.words() for d in a.environment_differs)
+                + ". The answers are the record's, measured with its versions: `--run` checks them here"
+            )
         for f in shown:
             out += [""] + _bug_block(target, a, f)
         if unknown:
@@ -191,6 +200,9 @@ def as_json(target: Target, audited: list[Audited], moved: Move | None = None) -
                 "version": a.version,
                 "line": versions.line(a.version),
                 "index_note": a.index_note or None,
+                "environment_differs": [
+                    {"package": d.package, "here": d.here, "measured": d.measured} for d in a.environment_differs
+                ],
                 "counts": {**{b.replace(" ", "_"): n for b, n in a.buckets().items()}, "bugs": len(a.findings)},
                 "bugs": [_bug_json(target, f) for f in a.findings],
             }
