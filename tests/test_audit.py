@@ -458,7 +458,8 @@ def _venv_with(tmp_path: Path, dists: dict[str, tuple[str, list[str]]]) -> Path:
     for name, (version, requires) in dists.items():
         info = site / f"{name.replace('-', '_')}-{version}.dist-info"
         info.mkdir()
-        lines = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}", *(f"Requires-Dist: {r}" for r in requires)]
+        lines = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"]
+        lines += [f"Requires-Dist: {r}" for r in requires]
         (info / "METADATA").write_text("\n".join(lines) + "\n")
     return venv
 

@@ -99,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
             # The framework's own requirements and what the bugs' scripts import beside it (bug.py requires).
             compared = {environment_diff.requirement_name(r) for r in here.requires.get(pin.framework, ())}
             compared |= {
-                environment_diff.requirement_name(r) for s in scenarios.values() if s.framework == pin.framework
+                environment_diff.requirement_name(r)
+                for s in scenarios.values()
+                if s.framework == pin.framework
                 for r in s.requires
             }
             compared.discard(environment_diff.normalized(pin.framework))

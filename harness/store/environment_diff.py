@@ -36,9 +36,7 @@ class Difference:
         return f"{self.package} {here}, {self.measured} measured"
 
 
-def differences(
-    recorded: Iterable[str], here: Mapping[str, str], compared: Iterable[str]
-) -> tuple[Difference, ...]:
+def differences(recorded: Iterable[str], here: Mapping[str, str], compared: Iterable[str]) -> tuple[Difference, ...]:
     """The packages of ``compared`` (names) whose version in the environment (``here``: name ->
     version) is not the record's build's (``recorded``: ``name==version`` lines), by name."""
     built = {}
