@@ -479,3 +479,22 @@ def test_the_audit_names_a_dependency_that_differs_from_the_record(tmp_path, cap
     same = _venv_with(tmp_path / "same", {"openai-agents": ("0.6.9", ["openai<3,>=2.9"]), "openai": ("2.15.0", [])})
     main(["audit", str(same)])
     assert "differs from the record" not in capsys.readouterr().out
+
+
+def test_run_prints_a_line_per_script_and_a_status_between(tmp_path, monkeypatch, capsys):
+    """--run is never silent (issue 50: 502 s without a word): a line per script done and, while scripts
+    run, the status line (scripts done of all, what runs, the estimate) after each quiet spell."""
+    from harness.execution import audit_run, progress
+
+    monkeypatch.setattr(progress, "QUIET_SECONDS", 0.3)
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\nsleep 1\necho 'verdict: fixed: the fake'\nexit 0\n")
+    fake.chmod(0o755)
+    script = tmp_path / "repro.py"
+    script.write_text("")
+    runs = audit_run.run_all(str(fake), {"a:one": (script, "one"), "b:two": (script, "two")}, timeout=30, jobs=1)
+    assert {r.verdict for r in runs.values()} == {"fixed"}
+    err = capsys.readouterr().err
+    assert "[--run 1/2] a:one: fixed" in err and "[--run 2/2] b:two: fixed" in err
+    assert "audit --run: 0/2 scripts done" in err and "a:one running" in err
+    assert "audit --run: 1/2 scripts done" in err

@@ -76,7 +76,8 @@ def duration(seconds: float) -> str:
 
 
 class Tracker:
-    """The progress of ``total`` items (builds) of one step, ``parallel`` at once."""
+    """The progress of ``total`` items of one step, ``parallel`` at once; ``unit``: what an item is
+    (builds; ``audit --run``'s scripts)."""
 
     def __init__(
         self,
@@ -86,8 +87,9 @@ class Tracker:
         history: list[float] | None = None,
         live: bool | None = None,
         clock: Callable[[], float] = time.monotonic,
+        unit: str = "build",
     ) -> None:
-        self.title, self.total, self.parallel = title, total, max(1, parallel)
+        self.title, self.total, self.parallel, self.unit = title, total, max(1, parallel), unit
         # Durations of finished items; shared with a later step (candidate's releases after its build).
         self.history = history if history is not None else []
         self._known = len(self.history)  # those of an earlier step: an estimate before the first item ends
@@ -154,14 +156,14 @@ class Tracker:
         if left <= 0:
             return "finishing"
         if not self.history:
-            return "an estimate once the first build is done"
+            return f"an estimate once the first {self.unit} is done"
         mean = sum(self.history) / len(self.history)
         now = self.clock()
         # The running items are partly done; the waiting ones take a whole mean each.
         remaining = sum(max(0.0, mean - (now - started)) for _, _, started in self.running.values())
         remaining += mean * max(0, left - len(self.running))
         if remaining < 1:  # only running items, each past the mean: no figure would be honest
-            return "the builds running now take longer than those done so far"
+            return f"the {self.unit}s running now take longer than those done so far"
         return f"about {duration(remaining / min(self.parallel, left))} left"
 
     def status(self) -> str:
@@ -181,7 +183,7 @@ class Tracker:
             if len(running) > 3:
                 shown.append(f"{len(running) - 3} more")
             return (
-                f"{self.title}: {self.done}/{self.total} builds done, {duration(now - self.started)} so far"
+                f"{self.title}: {self.done}/{self.total} {self.unit}s done, {duration(now - self.started)} so far"
                 + (f"; now: {', '.join(shown)}" if shown else "")
                 + f"; {self.estimate()}"
             )
