@@ -498,3 +498,18 @@ def test_run_prints_a_line_per_script_and_a_status_between(tmp_path, monkeypatch
     assert "[--run 1/2] a:one: fixed" in err and "[--run 2/2] b:two: fixed" in err
     assert "audit --run: 0/2 scripts done" in err and "a:one running" in err
     assert "audit --run: 1/2 scripts done" in err
+
+
+def test_a_not_applicable_or_unexpected_verdict_of_run_is_an_answer():
+    """Issue 50: --run's not-applicable counted as 'no answer'. Only a script that could not judge (an
+    error) gives no answer; not-applicable and unexpected agree or differ like the two judged words."""
+    from harness.rendering.audit_report import AGREES, DIFFERS, NEW, NO_ANSWER, Finding
+
+    bug = Bug("s", "c", "google-adk", "bug", "d.", "e", "c", ())
+    measured = {o: audit.Answer(o, audit.MEASURED, "matrix") for o in ("reproduced", "fixed", "not-applicable")}
+    unknown = audit.Answer(audit.UNKNOWN, audit.UNKNOWN)
+    assert Finding(bug, measured["reproduced"], "not-applicable").agreement == DIFFERS
+    assert Finding(bug, measured["not-applicable"], "not-applicable").agreement == AGREES
+    assert Finding(bug, measured["fixed"], "unexpected").agreement == DIFFERS
+    assert Finding(bug, unknown, "not-applicable").agreement == NEW
+    assert Finding(bug, measured["fixed"], "error (exit 1)").agreement == NO_ANSWER

@@ -42,8 +42,9 @@ class Finding:
         """How the run's verdict meets the record's answer (None when not run)."""
         if self.run is None:
             return None
-        if self.run not in (REPRODUCED, FIXED):  # unexpected, not-applicable, error: agrees only with the same word
+        if self.run not in (REPRODUCED, FIXED, NOT_APPLICABLE, UNEXPECTED):  # an error: the script could not judge
             return AGREES if self.run == self.answer.outcome else NO_ANSWER
+        # not-applicable and unexpected are answers too (issue 50: a not-applicable verdict counted as "no answer")
         if self.answer.basis == UNKNOWN:
             return NEW
         return AGREES if self.run == self.answer.outcome else DIFFERS
