@@ -513,3 +513,39 @@ def test_a_not_applicable_or_unexpected_verdict_of_run_is_an_answer():
     assert Finding(bug, measured["fixed"], "unexpected").agreement == DIFFERS
     assert Finding(bug, unknown, "not-applicable").agreement == NEW
     assert Finding(bug, measured["fixed"], "error (exit 1)").agreement == NO_ANSWER
+
+
+def test_markdown_to_a_file_with_an_ignore_list(tmp_path, capsys):
+    """Issue 50's gate for a CI job: `--format markdown -o FILE` writes the summary (a table row per bug
+    that reproduces), and `--ignore FILE` keeps an ignored bug shown with its reason, counted, but not
+    failing: with every reproducing bug ignored the exit is 0."""
+    ids = [f"{HANDOFF}:nested-4hop", f"{HANDOFF}:nested-4hop-streamed", f"{HANDOFF}:identical-messages-kept"]
+    ignore = tmp_path / "ignore.txt"
+    ignore.write_text(f"# why each is fine here\n{ids[0]}  we never nest handoffs\n")
+    out = tmp_path / "summary.md"
+    argv = ["audit", "openai-agents==0.18.3", "--only", HANDOFF, "--format", "markdown", "-o", str(out)]
+    assert main([*argv, "--ignore", str(ignore)]) == 1
+    assert capsys.readouterr().out == ""
+    summary = out.read_text()
+    assert summary.startswith("### openai-agents 0.18.3") and "**0 unknown**, 3 reproduces" in summary
+    assert f"| reproduces (ignored: we never nest handoffs) | `{ids[0]}` |" in summary
+    assert "[#2171](https://github.com/openai/openai-agents-python/issues/2171)" in summary
+    ignore.write_text("".join(f"{i} nested handoffs are not used\n" for i in ids))
+    assert main([*argv, "--ignore", str(ignore)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("no-such:bug reason\n", "line 1: 'no-such:bug' is not a bug id"),
+        (f"{HANDOFF}:nested-4hop\n", "has no reason after it"),
+    ],
+)
+def test_a_bad_ignore_file_or_output_is_one_line_and_exit_2(tmp_path, capsys, content, words):
+    ignore = tmp_path / "ignore.txt"
+    ignore.write_text(content)
+    assert main(["audit", "openai-agents==0.18.3", "--ignore", str(ignore)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0], err
+    assert main(["audit", "openai-agents==0.18.3", "-o", str(tmp_path / "no" / "such" / "x.md")]) == 2
+    assert "not a file in an existing folder" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.commands import flags
@@ -28,7 +29,20 @@ TARGET = (
 
 def setup(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", nargs="?", metavar="TARGET", help=TARGET)
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "markdown"),
+        default="text",
+        help="text (default), json, or markdown (for a CI job's summary)",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", default=None, help="write the report to FILE, not stdout")
+    parser.add_argument(
+        "--ignore",
+        metavar="FILE",
+        default=None,
+        help="a file of bug ids (scenario:case), one per line with its reason after it ('#' starts a comment): "
+        "they are shown and counted but do not set the exit status",
+    )
     parser.add_argument(
         "--run",
         action="store_true",
@@ -78,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     chosen = {f"{s.id}:{c.id}" for s, c in registry.select(scenarios, selectors)}
     releases = [(pin, *_release_on_index(pin.framework, pin.version)) for pin in target.pins]
     known = audit.knowledge(PROJECT.root, scenarios.values())
+    ignored = read_ignore(args.ignore, set(known)) if args.ignore else {}
+    out_path = _output_path(args.output) if args.output else None
     here = audit_targets.installed(target.python) if target.python else None
     recorded = record.recorded_packages(record.load(PROJECT.reports))
     audited = []
@@ -93,7 +109,10 @@ def run(args: argparse.Namespace) -> int:
             }
             assert target.python is not None
             verdicts = audit_run.run_all(target.python, scripts, args.timeout, args.jobs or os.cpu_count() or 1)
-        findings = tuple(audit_report.Finding(k.bug, answers[k.bug.id], *_run_of(verdicts.get(k.bug.id))) for k in bugs)
+        findings = tuple(
+            audit_report.Finding(k.bug, answers[k.bug.id], *_run_of(verdicts.get(k.bug.id)), ignored.get(k.bug.id, ""))
+            for k in bugs
+        )
         differs: tuple = ()
         if here is not None:
             # The framework's own requirements and what the bugs' scripts import beside it (bug.py requires).
@@ -111,12 +130,16 @@ def run(args: argparse.Namespace) -> int:
         audited.append(audit_report.Audited(pin.framework, version, findings, note, differs))
     moved = _move(args, target, known, chosen) if args.to else None
     if args.format == "json":
-        print(audit_report.as_json(target, audited, moved), end="")
+        report = audit_report.as_json(target, audited, moved)
+    elif args.format == "markdown":
+        report = audit_report.markdown(target, audited, moved)
     else:
-        print(audit_report.text(target, audited), end="")
-        if moved is not None:
-            print(audit_report.move_text(moved), end="")
-    if any(f.reproduces for a in audited for f in a.findings) or (moved is not None and moved.breaks):
+        report = audit_report.text(target, audited) + (audit_report.move_text(moved) if moved is not None else "")
+    if out_path is None:
+        print(report, end="")
+    else:
+        _write(out_path, report)
+    if any(f.fails for a in audited for f in a.findings) or (moved is not None and moved.breaks):
         return 1
     unknown = sum(a.buckets()["unknown"] for a in audited)
     if args.strict and unknown:
@@ -166,6 +189,56 @@ def _move(args: argparse.Namespace, target: Target, known: dict[str, Knowledge],
     )
     now = [moves.verdict_of(r, "measured now") for r in run.rows]
     return moves.move(known, chosen, scenarios.values(), recorded, pin.framework, current, to, now)
+
+
+def read_ignore(argument: str, bug_ids: set[str]) -> dict[str, str]:
+    """Bug id -> reason, from an ignore file (as pip-audit's --ignore-vuln, in a file): one id per
+    line, its reason after it; blank lines and '#' comments skipped. An unreadable file, a line
+    without a reason or an id that is no bug: one line, exit 2."""
+    from harness.planning import audit_targets
+
+    path = audit_targets.from_caller(argument)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise flags.FlagError(f"--ignore {argument}: cannot read it ({type(exc).__name__})") from None
+    out = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        bug_id, _, reason = line.partition(" ")
+        if bug_id not in bug_ids:
+            raise flags.FlagError(
+                f"--ignore {argument}, line {number}: {bug_id!r} is not a bug id; valid: scenario:case "
+                "(`python -m harness audit --format json` lists them)"
+            )
+        if not reason.strip():
+            raise flags.FlagError(f"--ignore {argument}, line {number}: {bug_id} has no reason after it")
+        out[bug_id] = reason.strip()
+    return out
+
+
+def _output_path(argument: str) -> Path:
+    """``-o FILE`` from where the user called (through nox: HARNESS_CALLER_DIR), existing or not."""
+    caller = os.environ.get("HARNESS_CALLER_DIR")
+    path = Path(argument)
+    if caller and not path.is_absolute():
+        path = Path(caller) / path
+    if not path.parent.is_dir() or path.is_dir():
+        raise flags.FlagError(f"-o {argument}: not a file in an existing folder")
+    return path
+
+
+def _write(path: Path, text: str) -> None:
+    """The report, whole or not at all (written beside it, then renamed)."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise flags.FlagError(f"-o {path}: cannot write it ({exc.strerror or exc})") from None
 
 
 def _run_of(script_run: audit_run.ScriptRun | None) -> tuple[str | None, str]:

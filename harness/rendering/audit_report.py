@@ -31,6 +31,12 @@ class Finding:
     answer: Answer
     run: str | None = None  # the outcome of the bug's script run in the audited environment
     run_line: str = ""  # the script's own verdict line there (why it could not judge, for one)
+    ignored: str = ""  # the reason the user's ignore file gives: shown, counted, but it fails nothing
+
+    @property
+    def fails(self) -> bool:
+        """Whether it sets the exit status: it reproduces and the user did not ignore it."""
+        return self.reproduces and not self.ignored
 
     @property
     def reproduces(self) -> bool:
@@ -120,6 +126,8 @@ def _bug_block(target: Target, audited: Audited, finding: Finding) -> list[str]:
     head = "REPRODUCES" if answer.outcome == REPRODUCED else answer.outcome.upper()
     if answer.outcome != REPRODUCED and finding.run == REPRODUCED:
         head = "REPRODUCES (here, by --run)"
+    if finding.ignored:
+        head += f" [ignored: {finding.ignored}]"
     kind = " [non-regression: a fix that goes too far]" if bug.kind == "non-regression" else ""
     out = [f"  {head}  {bug.id}{kind}  ({_basis_words(answer)})"]
     about = first_sentence(bug.description)
@@ -195,6 +203,7 @@ def as_json(target: Target, audited: list[Audited], moved: Move | None = None) -
     document: dict = {
         "target": {"kind": target.kind, "label": target.label, "python": target.python},
         "reproduces": any(f.reproduces for a in audited for f in a.findings),
+        "fails": any(f.fails for a in audited for f in a.findings),
         "releases": [
             {
                 "framework": a.framework,
@@ -237,6 +246,7 @@ def _bug_json(target: Target, f: Finding) -> dict:
         "check": check_command(target, f.bug),
         "run": None if f.run is None else {"verdict": f.run, "agreement": f.agreement, "line": f.run_line},
         "reproduces": f.reproduces,
+        "ignored": f.ignored or None,
     }
 
 
@@ -308,3 +318,49 @@ def move_json(m: Move) -> dict:
         "on_the_way": [pair(p) for p in m.crossed],
         "needs_command": list(m.commands),
     }
+
+
+def markdown(target: Target, audited: list[Audited], moved: Move | None = None) -> str:
+    """The report as Markdown, for a CI job's summary ($GITHUB_STEP_SUMMARY): per release the count
+    line, a table of the bugs that reproduce or are unexpected, the unknown ones folded, and the move."""
+    out: list[str] = []
+    for a in audited:
+        counts = a.buckets()
+        out += [f"### {a.framework} {a.version} ({target.kind} `{target.label}`)", ""]
+        out.append(
+            f"**{counts['unknown']} unknown**, "
+            + ", ".join(f"{counts[b]} {b}" for b in BUCKETS[1:])
+            + f" (of the record's {len(a.findings)} {a.framework} bugs)"
+        )
+        if a.environment_differs:
+            out += [
+                "",
+                "Your environment differs from the record's build: "
+                + "; ".join(d.words() for d in a.environment_differs)
+                + ". `--run` checks the answers here.",
+            ]
+        shown = [f for f in a.findings if f.reproduces or f.answer.outcome == UNEXPECTED]
+        if shown:
+            out += ["", "| answer | bug | how known | first fixed on its line | upstream |", "|---|---|---|---|---|"]
+            for f in shown:
+                answer = "reproduces" if f.reproduces else f.answer.outcome
+                if f.ignored:
+                    answer += f" (ignored: {f.ignored})"
+                if f.answer.fixed_since:
+                    fixed = f"between {f.answer.fixed_since} and {f.answer.first_fixed}, not bisected"
+                else:
+                    fixed = f.answer.first_fixed or "none measured"
+                links = ", ".join(f"[#{u.rstrip('/').rsplit('/', 1)[-1]}]({u})" for u in f.bug.links)
+                row = [answer, f"`{f.bug.id}`", _basis_words(f.answer), fixed, links]
+                out.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+        unknown = [f for f in a.findings if f.answer.basis == UNKNOWN and f not in shown]
+        if unknown:
+            out += ["", f"<details><summary>{len(unknown)} unknown (not a clean bill)</summary>", ""]
+            out += [f"- `{f.bug.id}`: {f.answer.reason}" for f in unknown]
+            out += ["", "</details>"]
+        out.append("")
+    if moved is not None:
+        out += [f"### Moving {moved.framework} {moved.current} -> {moved.target}", "", "```text"]
+        out += move_text(moved).splitlines()[1:]
+        out += ["```", ""]
+    return "\n".join(out)
