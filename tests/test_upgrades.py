@@ -518,3 +518,22 @@ def test_the_record_line_counts_the_upgrade_pair_results_a_run_wrote():
         "2714 other results kept as they were"
     )
     assert matrix.written_words(4, 0, 0).startswith("record: 4 results written to reports/matrix.json")
+
+
+def test_a_documented_downgrade_refusal_is_not_an_upgrade_that_breaks():
+    """Issue 50: openai-agents 0.9.3 -> 0.8.4, the refusal #2502 documents ('schema version 1.2 is not
+    supported'), showed as a bold R. A downgrade with a documented refusal is D, counted and listed
+    apart; google-adk 1.22.0 -> 1.21.0, a downgrade no thread documents that fails on a missing
+    column, stays R among the pairs that break."""
+    from harness.project import PROJECT
+    from harness.rendering import upgrade_report
+
+    scenarios = planning.discover()
+    document = record.load(PROJECT.reports)
+    agents = upgrade_report.render(scenarios["agents-run-state-upgrade"], document, {})
+    assert "| 0.9.3 | D |" in agents and "**R**" not in agents.split("## resume-approval")[1].split("##")[0]
+    assert "18 fixed, 2 documented downgrade refusals of 20 pairs." in agents
+    assert "## Downgrades refused as documented" in agents and "## Pairs that break" not in agents
+    adk = upgrade_report.render(scenarios["adk-database-session-upgrade"], document, {})
+    breaks = adk.split("## Pairs that break")[1]
+    assert "carry-over: 1.22.0 -> 1.21.0" in breaks and "| D |" not in adk

@@ -269,8 +269,11 @@ def move_text(m: Move) -> str:
             if kind in (BROUGHT, FIRST_MEASURABLE):
                 out.append(f"      {first_sentence(b.bug.description)}")
     out += ["", f"  upgrades (state {m.current} wrote, read by {m.target}):"]
+    downgrade = versions.key(m.target) < versions.key(m.current)
     for p in m.pairs:
-        out.append(f"    {p.scenario}:{p.case}: {p.outcome} ({p.measured}){': ' + p.detail if p.detail else ''}")
+        refused = " (a downgrade: the older reader refuses what the newer release wrote)" if downgrade else ""
+        outcome = f"{p.outcome}{refused if p.outcome == REPRODUCED else ''}"
+        out.append(f"    {p.scenario}:{p.case}: {outcome} ({p.measured}){': ' + p.detail if p.detail else ''}")
     for scenario, case in m.missing:
         out.append(f"    {scenario}:{case}: not measured (the record's grid has no {m.current} -> {m.target} pair)")
     if not m.pairs and not m.missing:

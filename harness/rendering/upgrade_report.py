@@ -69,7 +69,20 @@ def commands(scenario: UpgradeScenario, row: Row, document: dict, path: str | No
     return out
 
 
-def _grid(case: str, rows: list[Row]) -> list[str]:
+# A downgrade whose refusal the framework documents (``Pair.documented_refusal``: agents-run-state-
+# upgrade 0.9.3 -> 0.8.4, #2502's fail-fast) that the reader refuses: what the framework promises,
+# not an upgrade that breaks (issue 50: it showed as a bold R). A downgrade with no such document
+# that fails (google-adk 1.22.0 -> 1.21.0: no such column) stays R.
+REFUSED, REFUSED_MEANING = "D", "a downgrade whose refusal the framework documents, refused as documented"
+
+
+def _letter(r: Row, downgrades: set[tuple[str, str]]) -> str:
+    if r.outcome == REPRODUCED and (r.from_version, r.version) in downgrades:
+        return REFUSED
+    return f"**{LETTER[r.outcome]}**" if r.outcome == REPRODUCED else LETTER[r.outcome]
+
+
+def _grid(case: str, rows: list[Row], downgrades: set[tuple[str, str]]) -> list[str]:
     """The from-by-to table of one case: writers down, readers across, a letter per pair run."""
     writers = sorted({r.from_version or "" for r in rows}, key=versions.key)
     readers = sorted({r.version or "" for r in rows}, key=versions.key)
@@ -82,9 +95,7 @@ def _grid(case: str, rows: list[Row]) -> list[str]:
         cells = []
         for v in readers:
             r = cell.get((w, v))
-            cells.append(
-                "" if r is None else f"**{LETTER[r.outcome]}**" if r.outcome == REPRODUCED else LETTER[r.outcome]
-            )
+            cells.append("" if r is None else _letter(r, downgrades))
         lines.append(f"| {w} | " + " | ".join(cells) + " |")
     return lines
 
@@ -94,6 +105,7 @@ def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) 
     d = scenario.declaration
     rows = [r for r in upgrades_of(document) if r.scenario == scenario.id]
     why: dict[tuple[str | None, str | None], str] = {(p.writer, p.reader): p.why for p in grid_pairs(d)}
+    downgrades = {(p.writer, p.reader) for p in d.downgrades if p.documented_refusal}
     lines = [f"# {scenario.id}", "", d.description, "", f"**Expected**: {d.expected}", ""]
     lines += ["**Upstream**: " + ", ".join(f"[{link.rsplit('/', 2)[-1]}]({link})" for link in d.links), ""]
     claim = d.claims
@@ -113,6 +125,7 @@ def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) 
         "then `read` with the reader's (the commands are under each pair that breaks, below). "
         + "Letters: "
         + "; ".join(f"**{LETTER[o]}** {MEANING[o]}" if o == REPRODUCED else f"{LETTER[o]} {MEANING[o]}" for o in LETTER)
+        + (f"; {REFUSED} {REFUSED_MEANING}" if downgrades else "")
         + "; blank: not a pair of the grid.",
         "",
     ]
@@ -131,13 +144,21 @@ def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) 
         backend = scenario.backend(case)
         where = "" if len(d.backends) == 1 else " (SQLite)" if backend == SQLITE else " (PostgreSQL)"
         lines += [f"## {case}{where}: {d.cases[base].summary}", ""]
-        lines += _grid(case, case_rows)
-        counts = {o: sum(r.outcome == o for r in case_rows) for o in LETTER}
-        lines += ["", ", ".join(f"{n} {o}" for o, n in counts.items() if n) + f" of {len(case_rows)} pairs.", ""]
-    broken = [r for r in rows if r.outcome == REPRODUCED]
-    if broken:
-        lines += ["## Pairs that break", ""]
-        for r in broken:
+        lines += _grid(case, case_rows, downgrades)
+        refused_here = [r for r in case_rows if _letter(r, downgrades) == REFUSED]
+        counts = {o: sum(r.outcome == o and r not in refused_here for r in case_rows) for o in LETTER}
+        words = [f"{n} {o}" for o, n in counts.items() if n]
+        words += [f"{len(refused_here)} documented downgrade refusal{'s' if len(refused_here) > 1 else ''}"] * bool(
+            refused_here
+        )
+        lines += ["", ", ".join(words) + f" of {len(case_rows)} pairs.", ""]
+    refused = [r for r in rows if _letter(r, downgrades) == REFUSED]
+    broken = [r for r in rows if r.outcome == REPRODUCED and r not in refused]
+    for title, shown in (("Pairs that break", broken), ("Downgrades refused as documented", refused)):
+        if not shown:
+            continue
+        lines += [f"## {title}", ""]
+        for r in shown:
             lines += [f"### {r.case}: {r.from_version} -> {r.version} ({why.get((r.from_version, r.version), '')})", ""]
             lines += [r.detail, "", "```sh", *commands(scenario, r, document), "```", ""]
             change = changes.get(f"{r.case} {r.from_version} -> {r.version}")
@@ -167,6 +188,7 @@ def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) 
         detail = r.detail.replace("|", "\\|")
         reason = why.get((r.from_version, r.version), "")
         mark = "" if r.snapshot in ("match", "updated") else f" ({r.snapshot})"
+        mark += " (a documented downgrade refusal)" if _letter(r, downgrades) == REFUSED else ""
         lines.append(f"| {r.case} | {r.from_version} | {r.version} | {reason} | {r.outcome}{mark} | {detail} |")
     lines.append("")
     return "\n".join(lines)

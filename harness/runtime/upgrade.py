@@ -33,6 +33,9 @@ class Pair:
     writer: str
     reader: str
     why: str = ""
+    # For a downgrade: where the framework documents that the older reader refuses the newer state
+    # (a thread's words). Its refusal is then shown as what it is, never as an upgrade that breaks.
+    documented_refusal: str = ""
 
 
 @dataclass(frozen=True)

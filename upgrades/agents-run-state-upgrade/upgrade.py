@@ -59,8 +59,18 @@ UPGRADE = Upgrade(
         ),
     ),
     downgrades=(
-        Pair("0.9.3", "0.8.4", why="#2502: forward compatibility fail-fast; 0.8.x reads only its own schema 1.0"),
-        Pair("0.24.0", "0.23.1", why="#2502: the newest snapshot (1.21) on the release before (reads up to 1.18)"),
+        Pair(
+            "0.9.3",
+            "0.8.4",
+            why="#2502: forward compatibility fail-fast; 0.8.x reads only its own schema 1.0",
+            documented_refusal="#2502: an older release refuses a newer snapshot on purpose (fail fast)",
+        ),
+        Pair(
+            "0.24.0",
+            "0.23.1",
+            why="#2502: the newest snapshot (1.21) on the release before (reads up to 1.18)",
+            documented_refusal="#2502: an older release refuses a newer snapshot on purpose (fail fast)",
+        ),
     ),
     proofs=(
         Step("resume-approval", "0.9.3", "0.8.4", "reproduced"),
