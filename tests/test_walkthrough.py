@@ -158,7 +158,7 @@ def list_without_frameworks(bare_python: Path, project: Path) -> str:
 @pytest.mark.parametrize("framework", sorted(TRACKS))
 def test_the_walkthrough_adds_a_working_scenario(tmp_path, framework, bare_python):
     scenario_id, _, case_ids = TRACKS[framework]
-    for name in ("harness", "scenarios", "tests", "snapshots"):
+    for name in ("harness", "scenarios", "tests", "snapshots", "docs"):  # test_contract reads docs/ on import
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "noxfile.py"):  # tests read the test pins from noxfile.py
         shutil.copy(ROOT / name, tmp_path)
