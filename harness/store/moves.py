@@ -102,17 +102,23 @@ def verdict_of(row: Row, measured: str) -> PairVerdict:
     )
 
 
+def _cases(scenarios: Iterable[UpgradeScenario], framework: str) -> list[tuple[UpgradeScenario, str, str]]:
+    """(scenario, case id, its ``readers`` specifier) of every upgrade case of ``framework``."""
+    return [
+        (s, case_id, s.declaration.cases[s.base_case(case_id)].readers)
+        for s in scenarios
+        if s.framework == framework
+        for case_id in s.case_ids()
+    ]
+
+
 def upgrade_cases(scenarios: Iterable[UpgradeScenario], framework: str, reader: str) -> list[tuple[str, str]]:
     """(scenario, case) of every upgrade case of ``framework`` whose ``readers`` admit ``reader``."""
-    out = []
-    for s in scenarios:
-        if s.framework != framework:
-            continue
-        for case_id in s.case_ids():
-            readers = s.declaration.cases[s.base_case(case_id)].readers
-            if not readers or versions.matches(reader, readers):
-                out.append((s.id, case_id))
-    return out
+    return [
+        (s.id, case_id)
+        for s, case_id, readers in _cases(scenarios, framework)
+        if not readers or versions.matches(reader, readers)
+    ]
 
 
 def move(
@@ -149,19 +155,15 @@ def move(
         and versions.key(current) < versions.key(target)
     )
     commands = []
-    for s in scenarios:
-        if s.framework != framework:
+    for s, case_id, readers in _cases(scenarios, framework):
+        if not readers or (s.id, case_id) in wanted:
             continue
-        for case_id in s.case_ids():
-            readers = s.declaration.cases[s.base_case(case_id)].readers
-            if not readers or (s.id, case_id) in wanted:
-                continue
-            later = sorted(
-                (v for (sid, c, w, r), v in by_pair.items() if (sid, c, w) == (s.id, case_id, current)),
-                key=lambda v: versions.key(v.reader),
-            )
-            summary = s.declaration.cases[s.base_case(case_id)].summary
-            first = next((v for v in later if versions.key(v.reader) > versions.key(target)), None)
-            seen = f"; measured {first.writer} -> {first.reader}: {first.outcome}" if first else ""
-            commands.append(f"{s.id}:{case_id} needs a reader {readers} ({summary}){seen}")
+        later = sorted(
+            (v for (sid, c, w, r), v in by_pair.items() if (sid, c, w) == (s.id, case_id, current)),
+            key=lambda v: versions.key(v.reader),
+        )
+        summary = s.declaration.cases[s.base_case(case_id)].summary
+        first = next((v for v in later if versions.key(v.reader) > versions.key(target)), None)
+        seen = f"; measured {first.writer} -> {first.reader}: {first.outcome}" if first else ""
+        commands.append(f"{s.id}:{case_id} needs a reader {readers} ({summary}){seen}")
     return Move(framework, current, target, bugs, pairs, missing, crossed, tuple(commands))
