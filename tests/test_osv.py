@@ -112,16 +112,16 @@ def test_an_unknown_release_between_two_fixed_ones_is_inside_a_range(known):
 def test_known_ranges_of_the_done_when_bugs(records):
     """The duplicate user turn: introduced on 2.x, fixed in 2.9.0; its over-correction introduced in 2.9.0 and
     still open; the nested handoff duplication fixed in 0.19.0. The non-regression case relates to its bug.
-    Before them, one range of the releases the record never ran (0.x and 1.x up to 1.39.1, the one 1.x
-    release measured), none of them said to reproduce."""
+    Before them, one range of the one release the record has no answer for: google-adk 0.0.1, which
+    installs no google.adk package (an error), never read as not affected."""
     by_id = {r["id"]: r for r in records}
     dup = by_id["x_HARNESS-adk-retry-same-invocation-id-non-resumable-retry"]
     *unknown, last = dup["affected"][0]["ranges"]
     assert last["events"] == [{"introduced": "2.4.0"}, {"fixed": "2.9.0"}]
     assert last["database_specific"]["unknown"] == []
-    assert [r["events"] for r in unknown] == [[{"introduced": "0.0.1"}, {"fixed": "1.39.1"}]]
+    assert [r["events"] for r in unknown] == [[{"introduced": "0.0.1"}, {"fixed": "0.0.2"}]]
     assert unknown[0]["database_specific"]["reproduced"] == []
-    assert "1.39.0" in unknown[0]["database_specific"]["unknown"]
+    assert unknown[0]["database_specific"]["unknown"] == ["0.0.1"]
     over = by_id["x_HARNESS-adk-retry-same-invocation-id-retry-different-message"]
     assert over["affected"][0]["ranges"][-1]["events"] == [{"introduced": "2.9.0"}]
     assert over["database_specific"]["kind"] == "non-regression"
