@@ -48,8 +48,8 @@ BUG = Bug(
     explanations=(
         Explanation(
             "*-postgresql",
-            "==1.24.0",
-            "On PostgreSQL, 1.24.0's create_session fails before either run starts: it passes an "
+            ">=1.24.0,<1.25.0",
+            "On PostgreSQL, 1.24.0's and 1.24.1's create_session fails before either run starts: it passes an "
             "aware datetime that asyncpg refuses for a TIMESTAMP WITHOUT TIME ZONE column. That is "
             "another bug, google-adk #4366 (adk-database-postgres-aware-datetime: reproduced on "
             "1.24.0-1.24.1, fixed in 1.25.0), so this bug cannot be observed there.",

@@ -121,11 +121,11 @@ BUG = Bug(
         ),
         Explanation(
             "reasoning-first",
-            "==0.2.3",
+            ">=0.2.1,<0.2.4",
             "Turn 1's indexes are right; the second turn then fails converting the reasoning item "
-            "back into a Chat Completions message (UserError): another bug, "
-            "openai/openai-agents-python#1004 (agents-reasoning-item-chat-completions: reproduced on "
-            "0.2.3, fixed in 0.2.4).",
+            "back into a Chat Completions message (the same UserError on 0.2.1 and 0.2.3): another bug, "
+            "openai/openai-agents-python#1004 (agents-reasoning-item-chat-completions: measured reproduced "
+            "on 0.2.0 and 0.2.3, fixed in 0.2.4).",
         ),
         Explanation(
             "reasoning-first",
