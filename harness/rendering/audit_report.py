@@ -78,6 +78,15 @@ class Audited:
             counts[bucket(f)] += 1
         return counts
 
+    def count_line(self, bold: str = "") -> str:
+        """The count line, the unknowns first (``bold``: Markdown's ``**`` around them)."""
+        counts = self.buckets()
+        return (
+            f"{bold}{counts['unknown']} unknown{bold}, "
+            + ", ".join(f"{counts[b]} {b}" for b in BUCKETS[1:])
+            + f" (of the record's {len(self.findings)} {self.framework} bugs)"
+        )
+
 
 # The buckets of the count line, in the order it says them: what is not known leads.
 BUCKETS = ("unknown", "reproduces", "unexpected", "error", "fixed", "not applicable")
@@ -163,12 +172,7 @@ def text(target: Target, audited: list[Audited]) -> str:
             out.append("  (run each check with the python of an environment that has this release installed)")
         shown = [f for f in a.findings if f.reproduces or f.answer.outcome == UNEXPECTED]
         unknown = [f for f in a.findings if f.answer.basis == UNKNOWN and f not in shown]
-        counts = a.buckets()
-        out.append(
-            f"  {counts['unknown']} unknown, "
-            + ", ".join(f"{counts[b]} {b}" for b in BUCKETS[1:])
-            + f" (of the record's {len(a.findings)} {a.framework} bugs)"
-        )
+        out.append("  " + a.count_line())
         if a.environment_differs:
             out.append(
                 f"  your environment differs from the record's build of {a.framework} {a.version}: "
@@ -328,13 +332,8 @@ def markdown(target: Target, audited: list[Audited], moved: Move | None = None) 
     line, a table of the bugs that reproduce or are unexpected, the unknown ones folded, and the move."""
     out: list[str] = []
     for a in audited:
-        counts = a.buckets()
         out += [f"### {a.framework} {a.version} ({target.kind} `{target.label}`)", ""]
-        out.append(
-            f"**{counts['unknown']} unknown**, "
-            + ", ".join(f"{counts[b]} {b}" for b in BUCKETS[1:])
-            + f" (of the record's {len(a.findings)} {a.framework} bugs)"
-        )
+        out.append(a.count_line(bold="**"))
         if a.environment_differs:
             out += [
                 "",
