@@ -360,6 +360,31 @@ def test_strict_fails_on_an_unknown_answer_and_the_text_leads_with_the_unknowns(
 
 
 @pytest.mark.parametrize(
+    ("version", "yanked", "status", "words"),
+    [
+        ("2.0.0b1", False, "pre-release", "google-adk 2.0.0b1 is a pre-release: the record measures final releases"),
+        ("2.98.0", True, "yanked", "google-adk 2.98.0 is yanked from the package index: the record measures final"),
+        ("2.13.0", False, "final", None),
+    ],
+)
+def test_a_pre_release_or_a_yanked_release_is_said_apart(monkeypatch, capsys, version, yanked, status, words):
+    """Issue 50: pre-releases and yanked releases are said apart: the record measures final ones only, so
+    their unknowns are by design, said in a note (text, Markdown) and a status field (JSON)."""
+    known = audit.known_releases(PROJECT.root, "google-adk") | {version}
+    monkeypatch.setattr(
+        index,
+        "releases",
+        lambda name, cache_dir: {v: index.Release(v, "2026-01-01T00:00:00Z", yanked and v == version) for v in known},
+    )
+    _, document = audit_json(capsys, f"google-adk=={version}")
+    assert document["releases"][0]["status"] == status
+    for form in ("text", "markdown"):
+        main(["audit", f"google-adk=={version}", "--format", form])
+        out = " ".join(capsys.readouterr().out.split())
+        assert (words in out) if words else ("the record measures final releases only" not in out)
+
+
+@pytest.mark.parametrize(
     "spec", ["google-adk==2.8.0", "google-adk==2.13.0", "openai-agents==0.18.0", f"google-adk=={NEWER_ADK}"]
 )
 def test_every_answer_is_in_exactly_one_bucket(capsys, spec):

@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     here = audit_targets.installed(target.python) if target.python else None
     recorded = record.recorded_packages(record.load(PROJECT.reports))
     audited = []
-    for pin, version, note in releases:
+    for pin, version, note, status in releases:
         bugs = [k for bug_id, k in known.items() if k.bug.framework == pin.framework and bug_id in chosen]
         answers = {k.bug.id: k.answer(version) for k in bugs}
         verdicts: dict[str, audit_run.ScriptRun] = {}
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
             differs = environment_diff.differences(
                 recorded.get(f"{pin.framework}=={version}", ()), here.packages, compared
             )
-        audited.append(audit_report.Audited(pin.framework, version, findings, note, differs))
+        audited.append(audit_report.Audited(pin.framework, version, findings, note, differs, status))
     moved = _move(args, target, known, chosen) if args.to else None
     if args.format == "json":
         report = audit_report.as_json(target, audited, moved)
@@ -166,8 +166,8 @@ def _move(args: argparse.Namespace, target: Target, known: dict[str, Knowledge],
         have = ", ".join(sorted(p.framework for p in target.pins)) or "no framework"
         raise flags.FlagError(f"--to {args.to}: name one release of one audited framework ({have}), as NAME==VERSION")
     pin = pins[0]
-    current, _ = _release_on_index(pin.framework, pin.version)
-    to, _ = _release_on_index(pin.framework, wanted.strip())
+    current = _release_on_index(pin.framework, pin.version)[0]
+    to = _release_on_index(pin.framework, wanted.strip())[0]
     if to == current:
         raise flags.FlagError(f"--to {args.to}: {pin.framework} {to} is the audited release; name another")
     scenarios = upgrades.discover()
@@ -246,16 +246,20 @@ def _run_of(script_run: audit_run.ScriptRun | None) -> tuple[str | None, str]:
     return (script_run.verdict, script_run.line) if script_run is not None else (None, "")
 
 
-def _release_on_index(framework: str, version: str) -> tuple[str, str]:
-    """(the index's spelling of ``version``, a note when the index could not be read); a version the
-    index (or, offline, the record) does not have is refused in one line."""
+def _release_on_index(framework: str, version: str) -> tuple[str, str, str]:
+    """(the index's spelling of ``version``, a note when the index could not be read, the release's status:
+    "final", "pre-release" or "yanked"); a version the index (or, offline, the record) does not have is
+    refused in one line."""
     from harness.planning import audit_targets, index, versions
     from harness.project import PROJECT
     from harness.store import audit
 
     note = ""
+    yanked: set[str] = set()
     try:
-        known = set(index.releases(framework, PROJECT.cache))
+        on_index = index.releases(framework, PROJECT.cache)
+        known = set(on_index)
+        yanked = {v for v, r in on_index.items() if r.yanked}
     except index.IndexError_ as exc:
         known = audit.known_releases(PROJECT.root, framework)
         note = f"the package index could not be read ({str(exc)[:80]}); releases checked against the record's list"
@@ -263,4 +267,6 @@ def _release_on_index(framework: str, version: str) -> tuple[str, str]:
     if versions.key(version) not in by_key:
         where = "the record's list of releases" if note else "the package index"
         raise audit_targets.TargetError(f"{framework} {version} is not a release on {where}; audit a published release")
-    return by_key[versions.key(version)], note
+    spelled = by_key[versions.key(version)]
+    status = "yanked" if spelled in yanked else "final" if versions.is_final(spelled) else "pre-release"
+    return spelled, note, status

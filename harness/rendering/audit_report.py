@@ -66,6 +66,21 @@ class Audited:
     index_note: str = ""  # set when the package index could not be read and the record's list was used
     # Packages the audited environment has at other versions than the record's build of the release.
     environment_differs: tuple[Difference, ...] = ()
+    # What the index says the release is: "final", "pre-release" or "yanked" (issue 50: said apart, since the
+    # record measures final releases only and a pre-release's "unknown" is that, not a gap in a line).
+    status: str = "final"
+
+    def status_words(self) -> str:
+        """One sentence for a release the record does not measure by design ("" for a final release)."""
+        if self.status == "final":
+            return ""
+        what = "a pre-release" if self.status == "pre-release" else "yanked from the package index"
+        return (
+            f"{self.framework} {self.version} is {what}: the record measures final releases only (the matrix and "
+            f"its bisects leave pre-releases and yanked releases out): an answer below is one inferred from the "
+            f"releases measured around it, or unknown; `--run` in an environment that has it measures it, as does "
+            f"`nox -s matrix -- {self.framework}=={self.version}`"
+        )
 
     def count(self, outcome: str) -> int:
         return sum(f.answer.outcome == outcome for f in self.findings)
@@ -168,6 +183,8 @@ def text(target: Target, audited: list[Audited]) -> str:
         out.append(f"{a.framework} {a.version}  ({where})")
         if a.index_note:
             out.append(f"  note: {a.index_note}")
+        if a.status_words():
+            out.append(f"  note: {a.status_words()}")
         if not target.python:
             out.append("  (run each check with the python of an environment that has this release installed)")
         shown = [f for f in a.findings if f.reproduces or f.answer.outcome == UNEXPECTED]
@@ -214,6 +231,7 @@ def as_json(target: Target, audited: list[Audited], moved: Move | None = None) -
                 "version": a.version,
                 "line": versions.line(a.version),
                 "index_note": a.index_note or None,
+                "status": a.status,
                 "environment_differs": [
                     {"package": d.package, "here": d.here, "measured": d.measured} for d in a.environment_differs
                 ],
@@ -334,6 +352,8 @@ def markdown(target: Target, audited: list[Audited], moved: Move | None = None) 
     for a in audited:
         out += [f"### {a.framework} {a.version} ({target.kind} `{target.label}`)", ""]
         out.append(a.count_line(bold="**"))
+        if a.status_words():
+            out += ["", f"Note: {a.status_words()}."]
         if a.environment_differs:
             out += [
                 "",
