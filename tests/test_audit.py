@@ -108,10 +108,10 @@ def test_a_release_no_bisect_covers_is_unknown_never_clean(capsys):
     assert "not a clean bill" in capsys.readouterr().out
 
 
-def _knowledge(points: dict[str, str], ranges=(("1.0.0", "2.5.0"),), errors=()) -> Knowledge:
+def _knowledge(points: dict[str, str], ranges=(("1.0.0", "2.5.0"),), errors=None) -> Knowledge:
     bug = Bug("adk-x", "c", "google-adk", "bug", "a bug.", "", "", ())
     releases = ("1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0", "2.2.0", "2.3.0", "2.4.0", "2.5.0", "2.6.0")
-    return Knowledge(bug, points, dict.fromkeys(points, "matrix"), set(errors), tuple(ranges), releases)
+    return Knowledge(bug, points, dict.fromkeys(points, "matrix"), dict(errors or {}), tuple(ranges), releases)
 
 
 def test_inference_stays_inside_a_bisected_range_and_one_release_line():
@@ -124,8 +124,10 @@ def test_inference_stays_inside_a_bisected_range_and_one_release_line():
     assert (ranged.fixed_since, ranged.first_fixed, ranged.first_fixed_note) == ("2.0.0", "2.2.0", "untested: 2.1.0")
     outside = _knowledge({"1.0.0": "reproduced", "1.2.0": "reproduced"}, ranges=())
     assert outside.answer("1.1.0").basis == "unknown"
-    errored = _knowledge({"1.0.0": "reproduced", "1.2.0": "reproduced"}, errors=("1.1.0",))
+    errored = _knowledge({"1.0.0": "reproduced", "1.2.0": "reproduced"}, errors={"1.1.0": "install failed: no wheel"})
     assert errored.answer("1.1.0").basis == "unknown"
+    # An unknown that was run says why it gave no answer (issue 50: each remaining unknown named with why).
+    assert errored.answer("1.1.0").reason == "1.1.0 was run but gave no answer (error: install failed: no wheel)"
 
 
 LOCK = """version = 1

@@ -52,6 +52,7 @@ class AuditRow:
     measured_by: str  # BY_MATRIX or BY_BISECT
     inputs: str = ""  # the scenario code's digest that answered it ("" when the row predates digests)
     dependency_date: str = ""  # the environment's exclude-newer date, for matrix rows that have one
+    detail: str = ""  # the result's one-line detail: for an error, why it gave no answer
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ def _record_results(root: Path) -> list[AuditRow]:
             BY_MATRIX,
             r.get("inputs") or "",
             dates.get(r["source"], ""),
+            r.get("detail") or "",
         )
         for r in results
         if r["source"] == f"{r['framework']}=={r['version']}"
@@ -93,7 +95,16 @@ def _bisect_knowledge(root: Path) -> BisectKnowledge:
     """Every bisect's probes, ranges and known releases (reports/bisect.json), as AuditRows."""
     record = boundaries.load_record(root / "reports" / "bisect.json")
     probes = tuple(
-        AuditRow(p["scenario"], p["case"], p["framework"], p["version"], p["outcome"], BY_BISECT, p.get("inputs") or "")
+        AuditRow(
+            p["scenario"],
+            p["case"],
+            p["framework"],
+            p["version"],
+            p["outcome"],
+            BY_BISECT,
+            p.get("inputs") or "",
+            detail=p.get("detail") or "",
+        )
         for p in record["probes"]
     )
     ranges: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
@@ -174,7 +185,7 @@ class Knowledge:
     bug: Bug
     points: dict[str, str]  # version -> outcome, answered ones (no error), oldest first
     measured_by: dict[str, str]  # version -> BY_MATRIX or BY_BISECT
-    errors: set[str]  # releases asked that gave no answer
+    errors: dict[str, str]  # releases asked that gave no answer -> the error's detail (why not)
     ranges: tuple[tuple[str, str], ...]  # bisected ranges
     releases: tuple[str, ...]  # every release the bisects knew to exist
     dates: dict[str, str] = field(default_factory=dict)  # version -> dependency date (matrix rows)
@@ -194,7 +205,8 @@ class Knowledge:
             return Answer(outcome, MEASURED, by, (), f"{version} was run by {where}")
         below, above = self._neighbours(version)
         if version in self.errors:
-            return Answer(UNKNOWN, UNKNOWN, "", (), f"{version} was run but gave no answer (error)")
+            why = f": {self.errors[version][:160]}" if self.errors[version] else ""
+            return Answer(UNKNOWN, UNKNOWN, "", (), f"{version} was run but gave no answer (error{why})")
         if below and above and self.points[below] == self.points[above] and self._bisected(below, above):
             reason = (
                 f"not run; {below} and {above}, its nearest answered releases on the {versions.line(version)} line, "
@@ -269,11 +281,11 @@ def knowledge(root: Path, scenarios: Iterable) -> dict[str, Knowledge]:
         key = (bug.scenario, bug.case, bug.framework)
         points: dict[str, str] = {}
         by: dict[str, str] = {}
-        errors: set[str] = set()
+        errors: dict[str, str] = {}
         dates: dict[str, str] = {}
         for row in by_case.get(key, []):
             if row.outcome == ERROR:
-                errors.add(row.version)
+                errors.setdefault(row.version, row.detail)
                 continue
             points[row.version], by[row.version] = row.outcome, row.measured_by
             if row.dependency_date:
@@ -283,7 +295,7 @@ def knowledge(root: Path, scenarios: Iterable) -> dict[str, Knowledge]:
             bug,
             ordered,
             by,
-            errors - set(points),
+            {v: why for v, why in errors.items() if v not in points},
             bisects.ranges.get(key, ()),
             bisects.releases.get(bug.framework, ()),
             dates,
