@@ -48,6 +48,12 @@ class NotApplicable(Exception):
     """The release lacks what the case needs."""
 
 
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def observe(say, callback, answer=False):
     """Ask once; say every event run_async yields and what a break-at-first-final loop reads."""
     from google.adk.agents import LlmAgent
@@ -82,7 +88,7 @@ async def observe(say, callback, answer=False):
     agent = LlmAgent(name="assistant", model=AnsweringModel(model="fake"), instruction="Answer.", **callbacks)
     sessions = InMemorySessionService()
     runner = Runner(app_name="app", agent=agent, session_service=sessions, **extra)
-    session = await sessions.create_session(app_name="app", user_id="user")
+    session = await settled(sessions.create_session(app_name="app", user_id="user"))
     message = types.Content(role="user", parts=[types.Part(text="Tell me something.")])
     yielded = []
     # A callback the runner called and never awaited would leave the state unwritten silently.
@@ -98,7 +104,7 @@ async def observe(say, callback, answer=False):
         gc.collect()
     unawaited = [str(w.message) for w in caught if "was never awaited" in str(w.message)]
     loop_text = next((e["text"] for e in yielded if e["final"]), None)  # #2992's loop: break at the first final
-    state = dict((await sessions.get_session(app_name="app", user_id="user", session_id=session.id)).state)
+    state = dict((await settled(sessions.get_session(app_name="app", user_id="user", session_id=session.id))).state)
     say(f"break-at-first-final loop reads: {loop_text!r}")
     say(f"state {json.dumps(state, sort_keys=True)}; model calls: {len(model_calls)}")
     return dict(answer=answer, yielded=yielded, loop_text=loop_text, state=state, unawaited=unawaited)

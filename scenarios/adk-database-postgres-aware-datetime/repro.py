@@ -87,6 +87,12 @@ def describe(exc):
     return f"{type(exc).__name__}: {DIGITS.sub('<time>', first)[:200]!r}"
 
 
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def observe(say, backend):
     """Create a session, append a user event, read it back through a second service."""
     from google.adk.events import Event
@@ -98,18 +104,19 @@ async def observe(say, backend):
         service, reader = DatabaseSessionService(db_url=url), DatabaseSessionService(db_url=url)
         try:
             try:
-                session = await service.create_session(app_name="app", user_id="u")
+                session = await settled(service.create_session(app_name="app", user_id="u"))
                 steps["create_session"] = "done"
             except Exception as exc:  # the datetime the driver refuses, or anything else: judged
                 session, steps["create_session"], errors["create_session"] = None, describe(exc), str(exc)
             if session is not None:
                 content = types.Content(role="user", parts=[types.Part(text="hello")])
                 try:
-                    await service.append_event(session, Event(invocation_id="inv-1", author="user", content=content))
+                    event = Event(invocation_id="inv-1", author="user", content=content)
+                    await settled(service.append_event(session, event))
                     steps["append_event"] = "done"
                 except Exception as exc:
                     steps["append_event"], errors["append_event"] = describe(exc), str(exc)
-                back = await reader.get_session(app_name="app", user_id="u", session_id=session.id)
+                back = await settled(reader.get_session(app_name="app", user_id="u", session_id=session.id))
                 stored = [
                     f"{e.author}: {''.join(p.text or '' for p in e.content.parts)}"
                     for e in (back.events if back else [])

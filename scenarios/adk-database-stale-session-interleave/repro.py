@@ -47,7 +47,10 @@ CASES = {
 QUESTION = {"A": "question for server A", "B": "question for server B"}
 SERVER = {repr(question): server for server, question in QUESTION.items()}
 KEY = dict(app_name="app", user_id="u")
-STALE_MARKERS = ("stale session", "modified in storage")
+# google-adk 0.x refuses the same stale append (storage newer than the session object) with a message that reads
+# backwards: "Session last_update_time ... is later than the update_time in storage ..." ("upate_time" in
+# 0.0.2) (google/adk/sessions/database_session_service.py, append_event).
+STALE_MARKERS = ("stale session", "modified in storage", "update_time in storage", "upate_time in storage")
 TIME = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:?\d{2})?|\b\d{9,}\.\d+\b")
 
 
@@ -135,6 +138,12 @@ def agent(server, *turns, tools=()):
     ), sent
 
 
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def observe(say, case, backend):
     """Race servers A and B on one stored session (or run them in turn); read the session back."""
     from google.adk.events import Event
@@ -155,7 +164,7 @@ async def observe(say, case, backend):
             return ended(exc)
 
     async def next_second_if_coarse():
-        if float((await reader.get_session(**KEY, session_id=session.id)).last_update_time).is_integer():
+        if float((await settled(reader.get_session(**KEY, session_id=session.id))).last_update_time).is_integer():
             await asyncio.sleep(1.05 - time.time() % 1)
             say("storage update times have whole-second resolution: the next write waits for the next second")
 
@@ -174,7 +183,7 @@ async def observe(say, case, backend):
         a, b, reader = (DatabaseSessionService(db_url=url) for _ in range(3))
         try:
             try:
-                session = await a.create_session(**KEY)
+                session = await settled(a.create_session(**KEY))
             except Exception as exc:  # the driver refusing an aware datetime: adk-database-postgres-aware-datetime
                 if "offset-naive and offset-aware" not in str(exc):
                     raise
@@ -193,15 +202,16 @@ async def observe(say, case, backend):
                 b_done.set()
                 runs["A"] = await task_a
             elif case == "stale-append-event":
-                session_b = await b.get_session(**KEY, session_id=session.id)
-                session_a = await a.get_session(**KEY, session_id=session.id)
+                session_b = await settled(b.get_session(**KEY, session_id=session.id))
+                session_a = await settled(a.get_session(**KEY, session_id=session.id))
                 say("server B: get_session; server A: get_session")
                 await next_second_if_coarse()
-                await a.append_event(session_a, Event(invocation_id="inv-a", author="user", content=user("A")))
+                await settled(a.append_event(session_a, Event(invocation_id="inv-a", author="user", content=user("A"))))
                 say("server A: append_event (A's user turn)")
                 runs["B"] = None
                 try:
-                    await b.append_event(session_b, Event(invocation_id="inv-b", author="user", content=user("B")))
+                    event = Event(invocation_id="inv-b", author="user", content=user("B"))
+                    await settled(b.append_event(session_b, event))
                 except Exception as exc:
                     runs["B"] = ended(exc)
                 outcome = "accepted" if runs["B"] is None else said(runs["B"])
@@ -210,7 +220,7 @@ async def observe(say, case, backend):
                 b_done.set()
                 runs["A"] = await run(agent_a, a, "A")
                 runs["B"] = await run(agent_b, a, "B")
-            stored = (await reader.get_session(**KEY, session_id=session.id)).events
+            stored = (await settled(reader.get_session(**KEY, session_id=session.id))).events
         finally:
             for service in (a, b, reader):
                 done = service.close() if hasattr(service, "close") else service.db_engine.dispose()

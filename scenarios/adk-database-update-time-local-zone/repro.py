@@ -92,6 +92,12 @@ def event(text):
     return Event(invocation_id=text, author="user", content=types.Content(role="user", parts=[types.Part(text=text)]))
 
 
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def observe(say, backend):
     """Create, read back, append, read back, append through the fresh copy, in zone UTC+05:30."""
     from google.adk.sessions import DatabaseSessionService
@@ -106,7 +112,7 @@ async def observe(say, backend):
             try:
                 clock = time.time()
                 try:
-                    created = await service.create_session(app_name="app", user_id="u")
+                    created = await settled(service.create_session(app_name="app", user_id="u"))
                 except Exception as exc:  # the driver refusing an aware datetime: adk-database-postgres-aware-datetime
                     aware = (
                         " (the driver refused an aware datetime)" if "offset-naive and offset-aware" in str(exc) else ""
@@ -114,14 +120,14 @@ async def observe(say, backend):
                     say(f"create_session failed: {type(exc).__name__}{aware}")
                     return dict(offsets={}, last=last, error="", blocked=f"{type(exc).__name__}{aware}")
                 offsets["create_session returned"] = round((created.last_update_time - clock) / 60)
-                fresh = await reader.get_session(app_name="app", user_id="u", session_id=created.id)
+                fresh = await settled(reader.get_session(app_name="app", user_id="u", session_id=created.id))
                 offsets["read back after create"] = round((fresh.last_update_time - clock) / 60)
                 first = event("first")
-                await service.append_event(created, first)
-                fresh = await reader.get_session(app_name="app", user_id="u", session_id=created.id)
+                await settled(service.append_event(created, first))
+                fresh = await settled(reader.get_session(app_name="app", user_id="u", session_id=created.id))
                 offsets["read back after append"] = round((fresh.last_update_time - first.timestamp) / 60)
                 try:
-                    await reader.append_event(fresh, event("second"))
+                    await settled(reader.append_event(fresh, event("second")))
                     last = "accepted"
                 except Exception as exc:  # a stale refusal of a fresh copy, or anything else: judged
                     text = str(exc).splitlines()[0] if str(exc) else ""

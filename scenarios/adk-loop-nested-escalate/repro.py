@@ -27,6 +27,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import inspect
 import sys
 
 CASES = {
@@ -40,6 +41,12 @@ INNER_BREAK_EVERY, OUTER_BREAK_AT = 3, 2  # the inner checker escalates every 3r
 
 class NotApplicable(Exception):
     """The release lacks what the case needs."""
+
+
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
 
 
 async def observe(say, shape):
@@ -86,7 +93,7 @@ async def observe(say, shape):
         loop = LoopAgent(name="loop", max_iterations=INNER_ITERATIONS, sub_agents=[worker])
         root = SequentialAgent(name="pipeline", sub_agents=[loop, counting("after_loop")])
     sessions = InMemorySessionService()
-    session = await sessions.create_session(app_name="app", user_id="user")
+    session = await settled(sessions.create_session(app_name="app", user_id="user"))
     runner = Runner(app_name="app", agent=root, session_service=sessions)
     message = types.Content(role="user", parts=[types.Part(text="Refine the plan.")])
     exit_calls = 0

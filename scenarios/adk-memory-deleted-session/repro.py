@@ -27,6 +27,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import inspect
 import sys
 
 CASES = {"deleted-session": dict(control=False), "other-session-kept": dict(control=True)}
@@ -41,6 +42,12 @@ class NotApplicable(Exception):
     """The release lacks what the case needs."""
 
 
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def observe(say, control):
     """Two sessions into memory, delete the first (and its memories where the service can), search both."""
     from google.adk.events import Event
@@ -50,15 +57,15 @@ async def observe(say, control):
 
     sessions, memory, ids = InMemorySessionService(), InMemoryMemoryService(), []
     for question, answer in TURNS:
-        session = await sessions.create_session(**SCOPE)
+        session = await settled(sessions.create_session(**SCOPE))
         for author, role, text in (("user", "user", question), ("assistant", "model", answer)):
             content = types.Content(role=role, parts=[types.Part(text=text)])
-            await sessions.append_event(session, Event(invocation_id="inv", author=author, content=content))
-        await memory.add_session_to_memory(session)
+            await settled(sessions.append_event(session, Event(invocation_id="inv", author=author, content=content)))
+        await settled(memory.add_session_to_memory(session))
         ids.append(session.id)
         say(f"session {session.id} into memory: {len(session.events)} events")
-    await sessions.delete_session(**SCOPE, session_id=ids[0])
-    gone = await sessions.get_session(**SCOPE, session_id=ids[0]) is None
+    await settled(sessions.delete_session(**SCOPE, session_id=ids[0]))
+    gone = await settled(sessions.get_session(**SCOPE, session_id=ids[0])) is None
     say(f"delete_session({ids[0]}): get_session now returns {'None' if gone else 'it'}")
     removal = getattr(memory, "delete_session_memory", None)
     if removal is not None:
@@ -70,7 +77,10 @@ async def observe(say, control):
     )
     hits = {}
     for word in ("teal", "Lisbon"):
-        found = (await memory.search_memory(**SCOPE, query=word)).memories
+        memories = (await settled(memory.search_memory(**SCOPE, query=word))).memories
+        # 0.x returns a MemoryResult per session holding its matched events (memory/base_memory_service.py);
+        # 1.x a MemoryEntry per event: each matched event is one memory here.
+        found = [e for m in memories for e in (m.events if hasattr(m, "events") else [m])]
         hits[word] = len(found)
         say(f"search_memory({word!r}): {len(found)} memories")
         for m in found:

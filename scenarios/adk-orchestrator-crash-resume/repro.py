@@ -34,6 +34,12 @@ class NotApplicable(Exception):
     """The release lacks what the case needs."""
 
 
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def observe(say):
     """Crash the orchestrator once, resume it; say what fired; return what the verdict reads."""
     importlib.import_module("google.adk")  # no framework at all is an error, not a missing API
@@ -83,7 +89,7 @@ async def observe(say):
     root = Workflow(name="root", edges=[(START, node(rerun_on_resume=True)(orchestrator))])
     app = App(name="app", root_agent=root, resumability_config=ResumabilityConfig(is_resumable=True))
     runner = Runner(app=app, session_service=InMemorySessionService())
-    session = await runner.session_service.create_session(app_name="app", user_id="user")
+    session = await settled(runner.session_service.create_session(app_name="app", user_id="user"))
     names, seen, outputs = {}, {"first": [], "resume": []}, {"first": [], "resume": []}  # per run
     crash = resume_error = None
 

@@ -23,6 +23,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import inspect
 import json
 import sys
 
@@ -37,6 +38,12 @@ FRESH = "fresh answer from the model"
 
 class NotApplicable(Exception):
     """The release lacks what the case needs."""
+
+
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
 
 
 async def observe(say, answer, write_state=False):
@@ -71,11 +78,11 @@ async def observe(say, answer, write_state=False):
     )
     sessions = InMemorySessionService()
     runner = Runner(app_name="test", agent=agent, session_service=sessions)
-    session = await sessions.create_session(app_name="test", user_id="user1")
+    session = await settled(sessions.create_session(app_name="test", user_id="user1"))
     message = types.Content(role="user", parts=[types.Part(text="What is the answer?")])
     async for _ in runner.run_async(user_id="user1", session_id=session.id, new_message=message):
         pass
-    session = await sessions.get_session(app_name="test", user_id="user1", session_id=session.id)
+    session = await settled(sessions.get_session(app_name="test", user_id="user1", session_id=session.id))
     answers = []
     for event in session.events:
         text = "".join(p.text or "" for p in event.content.parts) if event.content and event.content.parts else ""

@@ -21,6 +21,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import inspect
 import json
 import sys
 
@@ -36,6 +37,12 @@ CASES = {
 
 class NotApplicable(Exception):
     """The release lacks what the case needs."""
+
+
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
 
 
 async def observe(say, calls):
@@ -84,11 +91,11 @@ async def observe(say, calls):
         sub_agents=[helper] if transfer else [],
     )
     runner = InMemoryRunner(agent=root, app_name="app")
-    session = await runner.session_service.create_session(app_name="app", user_id="user")
+    session = await settled(runner.session_service.create_session(app_name="app", user_id="user"))
     message = types.Content(role="user", parts=[types.Part(text="Remember where I live.")])
     async for _ in runner.run_async(user_id="user", session_id=session.id, new_message=message):
         pass
-    session = await runner.session_service.get_session(app_name="app", user_id="user", session_id=session.id)
+    session = await settled(runner.session_service.get_session(app_name="app", user_id="user", session_id=session.id))
     answered_by = None
     for e in session.events:
         actions = e.actions.model_dump(exclude_none=True)

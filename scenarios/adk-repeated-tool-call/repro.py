@@ -23,6 +23,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import inspect
 import json
 import sys
 
@@ -45,6 +46,12 @@ class NotApplicable(Exception):
 def canonical(args):
     """The arguments as the fix compares them: key order does not matter."""
     return json.dumps(args or {}, sort_keys=True)
+
+
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
 
 
 async def observe(say, turns, same=True):
@@ -93,11 +100,11 @@ async def observe(say, turns, same=True):
         say(f"tool callbacks: {agent.before_tool_callback.__doc__}")
     sessions = InMemorySessionService()
     runner = Runner(app_name="weather_app", agent=agent, session_service=sessions)
-    session = await sessions.create_session(app_name="weather_app", user_id="u")
+    session = await settled(sessions.create_session(app_name="weather_app", user_id="u"))
     message = types.Content(role="user", parts=[types.Part(text="What is the weather in Paris?")])
     async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=message, run_config=config):
         pass
-    session = await sessions.get_session(app_name="weather_app", user_id="u", session_id=session.id)
+    session = await settled(sessions.get_session(app_name="weather_app", user_id="u", session_id=session.id))
     names = {}  # call id -> call-N, in order of appearance
 
     def name(call_id):

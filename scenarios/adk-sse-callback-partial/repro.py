@@ -41,6 +41,12 @@ class NotApplicable(Exception):
     """The release lacks what the case needs."""
 
 
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def observe(say, callback):
     """Ask once in SSE mode; say what run_async yields and what the session stores."""
     from google.adk.agents import LlmAgent
@@ -88,14 +94,14 @@ async def observe(say, callback):
     agent = LlmAgent(name="assistant", model=StreamingModel(model="scripted"), instruction="Answer.", **options)
     sessions = InMemorySessionService()
     runner = Runner(app_name="sse_app", agent=agent, session_service=sessions, **plugins)
-    session = await sessions.create_session(app_name="sse_app", user_id="u")
+    session = await settled(sessions.create_session(app_name="sse_app", user_id="u"))
     question = types.Content(role="user", parts=[types.Part(text="Say hello.")])
     sse = RunConfig(streaming_mode=StreamingMode.SSE)
     yielded = []
     async for e in runner.run_async(user_id="u", session_id=session.id, new_message=question, run_config=sse):
         yielded.append(bool(e.partial))
         say(f"yielded {'[partial] ' if e.partial else ''}{e.author} {text_of(e)!r}")
-    session = await sessions.get_session(app_name="sse_app", user_id="u", session_id=session.id)
+    session = await settled(sessions.get_session(app_name="sse_app", user_id="u", session_id=session.id))
     for e in session.events:
         say(f"session: {e.author} {text_of(e)!r}")
     say(f"model calls: {len(calls)}")

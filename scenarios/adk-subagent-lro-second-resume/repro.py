@@ -23,6 +23,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import inspect
 import sys
 
 CASES = {"response-as-new-message": {}}
@@ -32,6 +33,12 @@ REPLIES = {"pick_slot": {"slot": "9am"}, "confirm_booking": {"confirmed": True}}
 
 class NotApplicable(Exception):
     """The release lacks what the case needs."""
+
+
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
 
 
 async def observe(say):
@@ -81,7 +88,7 @@ async def observe(say):
     app = App(name="booking", root_agent=root, resumability_config=ResumabilityConfig(is_resumable=True))
     sessions = InMemorySessionService()
     runner = Runner(app=app, session_service=sessions)
-    session = await sessions.create_session(app_name="booking", user_id="u")
+    session = await settled(sessions.create_session(app_name="booking", user_id="u"))
     message = types.Content(role="user", parts=[types.Part(text="Book me a slot on Monday.")])
     lro_calls, runs = [], []
     for n in range(1, 4):  # the first message, then up to two resumes

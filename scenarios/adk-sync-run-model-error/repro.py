@@ -22,6 +22,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import inspect
 import json
 import sys
 import threading
@@ -44,6 +45,12 @@ class ScriptedModelError(RuntimeError):
 
 def described(exc):
     return f"{type(exc).__name__}: {str(exc)[:100]}"
+
+
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
 
 
 async def observe(say, error_turn, sync):
@@ -85,7 +92,7 @@ async def observe(say, error_turn, sync):
     agent = LlmAgent(name="assistant", model=ScriptedLlm(model="scripted"), instruction="Answer.", tools=[get_weather])
     sessions = InMemorySessionService()
     runner = Runner(app_name="sync_run_app", agent=agent, session_service=sessions)
-    session = await sessions.create_session(app_name="sync_run_app", user_id="u")
+    session = await settled(sessions.create_session(app_name="sync_run_app", user_id="u"))
     message = types.Content(role="user", parts=[types.Part(text="What is the weather in Paris?")])
     received, hooked, raised = [], [], None
 
@@ -111,7 +118,7 @@ async def observe(say, error_turn, sync):
     for e in hooked or ["nothing"]:
         say(f"threading.excepthook got: {e if e == 'nothing' else described(e)}")
     say(f"model calls: {len(model_calls)}")
-    stored = await sessions.get_session(app_name="sync_run_app", user_id="u", session_id=session.id)
+    stored = await settled(sessions.get_session(app_name="sync_run_app", user_id="u", session_id=session.id))
     for e in stored.events:
         say(f"stored: {line(e)}")
     scripted = [isinstance(e, ScriptedModelError) and ERROR in str(e) for e in (raised, *hooked)]

@@ -22,6 +22,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import inspect
 import json
 import sys
 
@@ -39,6 +40,12 @@ MISSING = "<missing>"
 
 class NotApplicable(Exception):
     """The release lacks what the case needs."""
+
+
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
 
 
 async def observe(say, check, template=False):
@@ -79,7 +86,7 @@ async def observe(say, check, template=False):
     sessions = InMemorySessionService()
     runner = Runner(app_name="repro", agent=SequentialAgent(name="pipeline", sub_agents=[writer, reviewer]),
                     session_service=sessions)  # fmt: skip
-    session = await sessions.create_session(app_name="repro", user_id="u")
+    session = await settled(sessions.create_session(app_name="repro", user_id="u"))
     question = types.Content(role="user", parts=[types.Part(text="Write the release note.")])
     error = None
     try:
@@ -87,7 +94,7 @@ async def observe(say, check, template=False):
             pass
     except KeyError as exc:  # the {temp:draft} template with nothing under the key
         error = f"KeyError: {exc.args[0] if exc.args else exc}"
-    stored = await sessions.get_session(app_name="repro", user_id="u", session_id=session.id)
+    stored = await settled(sessions.get_session(app_name="repro", user_id="u", session_id=session.id))
     for event in stored.events:
         text = " ".join(repr(p.text) for p in (event.content.parts if event.content and event.content.parts else []))
         delta = event.actions.state_delta if event.actions else None

@@ -21,6 +21,7 @@ Exit status: 0 fixed, 3 reproduced, 125 unexpected, not-applicable or error (git
 """
 
 import asyncio
+import inspect
 import json
 import sys
 
@@ -29,6 +30,12 @@ CASES = {"sibling": dict(disallow=True), "peers-allowed": dict(disallow=False)}
 
 class NotApplicable(Exception):
     """The release lacks what the case needs."""
+
+
+async def settled(value):
+    """``value``, awaited where it is awaitable: google-adk 0.x's session and memory services are
+    synchronous (0.5.0's ``InMemorySessionService.create_session`` returns the Session itself)."""
+    return await value if inspect.isawaitable(value) else value
 
 
 async def observe(say, disallow):
@@ -64,7 +71,7 @@ async def observe(say, disallow):
     root = LlmAgent(name="root", model=llms["root"], instruction="Route the user.", sub_agents=[agent_a, agent_b])
     sessions = InMemorySessionService()
     runner = Runner(app_name="repro", agent=root, session_service=sessions)
-    session = await sessions.create_session(app_name="repro", user_id="u")
+    session = await settled(sessions.create_session(app_name="repro", user_id="u"))
     question = types.Content(role="user", parts=[types.Part(text="Please export my data.")])
     ended, a_transfers = "completed", 0
     try:
