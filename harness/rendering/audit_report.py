@@ -199,7 +199,7 @@ def text(target: Target, audited: list[Audited]) -> str:
         for f in shown:
             out += [""] + _bug_block(target, a, f)
         if unknown:
-            out += ["", f"  UNKNOWN (never measured at or around {a.version}; not a clean bill):"]
+            out += ["", f"  UNKNOWN (no answer measured at or around {a.version}; not a clean bill):"]
             for f in unknown:
                 out.append(f"    {f.bug.id}: {f.answer.reason}")
                 out += [w.replace("    --run", "      --run") for w in _run_words(f)]
