@@ -275,7 +275,7 @@ def test_the_record_is_merged_deterministic_and_says_each_side(fake_index, tmp_p
     first = record.read_bytes()
     doc = json.loads(first)
     # Schema 1 is upgraded: its ranges are kept beside the new one; every probe is recorded.
-    assert doc["schema_version"] == 2
+    assert doc["schema_version"] == boundaries.SCHEMA_VERSION
     assert [(b["scenario"], b["case"], b["from"], b["to"]) for b in doc["bisects"]] == [
         ("adk-other", "x", "1.0.0", "2.0.0"),
         (RETRY, "resumable-resume", "1.0.0", "2.0.0"),

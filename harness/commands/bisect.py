@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from harness.commands import flags
 
@@ -20,6 +21,14 @@ def setup(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--to", dest="end", metavar="B", help="newest release to test (default: the latest final release)"
     )
+    parser.add_argument(
+        "--commits",
+        metavar="CLONE",
+        type=Path,
+        help="bisect the commits between a recorded release boundary's two tags in this local clone of the "
+        "framework's repository (with --from A --to B: that boundary); the first commit of the newer outcome "
+        "is recorded beside the boundary",
+    )
     flags.add_today_deps(parser)
     flags.add_timeout(parser)
     flags.add_rerun(parser, help="run every case, even those with a still-valid recorded result in the environment")
@@ -28,6 +37,9 @@ def setup(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from harness.execution import bisect
+
+    if args.commits is not None:
+        return _commits(args)
 
     options = bisect.Options(
         selector=args.selector,
@@ -41,3 +53,21 @@ def run(args: argparse.Namespace) -> int:
         pool_memory_mb=args.pool_memory,
     )
     return bisect.run(options)
+
+
+def _commits(args: argparse.Namespace) -> int:
+    from harness.execution import commit_bisect
+    from harness.planning.builds import SpecError
+
+    if args.framework:
+        raise SpecError("--commits bisects the scenario's own framework; drop --framework")
+    options = commit_bisect.Options(
+        selector=args.selector,
+        clone=args.commits.expanduser(),
+        start=args.start,
+        end=args.end,
+        today_deps=args.today_deps,
+        timeout=args.timeout,
+        rerun=args.rerun,
+    )
+    return commit_bisect.run(options)
