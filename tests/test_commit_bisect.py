@@ -342,3 +342,25 @@ def test_bad_input_is_refused_in_one_line(toy_repo, tmp_path, argv, message):
     [line] = done.stderr.strip().splitlines()
     assert message in line
     assert (project / "reports" / "bisect.json").read_bytes() == before
+
+
+def test_all_bisects_what_the_clone_reaches_and_says_what_it_does_not(toy_repo, tmp_path):
+    repo, shas = toy_repo
+    # 0.2.0 -> 0.4.0: the clone has no v0.4.0 tag.
+    project = project_copy(tmp_path, {"0.1.0": "reproduced", "0.2.0": "fixed", "0.4.0": "reproduced"})
+    done = bisect(project, "--commits", str(repo), "--all")  # every scenario of the clone's framework
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"{SCENARIO}:run 0.2.0 -> 0.4.0: not bisected: openai-agents 0.4.0 has no tag in {repo} "
+        "(looked for v0.4.0 and 0.4.0)"
+    ) in done.stdout
+    assert f"fixed from {shas['fix'][:9]} (#7, 2026-01-06)" in done.stdout
+    [entry] = json.loads((project / "reports" / "bisect.json").read_text())["commits"]
+    assert (entry["before"], entry["after"], entry["commit"]) == ("0.1.0", "0.2.0", shas["fix"])
+
+
+def test_all_needs_commits_and_a_selection_is_needed_without_it(tmp_path):
+    project = project_copy(tmp_path, {"0.1.0": "reproduced", "0.2.0": "fixed"})
+    for argv, message in ((["--all"], "--all needs --commits CLONE"), ([], "bisect needs SCENARIO[:CASE]")):
+        done = bisect(project, *argv)
+        assert done.returncode == 2 and message in done.stderr, done.stderr

@@ -56,13 +56,14 @@ from harness.store.boundaries import Boundary, Side
 
 @dataclass
 class Options:
-    selector: str
+    selector: str | None  # None with --all: every scenario of the clone's framework
     clone: Path
     start: str | None = None  # --from: the older release of the boundary
     end: str | None = None  # --to: the newer
     today_deps: bool = False
     timeout: float = DEFAULT_TIMEOUT
     rerun: bool = False  # bisect a boundary again even when its commit is recorded
+    all: bool = False  # every boundary of the selection; one the clone cannot reach is said and left out
     root: Path = PROJECT.root
     pool: str = "cold"  # a commit's build is new each time: no warm worker to reuse
     pool_memory_mb: float | None = None
@@ -70,17 +71,22 @@ class Options:
 
 @dataclass(frozen=True)
 class Target:
-    """One release boundary of one case to bisect, with its two tags and the commits between them."""
+    """One release pair to bisect: the cases whose boundary it is (one build serves them all), its
+    two tags and the commits between them."""
 
-    case: str
-    boundary: Boundary
+    scenario: Scenario
+    bounds: tuple[tuple[str, Boundary], ...]  # (case, its boundary between the two releases)
     older_tag: str
     newer_tag: str
     history: tuple[Commit, ...]  # the older tag's commit, then every first-parent commit up to the newer tag's
 
     @property
-    def name(self) -> str:
-        return f"{self.boundary.before.version} -> {self.boundary.after.version}"
+    def before(self) -> str:
+        return self.bounds[0][1].before.version
+
+    @property
+    def after(self) -> str:
+        return self.bounds[0][1].after.version
 
 
 # --- evaluating a commit -------------------------------------------------------------------
@@ -99,6 +105,9 @@ class CommitEvaluator:
     work: Path
     by_sha: dict[str, Commit]
     tags: dict[str, str] = field(default_factory=dict)  # sha -> the release tag it is, shown beside it
+    # (scenario, sha) -> its cases' results, shared by the release pairs of one run: a tag between two
+    # adjacent boundaries (0.2.10 of 0.2.9 -> 0.2.10 -> 0.2.11) is built once.
+    memo: dict[tuple[str, str], dict[str, tuple[str, str]]] = field(default_factory=dict)
     built: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
 
@@ -107,6 +116,15 @@ class CommitEvaluator:
         return f"{self.framework}@{self.by_sha[sha].short}{tag}"
 
     def __call__(self, sha: str) -> dict[str, tuple[str, str]]:
+        known = self.memo.get((self.scenario.id, sha), {})
+        if all(c in known for c in self.case_ids):
+            log(f"  {self.label(sha)}: built earlier in this run")
+            return {c: known[c] for c in self.case_ids}
+        got = self._evaluate(sha)
+        self.memo[(self.scenario.id, sha)] = {**known, **got}
+        return got
+
+    def _evaluate(self, sha: str) -> dict[str, tuple[str, str]]:
         label = f"{self.framework}@{self.by_sha[sha].short}"
         folder = Path(tempfile.mkdtemp(prefix=f"{sha[: commits.SHORT]}-", dir=self.work))
         try:
@@ -168,29 +186,41 @@ def _boundaries_of(known: boundaries.Known, case: str, start: str | None, end: s
 
 def targets(
     clone: Path,
-    framework: str,
     scenario: Scenario,
     cases: list[str],
     known: dict[str, boundaries.Known],
     options: Options,
+    unreachable: list[str] | None = None,
 ) -> list[Target]:
-    """Every boundary to bisect with its tags and commits; a SpecError (one line) for a missing tag."""
-    found = []
+    """Every release pair to bisect with its tags and commits. A boundary the clone cannot reach (a
+    tag missing, or the older tag not on the newer one's history) is a one-line SpecError, or, given
+    ``unreachable``, said there and left out (``--all``)."""
+    pairs: dict[tuple[str, str], list[tuple[str, Boundary]]] = {}
     for case in cases:
         for b in _boundaries_of(known[case], case, options.start, options.end):
+            pairs.setdefault((b.before.version, b.after.version), []).append((case, b))
+    found = []
+    for (before, after), bounds in pairs.items():
+        where = f"{scenario.id}:{','.join(c for c, _ in bounds)} {before} -> {after}"
+        try:
             tags = []
-            for version in (b.before.version, b.after.version):
+            for version in (before, after):
                 tag = commits.tag_of(clone, version)
                 if tag is None:
                     raise SpecError(
-                        f"{framework} {version} has no tag in {clone} (looked for v{version} and {version}): "
-                        f"the boundary {b.before.version} -> {b.after.version} of {scenario.id}:{case} is not in "
-                        "this clone; fetch its tags (git fetch --tags) or give a newer clone"
+                        f"{scenario.framework} {version} has no tag in {clone} (looked for v{version} and "
+                        f"{version}): the boundary {where} is not in this clone; fetch its tags "
+                        "(git fetch --tags) or give a newer clone"
                     )
                 tags.append(tag)
             history = (commits.commit(clone, tags[0]), *commits.between(clone, tags[0], tags[1]))
-            found.append(Target(case, b, tags[0], tags[1], history))
-    if not found:
+        except SpecError as exc:
+            if unreachable is None:
+                raise
+            unreachable.append(f"{where}: not bisected: {str(exc).split(': the boundary')[0]}")
+            continue
+        found.append(Target(scenario, tuple(bounds), tags[0], tags[1], history))
+    if not found and unreachable is None:
         raise SpecError(
             f"{scenario.id}: the record has no release boundary between two measured outcomes of "
             f"{', '.join(cases)}; bisect its releases first (nox -s bisect -- {scenario.id}) "
@@ -199,28 +229,27 @@ def targets(
     return found
 
 
-# --- one boundary ----------------------------------------------------------------------------
+# --- one release pair ---------------------------------------------------------------------------
 
 
 @dataclass
 class Found:
-    """What a commit bisect of one boundary measured; ``entry`` is None when it records no commit."""
+    """What a commit bisect of one case's boundary measured; ``entry`` is None when it records no commit."""
 
-    target: Target
+    case: str
     entry: dict | None
-    builds: int
     lines: list[str]
 
 
-def _self_check(search: Search, target: Target) -> list[str]:
-    """Why the tags do not give the releases' recorded outcomes ([] when both do)."""
+def _self_check(search: Search, target: Target, case: str, boundary: Boundary) -> list[str]:
+    """Why the tags do not give the releases' recorded outcomes of ``case`` ([] when both do)."""
     problems = []
     ends = (
-        (0, target.older_tag, target.boundary.before),
-        (len(target.history) - 1, target.newer_tag, target.boundary.after),
+        (0, target.older_tag, boundary.before),
+        (len(target.history) - 1, target.newer_tag, boundary.after),
     )
     for i, tag, side in ends:
-        outcome, detail = search.results(i).get(target.case, (ERROR, "the evaluation reported nothing"))
+        outcome, detail = search.results(i).get(case, (ERROR, "the evaluation reported nothing"))
         if outcome == ERROR:
             problems.append(f"the tag {tag} gives no answer ({detail}): nothing to check the release against")
         elif outcome != side.outcome:
@@ -232,40 +261,42 @@ def _self_check(search: Search, target: Target) -> list[str]:
 
 
 def bisect_target(
-    target: Target, evaluate: Evaluate, label: Callable[[str], str], title: str
-) -> tuple[Search, list[str], Boundary | None]:
-    """Search ``target``'s history: (the search, the self-check's problems, the step to the newer outcome)."""
+    target: Target, cases: list[str], evaluate: Evaluate, label: Callable[[str], str], title: str
+) -> tuple[Search, dict[str, tuple[list[str], Boundary | None]]]:
+    """Search ``target``'s history for ``cases``: the search, and per case (the self-check's
+    problems, the step to the newer outcome). The tags are built first; a case whose tags disagree
+    with its releases is searched no further."""
     order = {c.sha: i for i, c in enumerate(target.history)}
-    search, tracker = tracked_search(
-        [c.sha for c in target.history],
-        evaluate,
-        title,
-        label,
-        key=order.__getitem__,
-    )
+    search, tracker = tracked_search([c.sha for c in target.history], evaluate, title, label, key=order.__getitem__)
+    bounds = dict(target.bounds)
+    out: dict[str, tuple[list[str], Boundary | None]] = {}
     with tracker:
-        problems = _self_check(search, target)
-        if problems:
-            return search, problems, None
-        result = search.case(target.case)
-    # The last step ends on the newer tag's outcome: the first commit of the newer outcome.
-    return search, [], (result.boundaries[-1] if result.boundaries else None)
+        for case in cases:
+            problems = _self_check(search, target, case, bounds[case])
+            if problems:
+                out[case] = (problems, None)
+                continue
+            result = search.case(case)
+            # The last step ends on the newer tag's outcome: the first commit of the newer outcome.
+            out[case] = ([], result.boundaries[-1] if result.boundaries else None)
+    return search, out
 
 
-def entry_of(target: Target, framework: str, scenario_id: str, search: Search, step: Boundary, inputs: str) -> dict:
+def entry_of(target: Target, case: str, search: Search, step: Boundary, inputs: str, builds: int) -> dict:
     """The record's entry for a found commit (harness/store/boundaries.py ``COMMIT_KEYS`` and the rest)."""
     by_sha = {c.sha: c for c in target.history}
+    boundary = dict(target.bounds)[case]
     first = by_sha[step.after.version]
     probed = [c for c in target.history if c.sha in search.cache]
-    outcome = lambda c: search.cache[c.sha].get(target.case, (ERROR, ""))  # noqa: E731
+    outcome = lambda c: search.cache[c.sha].get(case, (ERROR, ""))  # noqa: E731
     return {
-        "scenario": scenario_id,
-        "case": target.case,
-        "framework": framework,
-        "before": target.boundary.before.version,
-        "after": target.boundary.after.version,
-        "before_outcome": target.boundary.before.outcome,
-        "after_outcome": target.boundary.after.outcome,
+        "scenario": target.scenario.id,
+        "case": case,
+        "framework": target.scenario.framework,
+        "before": boundary.before.version,
+        "after": boundary.after.version,
+        "before_outcome": boundary.before.outcome,
+        "after_outcome": boundary.after.outcome,
         "tags": [target.older_tag, target.newer_tag],
         "commit": first.sha,
         "short": first.short,
@@ -273,7 +304,7 @@ def entry_of(target: Target, framework: str, scenario_id: str, search: Search, s
         "date": first.date,
         "pr": first.pr,
         "commits_between": len(target.history) - 1,
-        "builds": len(search.order),
+        "builds": builds,
         # Commits between the last one with the older outcome and this one that gave no answer:
         # the first commit of the newer outcome is this one or one of them.
         "untested": [by_sha[sha].short for sha in step.skipped_between],
@@ -293,6 +324,19 @@ def words(entry: dict) -> str:
 # --- the command ---------------------------------------------------------------------------------
 
 
+def _framework_of(clone: Path) -> str:
+    """The framework whose repository ``clone`` is, from its pyproject.toml at HEAD (``--all``)."""
+    import tomllib
+
+    from harness.runtime import frameworks
+
+    try:
+        name = tomllib.loads(commits.show(clone, "HEAD", "pyproject.toml")).get("project", {}).get("name", "")
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SpecError(f"--commits {clone}: no readable pyproject.toml at HEAD ({exc})") from None
+    return frameworks.get(name).name
+
+
 def run(options: Options, out: TextIO | None = None) -> int:
     """Bisect the commits of each selected boundary; print and record what was found. 0 when every
     boundary got its commit, 1 when a self-check failed or no commit could be named."""
@@ -301,9 +345,12 @@ def run(options: Options, out: TextIO | None = None) -> int:
     root = options.root
     clone = commits.check_clone(options.clone)
     scenarios = registry.discover()
-    selected = registry.select(scenarios, [options.selector])
-    scenario = selected[0][0]
-    framework = scenario.framework
+    if options.selector:
+        selected = registry.select(scenarios, [options.selector])
+        plans = [(selected[0][0], [c.id for _, c in selected])]
+    else:  # --all: every scenario of the clone's framework
+        framework = _framework_of(clone)
+        plans = [(s, [c.id for c in s.cases]) for s in scenarios.values() if s.framework == framework]
     reports_dir = root / "reports"
     staging.check_writable(reports_dir)
     from harness.store import record
@@ -311,88 +358,111 @@ def run(options: Options, out: TextIO | None = None) -> int:
     bisect_record = boundaries.load_record(reports_dir / "bisect.json")  # refused before any work if unreadable
     document = record.load(reports_dir)
     results = document["results"] if document else []
-    cases = [c.id for _, c in selected]
-    inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
-    known = {c: boundaries.known(bisect_record, results, scenario.id, c, framework, inputs) for c in cases}
-    todo = targets(clone, framework, scenario, cases, known, options)
+    unreachable: list[str] | None = [] if options.all else None
+    todo: list[tuple[Target, str]] = []
+    for scenario, cases in plans:
+        inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
+        known = {c: boundaries.known(bisect_record, results, scenario.id, c, scenario.framework, inputs) for c in cases}
+        todo += [(t, inputs) for t in targets(clone, scenario, cases, known, options, unreachable)]
+    for line in unreachable or []:
+        print(line, file=out)
+    if options.all:
+        log(f"bisect --commits --all: {len(todo)} release pairs to bisect, {len(unreachable or [])} not in this clone")
 
     work = Path(tempfile.mkdtemp(prefix="harness-commit-bisect-"))
     # A signal's handler removes it too (the finally below may not run: SIGTERM's default ends the process).
     postgres.on_signal(lambda: shutil.rmtree(work, ignore_errors=True))
     found: list[Found] = []
+    builds = 0
+    memo: dict = {}
     try:
         settings = RunSettings.of(options)
-        for target in todo:
-            found.append(_one(target, clone, framework, scenario, settings, work, bisect_record, inputs, options))
+        for target, inputs in todo:
+            made, got = _one(target, memo, clone, settings, work, bisect_record, inputs, options)
+            builds += made
+            for f in got:
+                for line in f.lines:
+                    print(line, file=out, flush=True)
+            found += got
+            if any(f.entry is not None for f in got) and made:
+                _record(reports_dir, [f.entry for f in got if f.entry is not None], root)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-    status = 0
-    for f in found:
-        for line in f.lines:
-            print(line, file=out)
-        status |= 0 if f.entry is not None else 1
-    builds = sum(f.builds for f in found)
     print(
-        f"bisect --commits: {len(found)} boundar{'y' if len(found) == 1 else 'ies'}, {builds} builds; "
+        f"bisect --commits: {len(found)} boundar{'y' if len(found) == 1 else 'ies'} "
+        f"({sum(f.entry is not None for f in found)} with a commit), {builds} builds; "
         f"wall time {time.monotonic() - started:.1f}s",
         file=out,
     )
-    new = [f.entry for f in found if f.entry is not None and f.builds]
-    if new:
-        with record.transaction(reports_dir, log) as tx:
-            updated = tx.bisects
-            for entry in new:
-                updated = boundaries.add_commit(updated, entry)
-            tx.write_bisects(updated)
-            if tx.existing is not None:
-                tx.render(tx.existing, reports.renderer(registry.discover(), root))
-        log("wrote reports/bisect.json")
-    return status
+    return 0 if all(f.entry is not None for f in found) else 1
+
+
+def _record(reports_dir: Path, entries: list[dict], root: Path) -> None:
+    """The found commits into reports/bisect.json under the record's lock (after each release pair, so a
+    long ``--all`` keeps what it found when it is stopped), and the reports re-rendered with them."""
+    from harness.store import record
+
+    with record.transaction(reports_dir, log) as tx:
+        updated = tx.bisects
+        for entry in entries:
+            updated = boundaries.add_commit(updated, entry)
+        tx.write_bisects(updated)
+        if tx.existing is not None:
+            tx.render(tx.existing, reports.renderer(registry.discover(), root))
+    log("wrote reports/bisect.json")
 
 
 def _one(
     target: Target,
+    memo: dict,
     clone: Path,
-    framework: str,
-    scenario: Scenario,
     settings: RunSettings,
     work: Path,
     bisect_record: dict,
     inputs: str,
     options: Options,
-) -> Found:
-    """Bisect one boundary (or say the commit already recorded for it)."""
-    b = target.boundary
-    name = f"{scenario.id}:{target.case}"
-    head = (
-        f"{name}: {b.before.outcome} on {framework} {b.before.version} ({target.older_tag}) -> "
-        f"{b.after.outcome} on {b.after.version} ({target.newer_tag})"
-    )
-    recorded = boundaries.commit_of(
-        bisect_record, scenario.id, target.case, framework, b.before.version, b.after.version
-    )
-    if recorded is not None and not options.rerun and boundaries.is_current(recorded, inputs):
-        return Found(target, recorded, 0, [f"{head}: {words(recorded)} (recorded; --rerun to bisect again)"])
+) -> tuple[int, list[Found]]:
+    """Bisect one release pair for its cases (or say the commits already recorded): (builds, per case)."""
+    scenario, framework = target.scenario, target.scenario.framework
+    found: dict[str, Found] = {}
+    heads = {}
+    for case, b in target.bounds:
+        heads[case] = (
+            f"{scenario.id}:{case}: {b.before.outcome} on {framework} {b.before.version} ({target.older_tag}) -> "
+            f"{b.after.outcome} on {b.after.version} ({target.newer_tag})"
+        )
+        recorded = boundaries.commit_of(bisect_record, scenario.id, case, framework, target.before, target.after)
+        if recorded is not None and not options.rerun and boundaries.is_current(recorded, inputs):
+            found[case] = Found(
+                case, recorded, [f"{heads[case]}: {words(recorded)} (recorded; --rerun to bisect again)"]
+            )
+    cases = [c for c, _ in target.bounds if c not in found]
+    if not cases:
+        return 0, list(found.values())
     n = len(target.history) - 1
+    name = f"{scenario.id}:{','.join(cases)}"
     log(
         f"bisect --commits {name}: {target.older_tag}..{target.newer_tag}, {n} first-parent commits "
         f"(about {2 + max(1, n).bit_length()} builds)"
     )
     by_sha = {c.sha: c for c in target.history}
     tags = {target.history[0].sha: target.older_tag, target.history[-1].sha: target.newer_tag}
-    evaluator = CommitEvaluator(clone, framework, scenario, [target.case], settings, work, by_sha, tags)
-    search, problems, step = bisect_target(target, evaluator, evaluator.label, f"bisect {name} {target.name}")
-    builds = len(search.order)
+    evaluator = CommitEvaluator(clone, framework, scenario, cases, settings, work, by_sha, tags, memo)
+    title = f"bisect {name} {target.before} -> {target.after}"
+    search, per_case = bisect_target(target, cases, evaluator, evaluator.label, title)
+    builds = len(evaluator.built) + len(evaluator.failed)  # a commit built earlier in this run is not counted
     skipped = f", {len(evaluator.failed)} skipped (did not build or install)" if evaluator.failed else ""
     tally = f"{n} commits between the tags, {builds} builds{skipped}"
-    if problems:
-        lines = [f"{head}: self-check failed, no commit recorded ({tally})"]
-        lines += [f"  {p}" for p in problems]
-        return Found(target, None, builds, lines)
-    if step is None:
-        return Found(target, None, builds, [f"{head}: no commit with an answer between the tags ({tally})"])
-    entry = entry_of(target, framework, scenario.id, search, step, inputs)
-    lines = [f"{head}: {words(entry)} ({tally})"]
-    lines += [f"  skipped {s['commit']}: {s['reason']}" for s in entry["skipped"]]
-    return Found(target, entry, builds, lines)
+    for case in cases:
+        problems, step = per_case[case]
+        if problems:
+            lines = [f"{heads[case]}: self-check failed, no commit recorded ({tally})", *(f"  {p}" for p in problems)]
+            found[case] = Found(case, None, lines)
+        elif step is None:
+            found[case] = Found(case, None, [f"{heads[case]}: no commit with an answer between the tags ({tally})"])
+        else:
+            entry = entry_of(target, case, search, step, inputs, builds)
+            lines = [f"{heads[case]}: {words(entry)} ({tally})"]
+            lines += [f"  skipped {s['commit']}: {s['reason']}" for s in entry["skipped"]]
+            found[case] = Found(case, entry, lines)
+    return builds, [found[c] for c, _ in target.bounds]

@@ -116,3 +116,11 @@ def export(clone: Path, sha: str, folder: Path) -> Path:
     with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tf:
         tf.extractall(folder, filter="data")
     return folder
+
+
+def show(clone: Path, ref: str, path: str) -> str:
+    """The text of ``path`` at ``ref`` (an OSError when there is none)."""
+    proc = subprocess.run(["git", "-C", str(clone), "show", f"{ref}:{path}"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise OSError(proc.stderr.strip() or f"no {path} at {ref}")
+    return proc.stdout
