@@ -364,3 +364,61 @@ def test_all_needs_commits_and_a_selection_is_needed_without_it(tmp_path):
     for argv, message in ((["--all"], "--all needs --commits CLONE"), ([], "bisect needs SCENARIO[:CASE]")):
         done = bisect(project, *argv)
         assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+# --- what the reports say ------------------------------------------------------------------------
+
+
+def _found(**over) -> dict:
+    entry = {
+        **KEY,
+        "before": "0.19.1",
+        "after": "0.19.2",
+        "before_outcome": "reproduced",
+        "after_outcome": "fixed",
+        "tags": ["v0.19.1", "v0.19.2"],
+        "commit": "78725420e" + "0" * 31,
+        "short": "78725420e",
+        "subject": "fix(run): report input guardrail results (#4071)",
+        "date": "2026-07-31T21:47:20Z",
+        "pr": "4071",
+        "commits_between": 30,
+        "builds": 7,
+        "untested": [],
+        "skipped": [],
+        "probes": [],
+        "inputs": "x",
+    }
+    return {**entry, **over}
+
+
+def test_a_boundary_shows_its_commit_or_says_release_pair_only():
+    from harness.rendering import commit_words
+    from harness.store import boundaries
+
+    record = boundaries.add_commit(boundaries.empty_record(), _found())
+    known = boundaries.Known({"0.19.1": "reproduced", "0.19.2": "fixed", "0.20.0": "reproduced"}, 0, [], [])
+    assert commit_words.case_lines(record, known, SCENARIO, "run", "openai-agents") == [
+        "- 0.19.1 -> 0.19.2: fixed by 78725420e (#4071, 2026-07-31), first released in 0.19.2 "
+        "(commit bisect: 30 commits between v0.19.1 and v0.19.2, 7 builds)",
+        "- 0.19.2 -> 0.20.0 (came back in 0.20.0): release pair only; "
+        f"`nox -s bisect -- {SCENARIO}:run --commits CLONE` finds the commit",
+    ]
+
+
+def test_a_claim_naming_another_pr_than_the_commit_found_is_a_disagreement():
+    from harness.rendering import claims
+    from harness.store import boundaries
+    from harness.store.rows import Row
+
+    record = boundaries.add_commit(boundaries.empty_record(), _found())
+    record["probes"] = [
+        {**KEY, "version": v, "outcome": o, "detail": ""} for v, o in (("0.19.1", "reproduced"), ("0.19.2", "fixed"))
+    ]
+    scenario = {"id": SCENARIO, "framework": "openai-agents", "cases": [{"id": "run"}]}
+    measured = claims.measure(scenario, list[Row](), record)
+    assert measured.fixed_by == (("78725420e", "4071"),)
+    assert claims.disagreements({"pr": "#4071", "pr_state": "merged"}, measured) == []
+    assert claims.disagreements({"pr": "#4068", "pr_state": "merged"}, measured) == [
+        "the thread names PR #4068 as the fix; measured: the first fixed commit is 78725420e (#4071)"
+    ]
