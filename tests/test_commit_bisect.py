@@ -288,6 +288,11 @@ def test_the_bisect_names_the_fixing_commit_skips_the_broken_one_and_records_it(
     assert entry["builds"] == len(entry["probes"]) <= 2 + 3 + 1
     assert {p["commit"]: p["outcome"] for p in entry["probes"]}[shas["broken"][:9]] == "error"
     assert [s["commit"] for s in entry["skipped"]] == [shas["broken"][:9]]
+    assert entry["files"] == [
+        {"path": "BROKEN", "added": 0, "removed": 0},  # the commit before it added it; the fix removes it
+        {"path": "agents/__init__.py", "added": 1, "removed": 1},
+        {"path": "notes.txt", "added": 1, "removed": 1},
+    ]
     # Nothing it made is left: no probe folder in the temporary folder, nothing in .nox.
     assert not list((tmp_path / "tmp").iterdir())
     assert not (project / ".nox" / "builds").exists()
@@ -404,6 +409,27 @@ def test_a_boundary_shows_its_commit_or_says_release_pair_only():
         "- 0.19.2 -> 0.20.0 (came back in 0.20.0): release pair only; "
         f"`nox -s bisect -- {SCENARIO}:run --commits CLONE` finds the commit",
     ]
+
+
+def test_the_files_the_case_ran_come_first_among_those_the_commit_changed():
+    from harness.rendering import commit_words
+    from harness.store import boundaries
+
+    files = [{"path": p, "added": 2, "removed": 1} for p in ("tests/test_run.py", "src/agents/run.py")]
+    record = boundaries.add_commit(boundaries.empty_record(), _found(files=files))
+    known = boundaries.Known({"0.19.1": "reproduced", "0.19.2": "fixed"}, 0, [], [])
+    explained = [
+        {
+            "case": "run",
+            "before": {"version": "0.19.1"},
+            "after": {"version": "0.19.2"},
+            "hunks": [{"file": "agents/run.py"}],
+        }
+    ]
+    lines = commit_words.case_lines(record, known, SCENARIO, "run", "openai-agents", explained)
+    assert lines[1] == (
+        "  - 78725420e changed `src/agents/run.py` (+2 -1, the case ran it), `tests/test_run.py` (+2 -1)"
+    )
 
 
 def test_a_claim_naming_another_pr_than_the_commit_found_is_a_disagreement():

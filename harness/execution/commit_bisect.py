@@ -125,7 +125,7 @@ class CommitEvaluator:
         return got
 
     def _evaluate(self, sha: str) -> dict[str, tuple[str, str]]:
-        label = f"{self.framework}@{self.by_sha[sha].short}"
+        label = self.label(sha)  # the build's source: its progress lines are the tracker's item
         folder = Path(tempfile.mkdtemp(prefix=f"{sha[: commits.SHORT]}-", dir=self.work))
         try:
             try:
@@ -239,6 +239,7 @@ class Found:
     case: str
     entry: dict | None
     lines: list[str]
+    new: bool = True  # to be written: found now, or a recorded one completed (its files added)
 
 
 def _self_check(search: Search, target: Target, case: str, boundary: Boundary) -> list[str]:
@@ -282,7 +283,9 @@ def bisect_target(
     return search, out
 
 
-def entry_of(target: Target, case: str, search: Search, step: Boundary, inputs: str, builds: int) -> dict:
+def entry_of(
+    target: Target, case: str, search: Search, step: Boundary, inputs: str, builds: int, files: list[dict]
+) -> dict:
     """The record's entry for a found commit (harness/store/boundaries.py ``COMMIT_KEYS`` and the rest)."""
     by_sha = {c.sha: c for c in target.history}
     boundary = dict(target.bounds)[case]
@@ -310,6 +313,8 @@ def entry_of(target: Target, case: str, search: Search, step: Boundary, inputs: 
         "untested": [by_sha[sha].short for sha in step.skipped_between],
         "skipped": [{"commit": c.short, "reason": outcome(c)[1]} for c in probed if outcome(c)[0] == ERROR],
         "probes": [{"commit": c.short, "outcome": outcome(c)[0]} for c in probed],
+        # What the commit changed (against its first parent): the report lists the files the case ran first.
+        "files": files,
         "inputs": inputs,
     }
 
@@ -384,8 +389,9 @@ def run(options: Options, out: TextIO | None = None) -> int:
                 for line in f.lines:
                     print(line, file=out, flush=True)
             found += got
-            if any(f.entry is not None for f in got) and made:
-                _record(reports_dir, [f.entry for f in got if f.entry is not None], root)
+            written = [f.entry for f in got if f.entry is not None and f.new]
+            if written:
+                _record(reports_dir, written, root)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(
@@ -433,9 +439,12 @@ def _one(
         )
         recorded = boundaries.commit_of(bisect_record, scenario.id, case, framework, target.before, target.after)
         if recorded is not None and not options.rerun and boundaries.is_current(recorded, inputs):
-            found[case] = Found(
-                case, recorded, [f"{heads[case]}: {words(recorded)} (recorded; --rerun to bisect again)"]
-            )
+            said = f"{heads[case]}: {words(recorded)} (recorded; --rerun to bisect again)"
+            # Recorded before entries held the commit's files: added from the clone, with no build.
+            complete = "files" in recorded
+            if not complete:
+                recorded = {**recorded, "files": commits.changed_files(clone, recorded["commit"])}
+            found[case] = Found(case, recorded, [said], new=not complete)
     cases = [c for c, _ in target.bounds if c not in found]
     if not cases:
         return 0, list(found.values())
@@ -461,7 +470,9 @@ def _one(
         elif step is None:
             found[case] = Found(case, None, [f"{heads[case]}: no commit with an answer between the tags ({tally})"])
         else:
-            entry = entry_of(target, case, search, step, inputs, builds)
+            entry = entry_of(
+                target, case, search, step, inputs, builds, commits.changed_files(clone, step.after.version)
+            )
             lines = [f"{heads[case]}: {words(entry)} ({tally})"]
             lines += [f"  skipped {s['commit']}: {s['reason']}" for s in entry["skipped"]]
             found[case] = Found(case, entry, lines)

@@ -124,3 +124,20 @@ def show(clone: Path, ref: str, path: str) -> str:
     if proc.returncode != 0:
         raise OSError(proc.stderr.strip() or f"no {path} at {ref}")
     return proc.stdout
+
+
+def changed_files(clone: Path, sha: str) -> list[dict]:
+    """What commit ``sha`` changed against its first parent: ``{"path", "added", "removed"}`` per file
+    (``git diff --numstat``; a binary file's counts are 0), in git's order."""
+    out = _git(clone, "diff", "--numstat", "--no-renames", f"{sha}^1", sha, "--")
+    files = []
+    for line in out.splitlines():
+        added, removed, path = line.split("\t", 2)
+        files.append(
+            {
+                "path": path,
+                "added": int(added) if added.isdigit() else 0,
+                "removed": int(removed) if removed.isdigit() else 0,
+            }
+        )
+    return files

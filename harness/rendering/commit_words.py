@@ -49,6 +49,54 @@ def line(bisects: dict, scenario: str, case: str, framework: str, b: Boundary) -
     )
 
 
-def case_lines(bisects: dict, known: boundaries.Known, scenario: str, case: str, framework: str) -> list[str]:
-    """The case's measured boundaries, each with its commit or "release pair only" (a list for the report)."""
-    return [f"- {line(bisects, scenario, case, framework, b)}" for b in known.boundaries if measured(b)]
+FILES_SHOWN = 6
+
+
+def ran(path: str, executed: set[str]) -> bool:
+    """Whether the repository file ``path`` (``src/agents/run.py``) is one the case ran, named as
+    installed (``agents/run.py``: harness/execution/explain.py's hunks)."""
+    return any(path == f or path.endswith("/" + f) for f in executed)
+
+
+def files_words(entry: dict, executed: set[str]) -> str:
+    """The files the commit changed, those the case ran first: "src/agents/run.py (+12 -3, ran), ..."."""
+    files = sorted(entry.get("files") or [], key=lambda f: not ran(f["path"], executed))
+    shown = [
+        f"`{f['path']}` (+{f['added']} -{f['removed']}{', the case ran it' if ran(f['path'], executed) else ''})"
+        for f in files[:FILES_SHOWN]
+    ]
+    more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
+    return ", ".join(shown) + more
+
+
+def executed_files(explained: list[dict], case: str, b: Boundary) -> set[str]:
+    """The framework files of the boundary's executed changes (``python -m harness explain``), as installed."""
+    return {
+        h["file"]
+        for e in explained
+        if e["case"] == case and (e["before"]["version"], e["after"]["version"]) == (b.before.version, b.after.version)
+        for h in [*e.get("hunks", []), *e.get("one_sided", [])]
+        if h.get("file")
+    }
+
+
+def case_lines(
+    bisects: dict,
+    known: boundaries.Known,
+    scenario: str,
+    case: str,
+    framework: str,
+    explained: list[dict] | None = None,
+) -> list[str]:
+    """The case's measured boundaries, each with its commit (and the files it changed, those the case
+    ran first) or "release pair only" (a list for the report)."""
+    out = []
+    for b in known.boundaries:
+        if not measured(b):
+            continue
+        out.append(f"- {line(bisects, scenario, case, framework, b)}")
+        found = boundaries.commit_of(bisects, scenario, case, framework, b.before.version, b.after.version)
+        if found is not None and found.get("files"):
+            executed = executed_files(explained or [], case, b)
+            out.append(f"  - {found['short']} changed {files_words(found, executed)}")
+    return out

@@ -307,7 +307,9 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
         bisect_lines = _bisect_lines(known)
         if bisect_lines:
             out += bisect_lines + [""]
-        steps = commit_words.case_lines(bisects, known, scenario["id"], case["id"], scenario["framework"])
+        steps = commit_words.case_lines(
+            bisects, known, scenario["id"], case["id"], scenario["framework"], scenario.get("explained") or []
+        )
         if steps and not run_only:
             out += ["Where it changed, commit by commit:", "", *steps, ""]
         out += boundary_evidence.case_lines(scenario.get("explained") or [], case["id"])
