@@ -448,3 +448,38 @@ def test_a_claim_naming_another_pr_than_the_commit_found_is_a_disagreement():
     assert claims.disagreements({"pr": "#4068", "pr_state": "merged"}, measured) == [
         "the thread names PR #4068 as the fix; measured: the first fixed commit is 78725420e (#4071)"
     ]
+
+
+def test_an_interrupted_bisect_leaves_no_folder_and_writes_nothing(toy_repo, tmp_path, monkeypatch):
+    """Ctrl-C in the middle of a probe: the probe's folder and the run's are removed, the record kept."""
+    import tempfile
+
+    from harness.execution import commit_bisect
+    from harness.runtime import registry
+    from harness.store import result_cache
+
+    repo, _ = toy_repo
+    project = project_copy(tmp_path, {"0.1.0": "reproduced", "0.2.0": "fixed"})
+    before = (project / "reports" / "bisect.json").read_bytes()
+    toy = registry.discover(project / "scenarios")
+    monkeypatch.setattr(registry, "discover", lambda *a: toy)
+    monkeypatch.setattr(result_cache, "scenario_inputs", lambda *a: "toy")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    seen: list[list[str]] = []
+
+    def interrupted(build, pairs, settings):
+        seen.append(
+            sorted(p.name for p in temporary.rglob("*") if p.parent == temporary or p.parent.parent == temporary)
+        )
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(commit_bisect, "run_cases", interrupted)
+    options = commit_bisect.Options(f"{SCENARIO}:run", repo, root=project)
+    with pytest.raises(KeyboardInterrupt):
+        commit_bisect.run(options)
+    [[made]] = seen  # the run's folder was there while the probe ran
+    assert made.startswith("harness-commit-bisect-")
+    assert list(temporary.iterdir()) == []
+    assert (project / "reports" / "bisect.json").read_bytes() == before
