@@ -470,9 +470,7 @@ def test_an_interrupted_bisect_leaves_no_folder_and_writes_nothing(toy_repo, tmp
     seen: list[list[str]] = []
 
     def interrupted(build, pairs, settings):
-        seen.append(
-            sorted(p.name for p in temporary.rglob("*") if p.parent == temporary or p.parent.parent == temporary)
-        )
+        seen.append(sorted(p.name for p in temporary.iterdir()))
         raise KeyboardInterrupt
 
     monkeypatch.setattr(commit_bisect, "run_cases", interrupted)
