@@ -45,7 +45,7 @@ from harness.planning import commits
 from harness.planning.builds import SpecError
 from harness.planning.commits import Commit
 from harness.project import PROJECT
-from harness.rendering import reports
+from harness.rendering import commit_words, reports
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE
 from harness.runtime.runner import DEFAULT_TIMEOUT, strip_paths
@@ -320,10 +320,9 @@ def entry_of(
 
 
 def words(entry: dict) -> str:
-    """One line for a found commit: 'first fixed by 78725420e (#4071, 2026-07-31) "subject"'."""
-    pr = f"#{entry['pr']}, " if entry.get("pr") else ""
+    """One line for a found commit: 'fixed from 78725420e (#4071, 2026-07-31) "subject"'."""
     maybe = f", or one of the untested {', '.join(entry['untested'])} before it" if entry.get("untested") else ""
-    return f'{entry["after_outcome"]} from {entry["short"]} ({pr}{entry["date"][:10]}) "{entry["subject"]}"{maybe}'
+    return f'{entry["after_outcome"]} from {commit_words.commit_words(entry)} "{entry["subject"]}"{maybe}'
 
 
 # --- the command ---------------------------------------------------------------------------------
