@@ -241,6 +241,23 @@ def test_tags_and_first_parent_commits_are_read_from_the_clone(toy_repo):
         commits.between(repo, "v0.2.0", "v0.1.0")
 
 
+def test_a_file_the_clone_does_not_hold_is_left_out_of_the_export(tmp_path):
+    """A mirror may leave its largest files out (google-adk's sample.session.json): the commit is
+    exported without them, and they are named."""
+    repo = tmp_path / "partial"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "code.py").write_text("x = 1\n")
+    (repo / "big.json").write_text("{}\n" * 1000)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "both")
+    blob = git(repo, "rev-parse", "HEAD:big.json").strip()
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    out, left_out = commits.export(repo, git(repo, "rev-parse", "HEAD").strip(), tmp_path / "out")
+    assert left_out == ["big.json"]
+    assert (out / "pkg" / "code.py").read_text() == "x = 1\n" and not (out / "big.json").exists()
+
+
 @pytest.mark.parametrize(
     ("subject", "pr"),
     [

@@ -129,7 +129,9 @@ class CommitEvaluator:
         folder = Path(tempfile.mkdtemp(prefix=f"{sha[: commits.SHORT]}-", dir=self.work))
         try:
             try:
-                source = commits.export(self.clone, sha, folder / "src")
+                source, left_out = commits.export(self.clone, sha, folder / "src")
+                if left_out:
+                    log(f"  {label}: {len(left_out)} files absent from the clone left out: {', '.join(left_out[:3])}")
                 build = builds_mod.commit_checkout(source, label, self.by_sha[sha].date)
             except (OSError, SpecError) as exc:
                 return self._failed(sha, label, f"does not build: {strip_paths(str(exc))}")

@@ -106,16 +106,36 @@ def between(clone: Path, older: str, newer: str) -> list[Commit]:
     return [_commit(line) for line in out.splitlines() if line.strip()]
 
 
-def export(clone: Path, sha: str, folder: Path) -> Path:
+def absent(clone: Path, sha: str) -> list[str]:
+    """The files of commit ``sha`` whose contents the clone does not hold (a partial or mirrored clone
+    leaves its largest files out: google-adk's contributing/samples/session.json in this mirror)."""
+    tree = _git(clone, "ls-tree", "-r", "-z", sha).split("\0")
+    blobs = [(entry.split()[2], entry.split("\t", 1)[1]) for entry in tree if entry and entry.split()[1] == "blob"]
+    proc = subprocess.run(
+        ["git", "-C", str(clone), "cat-file", "--batch-check=%(objectname) %(objecttype)"],
+        input="\n".join(obj for obj, _ in blobs) + "\n",
+        capture_output=True,
+        text=True,
+    )
+    missing = {line.split()[0] for line in proc.stdout.splitlines() if line.endswith(" missing")}
+    return [path for obj, path in blobs if obj in missing]
+
+
+def export(clone: Path, sha: str, folder: Path) -> tuple[Path, list[str]]:
     """The files of commit ``sha`` in ``folder`` (made; the clone is not written), as ``git archive``
-    gives them."""
-    proc = subprocess.run(["git", "-C", str(clone), "archive", "--format=tar", sha], capture_output=True)
+    gives them, and the files left out because the clone does not hold them."""
+    command = ["git", "-C", str(clone), "archive", "--format=tar", sha]
+    proc = subprocess.run(command, capture_output=True)
+    left_out: list[str] = []
+    if proc.returncode != 0 and b"cannot read" in proc.stderr:
+        left_out = absent(clone, sha)
+        proc = subprocess.run([*command, "--", ".", *(f":(exclude,literal){p}" for p in left_out)], capture_output=True)
     if proc.returncode != 0:
         raise OSError(f"git archive {sha[:SHORT]} failed: {proc.stderr.decode(errors='replace').strip()[-300:]}")
     folder.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tf:
         tf.extractall(folder, filter="data")
-    return folder
+    return folder, left_out
 
 
 def show(clone: Path, ref: str, path: str) -> str:
