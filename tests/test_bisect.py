@@ -224,7 +224,7 @@ def fake_index(monkeypatch):
         ([RETRY, "--to", "2.9.1"], "--to 2.9.1: google-adk 2.9.1 is yanked"),
         ([RETRY, "--from", "2.10.0", "--to", "2.7.0"], "--from 2.10.0 is newer than --to 2.7.0"),
         ([RETRY, "--timeout", "soon"], "argument --timeout: 'soon' is not a number"),
-        ([], "the following arguments are required"),
+        ([], "bisect needs SCENARIO[:CASE] (or --commits CLONE --all)"),
     ],
 )
 def test_bad_input_is_refused_in_one_line_with_exit_2(argv, message, fake_index, capsys):
