@@ -462,6 +462,7 @@ def test_a_claim_naming_another_pr_than_the_commit_found_is_a_disagreement():
     measured = claims.measure(scenario, list[Row](), record)
     assert measured.fixed_by == (("78725420e", "4071"),)
     assert claims.disagreements({"pr": "#4071", "pr_state": "merged"}, measured) == []
+    assert claims.disagreements({"pr": "#4068 / #4071", "pr_state": "merged"}, measured) == []
     assert claims.disagreements({"pr": "#4068", "pr_state": "merged"}, measured) == [
         "the thread names PR #4068 as the fix; measured: the first fixed commit is 78725420e (#4071)"
     ]

@@ -11,6 +11,7 @@ not the one it shipped in), never a failure.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from harness.planning import versions
@@ -144,7 +145,9 @@ def disagreements(claim: dict, m: Measured) -> list[str]:
         )
         out.append(f"the thread says introduced in {claim['introduced_in']}; measured: {seen}")
     found_prs = {f"#{pr}" for _, pr in m.fixed_by if pr}
-    if claim.get("pr") and claim.get("pr_state") == "merged" and found_prs and claim["pr"] not in found_prs:
+    # A claim may name several PRs ("#4290 / #4453"): it agrees when the commits found carry one of them.
+    claimed_prs = set(re.findall(r"#\d+", claim.get("pr") or ""))
+    if claimed_prs and claim.get("pr_state") == "merged" and found_prs and claimed_prs.isdisjoint(found_prs):
         shown = ", ".join(f"{short} (#{pr})" if pr else short for short, pr in m.fixed_by)
         out.append(f"the thread names PR {claim['pr']} as the fix; measured: the first fixed commit is {shown}")
     if claim.get("pr") and claim.get("pr_state") == "closed unmerged" and m.fixed_in:
