@@ -224,7 +224,7 @@ def fake_index(monkeypatch):
         ([RETRY, "--to", "2.9.1"], "--to 2.9.1: google-adk 2.9.1 is yanked"),
         ([RETRY, "--from", "2.10.0", "--to", "2.7.0"], "--from 2.10.0 is newer than --to 2.7.0"),
         ([RETRY, "--timeout", "soon"], "argument --timeout: 'soon' is not a number"),
-        ([], "the following arguments are required"),
+        ([], "bisect needs SCENARIO[:CASE] (or --commits CLONE --all)"),
     ],
 )
 def test_bad_input_is_refused_in_one_line_with_exit_2(argv, message, fake_index, capsys):
@@ -275,7 +275,7 @@ def test_the_record_is_merged_deterministic_and_says_each_side(fake_index, tmp_p
     first = record.read_bytes()
     doc = json.loads(first)
     # Schema 1 is upgraded: its ranges are kept beside the new one; every probe is recorded.
-    assert doc["schema_version"] == 2
+    assert doc["schema_version"] == boundaries.SCHEMA_VERSION
     assert [(b["scenario"], b["case"], b["from"], b["to"]) for b in doc["bisects"]] == [
         ("adk-other", "x", "1.0.0", "2.0.0"),
         (RETRY, "resumable-resume", "1.0.0", "2.0.0"),

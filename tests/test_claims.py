@@ -166,7 +166,8 @@ def test_the_reports_show_the_claims_of_the_record():
     assert meta["claims"]["fixed_in"] == "0.2.4"
     text = (ROOT / "reports" / "agents-reasoning-item-chat-completions.md").read_text()
     assert "| the thread says | fixed in 0.2.4 by PR #871 (merged) (" in text
-    assert "| measured (bug cases) | first fixed in 0.2.4;" in text
+    # The commit bisect found bd527ad57 (#1098) between 0.2.3 and 0.2.4, not the thread's #871 (issue 48).
+    assert "| measured (bug cases) | first fixed in 0.2.4 by bd527ad57 (#1098);" in text
 
 
 def test_a_pr_the_thread_does_not_show_merged_is_never_fixed_by():

@@ -70,6 +70,11 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
 NOT_ROWS["rendering/reproduce.py"]["e"] = {"source"}  # an environment of the record (its date and extras)
 NOT_ROWS["rendering/claims.py"]["claim"] = {"source"}  # a thread's claim (a bug's bug.py)
 NOT_ROWS["execution/pending.py"] = {"p": {"scenario", "case", "framework", "version"}}  # a bisect probe
+NOT_ROWS["rendering/commit_words.py"] = {  # an explain entry of the boundary whose commit is shown
+    "e": {"case"},
+    "e['before']": {"version"},
+    "e['after']": {"version"},
+}
 
 
 def row_subscripts(paths: list[Path], root: Path = HARNESS) -> list[str]:

@@ -111,8 +111,11 @@ class Search:
         label: Callable[[str], str] = str,
         progress: Callable[[str], None] = log,
         known: Mapping[str, Mapping[str, str]] | None = None,
+        key: Callable[[str], Any] = versions.key,
     ):
         self.releases = list(releases)
+        # Their order: a version's, or a commit's place in the history (harness/execution/commit_bisect.py).
+        self.key = key
         # case -> version -> outcome already known (earlier bisects' probes, the record's
         # results): consulted before evaluating, so a bisect starts from what is known.
         self.known = {case: dict(points) for case, points in (known or {}).items()}
@@ -172,9 +175,9 @@ class Search:
             )
             self._split(list(itertools.pairwise(known)), outcome)
             # Every differing interval is now split down to adjacent answered releases.
-            out.boundaries = boundaries.derive(out.probed, self.releases)
+            out.boundaries = boundaries.derive(out.probed, self.releases, self.key)
         out.skipped = [(self.releases[i], skipped[i]) for i in sorted(skipped)]
-        out.probed = dict(sorted(out.probed.items(), key=lambda kv: versions.key(kv[0])))
+        out.probed = dict(sorted(out.probed.items(), key=lambda kv: self.key(kv[0])))
         return out
 
     def _split(self, intervals: list[tuple[int, int]], outcome: Callable[[int], str | None]) -> None:
@@ -330,25 +333,41 @@ def _record_results(reports_dir: Path) -> list[dict]:
     return document["results"] if document else []
 
 
-def _tracked_bisect(
-    releases: list[str], cases: list[str], evaluate: Evaluate, framework: str, scenario_id: str, known: dict
-) -> tuple[Search, list[CaseBisection]]:
-    """``bisect`` with a progress status: the releases evaluated against the probes a bisection
-    of one boundary usually needs (2 + log2 of the range; raised when the search needs more)."""
+def tracked_search(
+    releases: list[str],
+    evaluate: Evaluate,
+    title: str,
+    label: Callable[[str], str],
+    known: dict | None = None,
+    key: Callable[[str], Any] = versions.key,
+) -> tuple[Search, progress.Tracker]:
+    """A ``Search`` whose evaluations show in a progress status (use the tracker as a context): the
+    points evaluated against the probes a bisection of one boundary usually needs (2 + log2 of the
+    range; raised when the search needs more). Releases and commits alike (commit_bisect.py)."""
     expected = 2 + max(1, len(releases) - 1).bit_length()
-    tracker = progress.Tracker(f"bisect {scenario_id}", expected)
+    tracker = progress.Tracker(title, expected)
 
-    def tracked(version: str) -> Evaluation:
-        source = f"{framework}=={version}"
+    def tracked(point: str) -> Evaluation:
+        source = label(point)
         tracker.total = max(tracker.total, tracker.done + 1)
         tracker.begin(source)
         try:
-            return evaluate(version)
+            return evaluate(point)
         finally:
             tracker.finish(source)
 
+    return Search(releases, tracked, label=label, known=known, key=key), tracker
+
+
+def _tracked_bisect(
+    releases: list[str], cases: list[str], evaluate: Evaluate, framework: str, scenario_id: str, known: dict
+) -> tuple[Search, list[CaseBisection]]:
+    """``bisect`` with a progress status (``tracked_search``)."""
+    search, tracker = tracked_search(
+        releases, evaluate, f"bisect {scenario_id}", lambda v: f"{framework}=={v}", known=known
+    )
     with tracker:
-        return bisect(releases, cases, tracked, label=lambda v: f"{framework}=={v}", known=known)
+        return search, [search.case(c) for c in cases]
 
 
 def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None = None) -> int:

@@ -68,9 +68,10 @@ def uv_command() -> list[str]:
 
 
 def dependency_date(build: Build, cache_dir: Path) -> str | None:
-    """The upload time of a release, rounded up to the second, for uv's --exclude-newer."""
+    """The upload time of a release, rounded up to the second, for uv's --exclude-newer; a local
+    build's own date where it has one (a commit's), else None (today's dependencies)."""
     if not build.release:
-        return None
+        return build.dependency_date
     assert build.version is not None, "a release build knows its version (harness/planning/builds.py)"
     release = index.releases(build.framework, cache_dir)[build.version]
     stamp = datetime.fromisoformat(release.upload_time.replace("Z", "+00:00"))

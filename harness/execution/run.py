@@ -46,6 +46,9 @@ class RunSettings:
     # source -> the packages the record's environment of that release holds (reports/matrix.json):
     # a new environment resolved from uv's cache to exactly those is made without the index.
     recorded: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Where the environments are made: the project's .nox/builds by default; a commit bisect's own
+    # temporary folder, removed when it ends (harness/execution/commit_bisect.py).
+    builds_dir: Path | None = None
 
     @property
     def cache_dir(self) -> Path:
@@ -82,7 +85,7 @@ def run_cases(
     try:
         env = environments.ensure(
             build,
-            Project(settings.root).builds,
+            settings.builds_dir or Project(settings.root).builds,
             settings.cache_dir,
             today=settings.today_deps,
             recorded=settings.recorded.get(build.source),

@@ -6,6 +6,7 @@ wheel or sdist of a framework, or a direct reference (``google-adk @ file:///...
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tarfile
 import tomllib
@@ -34,6 +35,9 @@ class Build:
     version: str | None  # known before install for releases; metadata version for local builds
     release: bool  # a release from the index (its environment can be reused)
     local_path: Path | None = None
+    # A local build's dependency date (uv's --exclude-newer): a commit's, so its dependencies are
+    # resolved as of when it was made (issue 48); None resolves today's. A release's is its upload time.
+    dependency_date: str | None = None
 
 
 def _metadata_of_path(path: Path) -> tuple[str, str | None]:
@@ -83,6 +87,13 @@ def _local_build(path: Path, spec: str) -> Build:
     name, version = _metadata_of_path(path)
     framework = frameworks.get(name).name
     return Build(framework, f"local:{path.name}", str(path), version, release=False, local_path=path)
+
+
+def commit_checkout(path: Path, label: str, date: str) -> Build:
+    """The build of a commit exported to ``path`` (a checkout, as ``candidate`` builds one), reported
+    as ``label`` (``openai-agents@78725420e``), its dependencies resolved as of ``date``."""
+    build = _local_build(path, str(path))
+    return dataclasses.replace(build, source=label, dependency_date=date)
 
 
 def parse(spec: str, cache_dir: Path) -> Build:

@@ -11,6 +11,7 @@ not the one it shipped in), never a failure.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from harness.planning import versions
@@ -30,6 +31,9 @@ class Measured:
     # fixed_in's releases whose step has unanswered releases before it, each with the release
     # measured before them: the fix lies between the two, not in the release named (issue 45).
     fixed_since: tuple[tuple[str, str], ...] = ()
+    # The commits a commit bisect found for fixed_in's steps (reports/bisect.json ``commits``, issue 48):
+    # (short id, PR number or "") each.
+    fixed_by: tuple[tuple[str, str], ...] = ()
 
     def fixed_words(self) -> str:
         """Where the bug cases turn fixed, after "first fixed": "in 2.10.0", or "between 0.2.11 and
@@ -56,12 +60,18 @@ def measure(scenario: dict, results: list[Row], bisects: dict) -> Measured:
     fixed_in: set[str] = set()
     fixed_since: set[tuple[str, str]] = set()
     introduced_in: set[str] = set()
+    fixed_by: set[tuple[str, str]] = set()
     cases = _bug_cases(scenario)
     for case in cases:
         known = boundaries.known(bisects, results, scenario["id"], case, scenario["framework"], scenario.get("inputs"))
         for b in known.boundaries:
             if (b.before.outcome, b.after.outcome) == (REPRODUCED, FIXED):
                 fixed_in.add(b.after.version)
+                found = boundaries.commit_of(
+                    bisects, scenario["id"], case, scenario["framework"], b.before.version, b.after.version
+                )
+                if found is not None:
+                    fixed_by.add((found["short"], found.get("pr") or ""))
                 if b.skipped_between:
                     fixed_since.add((b.after.version, b.before.version))
             # not-applicable -> reproduced is where the case first could be measured, not an
@@ -77,6 +87,7 @@ def measure(scenario: dict, results: list[Row], bisects: dict) -> Measured:
         newest,
         open_on_newest,
         tuple(sorted(fixed_since, key=lambda pair: versions.key(pair[0]))),
+        tuple(sorted(fixed_by)),
     )
 
 
@@ -112,6 +123,8 @@ def claimed_words(claim: dict) -> str:
 
 def _measured_words(m: Measured) -> str:
     parts = [f"first fixed {m.fixed_words()}" if m.fixed_in else "no release where it turns fixed"]
+    if m.fixed_by:
+        parts[0] += " by " + ", ".join(f"{short} (#{pr})" if pr else short for short, pr in m.fixed_by)
     if m.introduced_in:
         parts.append(f"introduced in {', '.join(m.introduced_in)}")
     if m.newest:
@@ -131,6 +144,12 @@ def disagreements(claim: dict, m: Measured) -> list[str]:
             f"introduced in {', '.join(m.introduced_in)}" if m.introduced_in else "no measured fixed -> reproduced step"
         )
         out.append(f"the thread says introduced in {claim['introduced_in']}; measured: {seen}")
+    found_prs = {f"#{pr}" for _, pr in m.fixed_by if pr}
+    # A claim may name several PRs ("#4290 / #4453"): it agrees when the commits found carry one of them.
+    claimed_prs = set(re.findall(r"#\d+", claim.get("pr") or ""))
+    if claimed_prs and claim.get("pr_state") == "merged" and found_prs and claimed_prs.isdisjoint(found_prs):
+        shown = ", ".join(f"{short} (#{pr})" if pr else short for short, pr in m.fixed_by)
+        out.append(f"the thread names PR {claim['pr']} as the fix; measured: the first fixed commit is {shown}")
     if claim.get("pr") and claim.get("pr_state") == "closed unmerged" and m.fixed_in:
         out.append(
             f"the thread points at PR {claim['pr']} (closed unmerged); measured: first fixed "

@@ -11,7 +11,7 @@ import itertools
 from functools import partial
 
 from harness.planning import versions
-from harness.rendering import boundary_evidence, claims, explanations, reproduce
+from harness.rendering import boundary_evidence, claims, commit_words, explanations, reproduce
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store import boundaries
 from harness.store.rows import Row
@@ -307,6 +307,11 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
         bisect_lines = _bisect_lines(known)
         if bisect_lines:
             out += bisect_lines + [""]
+        steps = commit_words.case_lines(
+            bisects, known, scenario["id"], case["id"], scenario["framework"], scenario.get("explained") or []
+        )
+        if steps and not run_only:
+            out += ["Where it changed, commit by commit:", "", *steps, ""]
         out += boundary_evidence.case_lines(scenario.get("explained") or [], case["id"])
         ba = _before_after(rows)
         if ba:

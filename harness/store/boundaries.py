@@ -16,16 +16,19 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness.errors import UsageError
 from harness.planning import versions
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store.rows import AnyRow, fields
 
-SCHEMA_VERSION = 2
+# 3 added ``commits``: the first commit of a boundary's newer outcome, found by ``bisect --commits``
+# (harness/execution/commit_bisect.py, issue 48); a schema 2 record is read as one with none.
+SCHEMA_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -87,21 +90,24 @@ def range_note(between: Sequence[str]) -> str:
     return f", not bisected ({untested_words(between)})" if between else ""
 
 
-def derive(points: Mapping[str, str], releases: Iterable[str] = ()) -> list[Boundary]:
+def derive(
+    points: Mapping[str, str], releases: Iterable[str] = (), key: Callable[[str], Any] = versions.key
+) -> list[Boundary]:
     """Every boundary among ``points`` (version -> outcome; ``error`` is no answer).
 
     ``releases``: every release known to exist, so the ones between two sides that were
-    never asked are named.
+    never asked are named. ``key``: their order (a version's by default; a commit bisect's is
+    the commit's place in the first-parent history).
     """
-    answered = sorted((v for v, o in points.items() if o != ERROR), key=versions.key)
-    every = sorted(set(releases) | set(points), key=versions.key)
+    answered = sorted((v for v, o in points.items() if o != ERROR), key=key)
+    every = sorted(set(releases) | set(points), key=key)
     found = []
     for a, b in itertools.pairwise(answered):
         if points[a] == points[b]:
             continue
-        ka, kb = versions.key(a), versions.key(b)
-        between = tuple(v for v in every if ka < versions.key(v) < kb)
-        earlier = [points[v] for v in answered if versions.key(v) < kb]
+        ka, kb = key(a), key(b)
+        between = tuple(v for v in every if ka < key(v) < kb)
+        earlier = [points[v] for v in answered if key(v) < kb]
         words = summary(points[a], points[b], b, earlier, since=a if between else "") + range_note(between)
         found.append(Boundary(Side(a, points[a]), Side(b, points[b]), words, between))
     return found
@@ -115,7 +121,7 @@ class RecordError(UsageError, ValueError):
 
 
 def empty_record() -> dict:
-    return {"schema_version": SCHEMA_VERSION, "releases": {}, "bisects": [], "probes": []}
+    return {"schema_version": SCHEMA_VERSION, "releases": {}, "bisects": [], "probes": [], "commits": []}
 
 
 def _upgrade_v1(document: dict) -> dict:
@@ -143,6 +149,8 @@ def load_record(path: Path) -> dict:
             raise ValueError("not a JSON object")
         if document.get("schema_version") == 1 and isinstance(document.get("bisects"), list):
             return _upgrade_v1(document)
+        if document.get("schema_version") == 2:  # before commit bisects: none found yet
+            document = {**document, "schema_version": SCHEMA_VERSION, "commits": []}
         if document.get("schema_version") != SCHEMA_VERSION or not isinstance(document.get("probes"), list):
             raise ValueError(f"schema_version {document.get('schema_version')!r}, expected {SCHEMA_VERSION}")
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -153,6 +161,8 @@ def load_record(path: Path) -> dict:
 
 PROBE_KEYS = ("scenario", "case", "framework", "version", "outcome")
 RANGE_KEYS = ("scenario", "case", "framework", "from", "to")
+# A commit found between a boundary's two releases (``commits``): its key, then what names it.
+COMMIT_KEYS = ("scenario", "case", "framework", "before", "after", "commit", "short", "subject", "date")
 
 
 def _probe_problem(p: object) -> str | None:
@@ -187,6 +197,13 @@ def _validate_probes(document: dict, where: str) -> None:
                 f"{where}: bisect {i} is not an object with {', '.join(RANGE_KEYS)}; "
                 "fix it or restore the file with git"
             )
+    found = document.get("commits", [])
+    for i, c in enumerate(found if isinstance(found, list) else [None]):
+        if not isinstance(c, dict) or any(not isinstance(c.get(k), str) for k in COMMIT_KEYS):
+            raise RecordError(
+                f"{where}: commit {i} is not an object with {', '.join(COMMIT_KEYS)} (strings); "
+                "fix it or restore the file with git"
+            )
     releases = document.get("releases", {})
     if not isinstance(releases, dict) or not all(isinstance(v, list) for v in releases.values()):
         raise RecordError(
@@ -198,17 +215,24 @@ def _probe_key(p: dict) -> tuple:
     return (p["scenario"], p["case"], p["framework"], versions.key(p["version"]), p["version"])
 
 
+def _commit_key(c: dict) -> tuple:
+    return (c["scenario"], c["case"], c["framework"], versions.key(c["before"]), versions.key(c["after"]))
+
+
 def normalise(record: dict) -> dict:
-    """One probe per (scenario, case, framework, version), the last one given winning; sorted."""
+    """One probe per (scenario, case, framework, version), one commit per (scenario, case,
+    framework, boundary), the last one given winning; sorted."""
     probes: dict[tuple, dict] = {}
     for p in record["probes"]:
         probes[_probe_key(p)] = p
     ranges = {(b["scenario"], b["case"], b["framework"], b["from"], b["to"]): b for b in record["bisects"]}
+    commits = {_commit_key(c): c for c in record.get("commits", [])}
     return {
         "schema_version": SCHEMA_VERSION,
         "releases": {fw: sorted(set(vs), key=versions.key) for fw, vs in sorted(record["releases"].items())},
         "bisects": [ranges[k] for k in sorted(ranges, key=lambda k: (*k[:3], versions.key(k[3]), versions.key(k[4])))],
         "probes": [probes[k] for k in sorted(probes)],
+        "commits": [commits[k] for k in sorted(commits)],
     }
 
 
@@ -218,8 +242,28 @@ def add(record: dict, probes: list[dict], bisect_range: dict, releases: Sequence
         "releases": {**record["releases"], framework: [*record["releases"].get(framework, []), *releases]},
         "bisects": [*record["bisects"], bisect_range],
         "probes": [*record["probes"], *probes],
+        "commits": record.get("commits", []),
     }
     return normalise(merged)
+
+
+def add_commit(record: dict, entry: dict) -> dict:
+    """The record with the first commit of one boundary's newer outcome (``COMMIT_KEYS`` and what
+    the commit bisect measured), replacing an earlier one of the same boundary."""
+    return normalise({**record, "commits": [*record.get("commits", []), entry]})
+
+
+def commit_of(record: dict, scenario: str, case: str, framework: str, before: str, after: str) -> dict | None:
+    """The commit recorded for the boundary ``before`` -> ``after`` of this case, if one was found."""
+    return next(
+        (
+            c
+            for c in record.get("commits", [])
+            if (c["scenario"], c["case"], c["framework"], c["before"], c["after"])
+            == (scenario, case, framework, before, after)
+        ),
+        None,
+    )
 
 
 def dumps(record: dict) -> str:

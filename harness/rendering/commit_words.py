@@ -1,0 +1,102 @@
+"""The commit beside a release boundary, in words, for the reports and the claims (issue 48).
+
+A boundary between two measured outcomes either has the first commit of its newer outcome, found
+by ``bisect --commits`` (reports/bisect.json ``commits``): "fixed by 78725420e (#4071, 2026-07-31),
+first released in 0.19.2"; or it is a release pair only, and the words say how to find the commit.
+"""
+
+from __future__ import annotations
+
+from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
+from harness.store import boundaries
+from harness.store.boundaries import Boundary
+
+
+def measured(b: Boundary) -> bool:
+    """A step between two measured outcomes (a step from or to not-applicable is where the case became
+    measurable, which a commit bisect does not look for unless asked)."""
+    return NOT_APPLICABLE not in (b.before.outcome, b.after.outcome)
+
+
+def verb(before: str, after: str) -> str:
+    if after == FIXED:
+        return "fixed by"
+    if after == REPRODUCED:
+        return "introduced by" if before == FIXED else "reproduces from"
+    return f"{after} from"
+
+
+def commit_words(entry: dict) -> str:
+    """'78725420e (#4071, 2026-07-31)'."""
+    pr = f"#{entry['pr']}, " if entry.get("pr") else ""
+    return f"{entry['short']} ({pr}{entry['date'][:10]})"
+
+
+def line(bisects: dict, scenario: str, case: str, framework: str, b: Boundary) -> str:
+    """One boundary with its commit, or "release pair only" and the command that finds it."""
+    found = boundaries.commit_of(bisects, scenario, case, framework, b.before.version, b.after.version)
+    if found is None:
+        return (
+            f"{b.before.version} -> {b.after.version} ({b.summary}): release pair only; "
+            f"`nox -s bisect -- {scenario}:{case} --commits CLONE` finds the commit"
+        )
+    untested = f", or one of the untested {', '.join(found['untested'])} before it" if found.get("untested") else ""
+    return (
+        f"{b.before.version} -> {b.after.version}: {verb(b.before.outcome, b.after.outcome)} "
+        f"{commit_words(found)}{untested}, first released in {b.after.version} "
+        f"(commit bisect: {found['commits_between']} commits between {found['tags'][0]} and {found['tags'][1]}, "
+        f"{found['builds']} builds)"
+    )
+
+
+FILES_SHOWN = 6
+
+
+def ran(path: str, executed: set[str]) -> bool:
+    """Whether the repository file ``path`` (``src/agents/run.py``) is one the case ran, named as
+    installed (``agents/run.py``: harness/execution/explain.py's hunks)."""
+    return any(path == f or path.endswith("/" + f) for f in executed)
+
+
+def files_words(entry: dict, executed: set[str]) -> str:
+    """The files the commit changed, those the case ran first: "src/agents/run.py (+12 -3, ran), ..."."""
+    files = sorted(entry.get("files") or [], key=lambda f: not ran(f["path"], executed))
+    shown = [
+        f"`{f['path']}` (+{f['added']} -{f['removed']}{', the case ran it' if ran(f['path'], executed) else ''})"
+        for f in files[:FILES_SHOWN]
+    ]
+    more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
+    return ", ".join(shown) + more
+
+
+def executed_files(explained: list[dict], case: str, b: Boundary) -> set[str]:
+    """The framework files of the boundary's executed changes (``python -m harness explain``), as installed."""
+    return {
+        h["file"]
+        for e in explained
+        if e["case"] == case and (e["before"]["version"], e["after"]["version"]) == (b.before.version, b.after.version)
+        for h in [*e.get("hunks", []), *e.get("one_sided", [])]
+        if h.get("file")
+    }
+
+
+def case_lines(
+    bisects: dict,
+    known: boundaries.Known,
+    scenario: str,
+    case: str,
+    framework: str,
+    explained: list[dict] | None = None,
+) -> list[str]:
+    """The case's measured boundaries, each with its commit (and the files it changed, those the case
+    ran first) or "release pair only" (a list for the report)."""
+    out = []
+    for b in known.boundaries:
+        if not measured(b):
+            continue
+        out.append(f"- {line(bisects, scenario, case, framework, b)}")
+        found = boundaries.commit_of(bisects, scenario, case, framework, b.before.version, b.after.version)
+        if found is not None and found.get("files"):
+            executed = executed_files(explained or [], case, b)
+            out.append(f"  - {found['short']} changed {files_words(found, executed)}")
+    return out
