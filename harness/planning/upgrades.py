@@ -9,17 +9,14 @@ runs on every pair whose reader its ``readers`` specifier admits, on each backen
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import itertools
-import sys
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 from harness.errors import UsageError
 from harness.planning import versions
 from harness.project import PROJECT
-from harness.runtime import frameworks
+from harness.runtime import frameworks, importing
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import BACKENDS, SQLITE, ScenarioError
 from harness.runtime.upgrade import Pair, Upgrade
@@ -76,27 +73,9 @@ class PlannedPair:
         return f"{self.scenario.id}:{self.case} {self.writer} -> {self.reader}"
 
 
-def _import(path: Path, name: str, what: str) -> ModuleType:
-    """The Python file at ``path`` as module ``name`` (once per process); a one-line ScenarioError
-    naming ``what`` when it cannot be imported."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ScenarioError(f"{what} cannot be loaded")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[name]
-        raise ScenarioError(f"{what} failed to import: {type(exc).__name__}: {exc}") from exc
-    return module
-
-
 def _load(path: Path) -> Upgrade:
     folder = path.parent.name
-    module = _import(path, f"_upgrades.{folder.replace('-', '_')}", f"upgrade {folder}: {DECLARATION}")
+    module = importing.import_file(path, f"_upgrades.{folder.replace('-', '_')}", f"upgrade {folder}: {DECLARATION}")
     declaration = getattr(module, "UPGRADE", None)
     if not isinstance(declaration, Upgrade):
         raise ScenarioError(f"upgrade {folder}: {DECLARATION} must define UPGRADE = Upgrade(...)")
@@ -107,7 +86,7 @@ def _script_cases(scenario: UpgradeScenario) -> set[str]:
     """The script's ``CASES`` keys: its top level imports the standard library only (the framework's
     imports live in its steps), so it is imported here as a reproduction script is."""
     name = f"_upgrade_scripts.{scenario.id.replace('-', '_')}"
-    module = _import(scenario.script, name, f"upgrade {scenario.id}: {SCRIPT}")
+    module = importing.import_file(scenario.script, name, f"upgrade {scenario.id}: {SCRIPT}")
     cases = getattr(module, "CASES", None)
     if not isinstance(cases, dict):
         raise ScenarioError(f"upgrade {scenario.id}: {SCRIPT} must define CASES, a dict of case id -> parameters")

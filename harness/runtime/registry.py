@@ -5,15 +5,13 @@ Mirrors nox's registry: one mapping from id to scenario, handed out as a copy.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
 from harness.errors import UsageError
 from harness.project import PROJECT
-from harness.runtime import reproduction
+from harness.runtime import importing, reproduction
 from harness.runtime.scenario import Case, Scenario, ScenarioError, expand_backends, validate
 
 SCENARIOS_DIR = PROJECT.scenarios
@@ -32,20 +30,7 @@ def _shown(path: Path) -> str:
 
 
 def _load_module(path: Path, package: str) -> ModuleType:
-    name = f"{package}.{path.stem}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:  # not a loadable Python file (a .py with no loader)
-        raise ScenarioError(f"scenario module {_shown(path)} cannot be loaded from {path.name}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[name]
-        raise ScenarioError(f"scenario module {_shown(path)} failed to import: {type(exc).__name__}: {exc}") from exc
-    return module
+    return importing.import_file(path, f"{package}.{path.stem}", f"scenario module {_shown(path)}")
 
 
 def _python_name(folder: str) -> str:

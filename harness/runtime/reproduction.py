@@ -14,7 +14,6 @@ The script's contract (CONTRIBUTING.md): ``CASES`` (case id -> keyword arguments
 from __future__ import annotations
 
 import functools
-import importlib.util
 import inspect
 import os
 import re
@@ -23,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from harness.runtime import frameworks
+from harness.runtime import frameworks, importing
 from harness.runtime.declaration import Bug
 from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED, Verdict
 from harness.runtime.scenario import (
@@ -68,20 +67,7 @@ def normalise(lines: list[str]) -> list[str]:
 def load_script(path: Path) -> ModuleType:
     """The reproduction script at ``path`` as a module (once per process), checked against the contract."""
     name = "repro_" + re.sub(r"\W", "_", path.parent.name)
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ScenarioError(f"reproduction {path.parent.name}/{SCRIPT} cannot be loaded")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[name]
-        raise ScenarioError(
-            f"reproduction {path.parent.name}/{SCRIPT} failed to import: {type(exc).__name__}: {exc}"
-        ) from exc
+    module = importing.import_file(path, name, f"reproduction {path.parent.name}/{SCRIPT}")
     problems = []
     if not isinstance(getattr(module, "CASES", None), dict) or not module.CASES:
         problems.append("CASES must be a dict of case id -> keyword arguments of observe")
