@@ -37,7 +37,7 @@ from harness.commands import flags
 from harness.execution import environments, pool
 from harness.planning import builds, releases
 from harness.project import PROJECT, Project
-from harness.runtime import frameworks, registry
+from harness.runtime import frameworks, registry, reproduction
 
 ROOT = PROJECT.root
 
@@ -171,7 +171,9 @@ def main(argv: list[str] | None = None) -> int:
                 chosen = scenarios.get(EDITED.get(fw, "")) or next(iter(scenarios.values()), None)
                 if chosen is None:
                     continue
-                loops[chosen.id] = authoring_loop(work, chosen.id, work / "scenarios" / f"{chosen.module}.py")
+                # The script an author edits: the bug folder's repro.py (its module is the bug.py beside it).
+                script = work / "scenarios" / chosen.module.partition("/")[0] / reproduction.SCRIPT
+                loops[chosen.id] = authoring_loop(work, chosen.id, script)
                 loop = loops[chosen.id]
                 print(
                     f"  edit + `matrix --only {chosen.id}` ({loop['builds']} builds): cold {loop['cold_s']}s, "
