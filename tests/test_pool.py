@@ -172,6 +172,32 @@ def test_a_changed_environment_or_warm_module_retires_the_worker(tmp_path, pool_
     assert pool.for_run("cold", PYTHON, root, env, env_dir, "openai-agents") is None
 
 
+def test_every_worker_a_change_retired_is_replaced_whatever_lists_the_pool_first(tmp_path, pool_dir):
+    """Issue 49: warm.py rewritten (a `git checkout`) ends every worker of the checkout; the next run
+    replaced the first build's and, since starting it listed the pool (``_make_room``) and the
+    listing removed the files of the dead ones, ran every other build cold from then on."""
+    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    env = environments.worker_environment(root)
+    envs = []
+    for name in ("env-a", "env-b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "harness-build.json").write_text("{}")
+        envs.append(tmp_path / name)
+    # Two environments' workers (one Python here, so the process environment tells them apart).
+    keyed = [{**env, "HARNESS_TEST_ENV": e.name} for e in envs]
+    started = [pool.start(PYTHON, root, k, e, "openai-agents", "agents") for k, e in zip(keyed, envs, strict=True)]
+    assert all(m is not None for m in started)
+    warm_module = root / "harness" / "runtime" / "warm.py"
+    warm_module.write_text(warm_module.read_text() + "\n# a checkout rewrote it\n")
+    deadline = time.monotonic() + 10
+    while any(owners.pid_runs(m.pid) for m in started if m) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(owners.pid_runs(m.pid) for m in started if m)
+    assert pool.members() == []  # what the first replacement's start (or a summary line) does first
+    again = [pool.for_run("auto", PYTHON, root, k, e, "openai-agents") for k, e in zip(keyed, envs, strict=True)]
+    assert all(m is not None for m in again), "a worker retired by the change was not replaced"
+
+
 # tests/test_driver.py's scenario (a case that hangs in sync code, one that kills its process).
 HANGS = DRIVER_MODULE
 
