@@ -75,7 +75,7 @@ def timed(cmd: list[str], cwd: Path, env: dict | None = None, codes: dict | None
 
 def scratch_copy(dest: Path) -> Path:
     # reports/ too: `matrix --only ID` runs the scenario on the releases of its matrix (the record's).
-    for name in ("harness", "scenarios", "snapshots", "reports"):
+    for name in ("harness", "scenarios", "snapshots", "reports", "upgrades"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     return dest
 

@@ -379,7 +379,7 @@ def _pending_probes(options: Options, plan: list, results: list[Row], locks: dic
     chosen = list({s.id: s for s in ran.values()}.values())
     bisects = record.bisect_record(options.root / "reports")
     todo = pending.find(bisects, results, chosen, options.root, set(ran) if options.only else None)
-    return pending.measure(todo, RunSettings.of(options, recorded=locks), options.jobs, log)
+    return pending.measure(todo, pending.settings_for(RunSettings.of(options, recorded=locks)), options.jobs, log)
 
 
 def written_words(results: int, pairs: int, kept: int) -> str:

@@ -16,10 +16,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from harness.execution import progress
+from harness.execution import pool, progress
 from harness.execution.run import RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import versions
@@ -72,6 +72,17 @@ def find(
             ordered = dict(sorted(cases.items(), key=lambda kv: versions.key(kv[0])))
             out.append(Pending(scenario, inputs, ordered))
     return out
+
+
+def settings_for(run: RunSettings) -> RunSettings:
+    """The settings the probes are asked with: the run's, with warm workers started for the probes'
+    releases when the run is warm (``--warm``, or the default "auto" with this checkout's workers
+    present). Issue 49: an author's warm loop (edit repro.py, `matrix --only ID`) asked every
+    probe release again in a cold process, 4 s a release for google-adk, 16 s of its 20 s, since the
+    pool held workers only for the releases of the matrix."""
+    if run.pool == "auto" and pool.members(run.root):
+        return replace(run, pool="warm")
+    return run
 
 
 def measure(pending: list[Pending], settings: RunSettings, jobs: int, log: Callable[[str], None]) -> list[dict]:

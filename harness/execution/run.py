@@ -133,6 +133,7 @@ def run_cases(
                 env.path,
                 build.framework,
                 settings.pool_memory_mb,
+                installed=environment,
             )
             if build.release
             else None
