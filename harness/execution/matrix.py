@@ -350,13 +350,8 @@ def run(options: Options) -> int:
             upgrades=upgrade_rows,
             upgrade_plan=upgrade_plan,
             upgrade_changes=upgrade_run.changes,
+            fresh_probes=fresh,
         )
-    if fresh:
-        with record.transaction(reports_dir, log) as tx:
-            tx.write_bisects(pending.merged(tx.bisects, fresh))
-            if tx.existing is not None:
-                tx.render(tx.existing, reports.renderer(registry.discover(), options.root))
-        log(f"wrote reports/bisect.json: {len(fresh)} pending probes measured again")
     log(
         f"time: {started - begun:.1f}s to plan, {ran - started:.1f}s to run the builds, "
         f"{time.monotonic() - ran:.1f}s to check snapshots and write reports"
@@ -407,11 +402,15 @@ def publish(
     upgrades: list[Row] | None = None,
     upgrade_plan: upgrade_axis.UpgradePlan | None = None,
     upgrade_changes: dict | None = None,
+    fresh_probes: list[dict] | None = None,
 ) -> Path:
     """Merge the results into the record, or write them to a run folder of their own; return where.
 
     The record and bisect.json are read again under the record's lock (harness/store/record.py
-    ``transaction``): a run that wrote meanwhile keeps its results."""
+    ``transaction``): a run that wrote meanwhile keeps its results. ``fresh_probes``: the pending
+    probes this run asked again (pending.py), written to bisect.json in the same transaction, so
+    the reports are rendered once (issue 49: a second transaction rendered all of them again,
+    0.5 s of an author's warm loop)."""
     reports_dir = root / "reports"
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     ran = [scenarios[i] for i in dict.fromkeys(r.scenario for r in results) if i in scenarios]
@@ -454,10 +453,19 @@ def publish(
                 upgrade_ids=upgrade_ids,
                 upgrade_prune=upgrade_prune,
             )
+            if fresh_probes:
+                tx.write_bisects(pending.merged(tx.bisects, fresh_probes))
             tx.render(merged, render)
             tx.write_record(merged)
+        elif fresh_probes:  # the results go to a run folder; the probes still to the bisect record
+            tx.write_bisects(pending.merged(tx.bisects, fresh_probes))
+            if existing is not None:
+                tx.render(existing, render)
     if out is None and not outside:
         log(written_words(len(results), len(upgrades or []), len(merged["results"]) - len(results)))
+    if fresh_probes:
+        log(f"wrote reports/bisect.json: {len(fresh_probes)} pending probes measured again")
+    if out is None and not outside:
         return reports_dir
     if out is None:
         out = reports_dir / record.RUNS_DIR / record.run_name(sorted({r.source for r in results}), only or [])
