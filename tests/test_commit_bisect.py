@@ -310,6 +310,18 @@ def test_the_bisect_names_the_fixing_commit_skips_the_broken_one_and_records_it(
         {"path": "agents/__init__.py", "added": 1, "removed": 1},
         {"path": "notes.txt", "added": 1, "removed": 1},
     ]
+    # The boundary's excerpt is the commit's own diff, in the framework's source (no explain record
+    # here): agents/__init__.py's changed line, not notes.txt's or the removed BROKEN.
+    assert entry["excerpt_of"] == "source"
+    assert entry["excerpt"][:2] == ["--- a/agents/__init__.py", "+++ b/agents/__init__.py"]
+    assert any(line.startswith("-") and not line.startswith("---") for line in entry["excerpt"])
+    assert not any("notes.txt" in line or "BROKEN" in line for line in entry["excerpt"])
+    from harness.rendering import commit_words
+    from harness.store import boundaries
+
+    known = boundaries.Known({"0.1.0": "reproduced", "0.2.0": "fixed"}, 0, [], [])
+    shown = "\n".join(commit_words.case_lines(doc, known, SCENARIO, "run", "openai-agents", []))
+    assert f"{fix}'s own diff, in its framework source files:\n\n  ```diff\n  --- a/agents/__init__.py\n" in shown
     # Nothing it made is left: no probe folder in the temporary folder, nothing in .nox.
     assert not list((tmp_path / "tmp").iterdir())
     assert not (project / ".nox" / "builds").exists()

@@ -45,7 +45,7 @@ from harness.planning import commits
 from harness.planning.builds import SpecError
 from harness.planning.commits import Commit
 from harness.project import PROJECT
-from harness.rendering import commit_words, reports
+from harness.rendering import boundary_evidence, commit_words, reports
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE
 from harness.runtime.runner import DEFAULT_TIMEOUT, strip_paths
@@ -321,6 +321,23 @@ def entry_of(
     }
 
 
+def _is_source(path: str) -> bool:
+    """A framework source file of a repository: Python, not a test, an example or a doc."""
+    parts = path.split("/")
+    return path.endswith(".py") and not any(p in ("tests", "test", "examples", "contributing", "docs") for p in parts)
+
+
+def excerpt_of(clone: Path, root: Path, scenario_id: str, case: str, boundary: Boundary, entry: dict) -> dict:
+    """The entry's ``excerpt``: its commit's diff in the files the case ran at this boundary (the
+    executed-line record of ``python -m harness explain``, reports/boundaries/), or, where there is
+    none, in the first two framework source files it changed; ``excerpt_of`` says which."""
+    executed = commit_words.executed_files(boundary_evidence.load(root, scenario_id), case, boundary)
+    files = [f["path"] for f in entry.get("files") or []]
+    ran = [f for f in files if commit_words.ran(f, executed)]
+    paths, why = (ran, "ran") if ran else ([f for f in files if _is_source(f)][:2], "source")
+    return {**entry, "excerpt": commits.diff_excerpt(clone, entry["commit"], paths), "excerpt_of": why}
+
+
 def words(entry: dict) -> str:
     """One line for a found commit: 'fixed from 78725420e (#4071, 2026-07-31) "subject"'."""
     maybe = f", or one of the untested {', '.join(entry['untested'])} before it" if entry.get("untested") else ""
@@ -441,10 +458,12 @@ def _one(
         recorded = boundaries.commit_of(bisect_record, scenario.id, case, framework, target.before, target.after)
         if recorded is not None and not options.rerun and boundaries.is_current(recorded, inputs):
             said = f"{heads[case]}: {words(recorded)} (recorded; --rerun to bisect again)"
-            # Recorded before entries held the commit's files: added from the clone, with no build.
-            complete = "files" in recorded
-            if not complete:
+            # Recorded before entries held the commit's files and diff: added from the clone, with no build.
+            complete = "files" in recorded and "excerpt" in recorded
+            if "files" not in recorded:
                 recorded = {**recorded, "files": commits.changed_files(clone, recorded["commit"])}
+            if "excerpt" not in recorded:
+                recorded = excerpt_of(clone, options.root, scenario.id, case, b, recorded)
             found[case] = Found(case, recorded, [said], new=not complete)
     cases = [c for c, _ in target.bounds if c not in found]
     if not cases:
@@ -474,6 +493,7 @@ def _one(
             entry = entry_of(
                 target, case, search, step, inputs, builds, commits.changed_files(clone, step.after.version)
             )
+            entry = excerpt_of(clone, options.root, scenario.id, case, dict(target.bounds)[case], entry)
             lines = [f"{heads[case]}: {words(entry)} ({tally})"]
             lines += [f"  skipped {s['commit']}: {s['reason']}" for s in entry["skipped"]]
             found[case] = Found(case, entry, lines)

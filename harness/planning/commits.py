@@ -161,3 +161,23 @@ def changed_files(clone: Path, sha: str) -> list[dict]:
             }
         )
     return files
+
+
+EXCERPT_LINES = 60  # of a commit's diff in the report: what a maintainer reads in a minute
+
+
+def diff_excerpt(clone: Path, sha: str, paths: list[str], limit: int = EXCERPT_LINES) -> list[str]:
+    """What commit ``sha`` changed in ``paths`` against its first parent, as unified diff lines
+    (``---``/``+++`` per file, its hunks with 2 lines of context; git's own header lines left out),
+    cut at ``limit`` lines with a last line saying how many were left out; [] for no paths."""
+    if not paths:
+        return []
+    out = _git(clone, "diff", "-U2", "--no-renames", "--no-color", f"{sha}^1", sha, "--", *paths)
+    lines = [
+        line
+        for line in out.splitlines()
+        if not line.startswith(("diff --git ", "index ", "new file mode", "deleted file mode", "similarity "))
+    ]
+    if len(lines) > limit:
+        lines = [*lines[: limit - 1], f"... {len(lines) - limit + 1} more lines of this commit's diff"]
+    return lines

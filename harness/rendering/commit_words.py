@@ -99,4 +99,8 @@ def case_lines(
         if found is not None and found.get("files"):
             executed = executed_files(explained or [], case, b)
             out.append(f"  - {found['short']} changed {files_words(found, executed)}")
+        if found is not None and found.get("excerpt"):
+            of = "the files the case ran" if found.get("excerpt_of") == "ran" else "its framework source files"
+            out += ["", f"  {found['short']}'s own diff, in {of}:", "", "  ```diff"]
+            out += [f"  {line}".rstrip() for line in found["excerpt"]] + ["  ```", ""]
     return out
