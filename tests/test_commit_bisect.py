@@ -511,3 +511,28 @@ def test_an_interrupted_bisect_leaves_no_folder_and_writes_nothing(toy_repo, tmp
     assert made.startswith("harness-commit-bisect-")
     assert list(temporary.iterdir()) == []
     assert (project / "reports" / "bisect.json").read_bytes() == before
+
+
+def test_the_candidate_summary_names_the_upstream_commit_a_regression_undoes():
+    """Issue 48: 'the report, the comment and the candidate summary name the commit'."""
+    from harness.execution.candidate import FAILING, Change, summary
+    from harness.rendering import commit_words
+    from harness.store import boundaries
+
+    record = boundaries.add_commit(boundaries.empty_record(), _found())
+    # A later step into fixed (after a regression), and one measured with older code of the scenario.
+    later = _found(before="0.20.0", after="0.21.0", short="aaaaaaaaa", commit="a" * 40, pr=None, date="2026-09-01")
+    record = boundaries.add_commit(record, later)
+    record = boundaries.add_commit(record, _found(before="0.22.0", after="0.23.0", inputs="old", short="bbbbbbbbb"))
+    words = commit_words.fix_undone(record, SCENARIO, "run", "openai-agents", "0.24.0", "x")
+    assert words == "fixed upstream by aaaaaaaaa (2026-09-01), first released in 0.21.0"
+    assert commit_words.fix_undone(record, SCENARIO, "run", "openai-agents", "0.20.0", "x") == (
+        "fixed upstream by 78725420e (#4071, 2026-07-31), first released in 0.19.2"
+    )
+    assert commit_words.fix_undone(record, SCENARIO, "run", "openai-agents", "0.19.1", "x") == ""
+    found = [Change(SCENARIO, "run", "fixed", "reproduced"), Change(SCENARIO, "other", "fixed", "unexpected")]
+    text = summary("openai-agents", "local:x", "openai-agents==0.20.0", "openai-agents==0.24.0", found, {},
+                   fixes={f"{SCENARIO}:run": words})  # fmt: skip
+    failing = text.split(f"**{FAILING}:**", 1)[1]
+    assert f"- `{SCENARIO}:run` (fixed → reproduced): regressed; the case was {words}\n" in failing
+    assert f"- `{SCENARIO}:other` (fixed → unexpected): changed\n" in failing

@@ -156,6 +156,12 @@ def _diffs(items: list[Change]) -> list[str]:
     return out
 
 
+def _failing_note(c: Change, fixes: dict[str, str]) -> str:
+    """': regressed' or ': changed', with the upstream commit that fixed the case where the record has it."""
+    said = ": regressed" if c.kind == "regression" else ": changed"
+    return f"{said}; the case was {fixes[c.id]}" if fixes.get(c.id) else said
+
+
 def _backtick_runs(text: str) -> list[str]:
     return re.findall(r"`+", text)
 
@@ -170,6 +176,7 @@ def summary(
     cannot_judge: list[str] | None = None,
     stale: list[str] | None = None,
     waiver_file: str | None = None,
+    fixes: dict[str, str] | None = None,
 ) -> str:
     """The job summary: first the builds the run could not judge (``cannot_judge``: every case an
     error), what the candidate fixes, then every case fixed on the baseline and not on the
@@ -177,7 +184,8 @@ def summary(
     with its timeline diff, under the heading that fails the check; then the changes the
     framework's waivers (``waiver_file``) accept, with their reasons, the waivers that matched
     nothing (``stale``), the other changes, and each changed scenario's comment; cut at
-    ``MAX_SUMMARY_CHARS`` (harness/rendering/summary.py), saying what was cut."""
+    ``MAX_SUMMARY_CHARS`` (harness/rendering/summary.py), saying what was cut. ``fixes``: case id
+    -> the commit that fixed it upstream (commit_words.fix_undone), named beside each failing case."""
     from harness.rendering.summary import cap
 
     fixed = [c for c in found if c.kind == "fixed"]
@@ -200,7 +208,7 @@ def summary(
         ]
     out += [
         *_lines("Fixed by the candidate", fixed),
-        *_lines(FAILING, failing, lambda c: ": regressed" if c.kind == "regression" else ": changed"),
+        *_lines(FAILING, failing, lambda c: _failing_note(c, fixes or {})),
         *_diffs(failing),
     ]
     if accepted:
@@ -214,6 +222,25 @@ def summary(
     for scenario_id, text in comments.items():
         out += ["<details>", f"<summary>{scenario_id}: the before/after comment</summary>", "", text, "</details>", ""]
     return cap("\n".join(out).rstrip() + "\n", "every scenario's report is in this evidence folder")
+
+
+def _fixes(found: list[Change], scenarios: dict, framework: str, baseline: str, root: Path) -> dict[str, str]:
+    """Each failing case's upstream fix, as the record's commit bisect measured it (issue 48: the
+    candidate summary names the commit a regression undoes)."""
+    from harness.rendering import commit_words
+    from harness.store import record, result_cache
+
+    bisects = record.bisect_record(root / "reports")
+    out = {}
+    for c in found:
+        scenario = scenarios.get(c.scenario)
+        if not c.fails or scenario is None:
+            continue
+        inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
+        words = commit_words.fix_undone(bisects, c.scenario, c.case, framework, baseline, inputs)
+        if words:
+            out[c.id] = words
+    return out
 
 
 # The candidate's two steps, as its progress lines name them.
@@ -344,6 +371,7 @@ def run(
         cannot_judge,
         stale,
         waiver_file.name if waiver_file else None,
+        _fixes(found, scenarios, framework, baseline, root),
     )
     staging.write_file(out / "summary.md", text)
     for line in cannot_judge:

@@ -7,6 +7,7 @@ first released in 0.19.2"; or it is a release pair only, and the words say how t
 
 from __future__ import annotations
 
+from harness.planning import versions
 from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.store import boundaries
 from harness.store.boundaries import Boundary
@@ -104,3 +105,23 @@ def case_lines(
             out += ["", f"  {found['short']}'s own diff, in {of}:", "", "  ```diff"]
             out += [f"  {line}".rstrip() for line in found["excerpt"]] + ["  ```", ""]
     return out
+
+
+def fix_undone(bisects: dict, scenario: str, case: str, framework: str, baseline: str, inputs: str | None) -> str:
+    """For a candidate on which a case fixed on ``baseline`` is no longer fixed: the commit of the
+    newest recorded step into fixed at or below the baseline, in words ("fixed upstream by 78725420e
+    (#4071, 2026-07-31), first released in 0.19.2"), as measured by the commit bisect of the
+    scenario's current code (``inputs``); "" where the record has none."""
+    at = versions.key(baseline)
+    found = [
+        c
+        for c in bisects.get("commits", [])
+        if (c["scenario"], c["case"], c["framework"]) == (scenario, case, framework)
+        and c.get("after_outcome") == FIXED
+        and versions.key(c["after"]) <= at
+        and boundaries.is_current(c, inputs)
+    ]
+    if not found:
+        return ""
+    newest = max(found, key=lambda c: versions.key(c["after"]))
+    return f"fixed upstream by {commit_words(newest)}, first released in {newest['after']}"
