@@ -188,8 +188,10 @@ def test_an_undone_handoff_dedup_names_exactly_its_three_cases_with_exit_1(tmp_p
         for line in regressions.split("cases unchanged.", 1)[0].split("<details>", 1)[0].splitlines()
         if line.startswith("- ")
     ]
+    # Issue 48: each names the upstream commit it undoes, as the record's commit bisect measured it.
+    fix = "fixed upstream by 15bac1955 (#3823, 2026-07-17), first released in 0.19.0"
     assert sorted(named) == sorted(
-        f"- `{HANDOFF}:{case}` (fixed → reproduced): regressed" for case in HANDOFF_0_18_FIGURES
+        f"- `{HANDOFF}:{case}` (fixed → reproduced): regressed; the case was {fix}" for case in HANDOFF_0_18_FIGURES
     )
     said = sorted(line.split(", reproduces on", 1)[0] for line in err.splitlines() if line.startswith("regression: "))
     assert said == sorted(

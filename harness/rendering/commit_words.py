@@ -115,11 +115,8 @@ def fix_undone(bisects: dict, scenario: str, case: str, framework: str, baseline
     at = versions.key(baseline)
     found = [
         c
-        for c in bisects.get("commits", [])
-        if (c["scenario"], c["case"], c["framework"]) == (scenario, case, framework)
-        and c.get("after_outcome") == FIXED
-        and versions.key(c["after"]) <= at
-        and boundaries.is_current(c, inputs)
+        for c in boundaries.commits_of(bisects, scenario, case, framework)
+        if c.get("after_outcome") == FIXED and versions.key(c["after"]) <= at and boundaries.is_current(c, inputs)
     ]
     if not found:
         return ""

@@ -266,6 +266,15 @@ def commit_of(record: dict, scenario: str, case: str, framework: str, before: st
     )
 
 
+def commits_of(record: dict, scenario: str, case: str, framework: str) -> list[dict]:
+    """Every commit recorded for this case's boundaries, in the record's order."""
+    return [
+        c
+        for c in record.get("commits", [])
+        if (c["scenario"], c["case"], c["framework"]) == (scenario, case, framework)
+    ]
+
+
 def dumps(record: dict) -> str:
     return json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
