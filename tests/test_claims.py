@@ -125,7 +125,7 @@ def said(word: str, text: str) -> bool:
 
 def test_every_declared_claim_is_stated_in_its_scenarios_docstring():
     """No claim is invented: each PR number and release a claim names (in scenarios/_claims.py, or in
-    a bug folder's bug.py) is stated by the scenario itself; the scenarios with no claim are counted
+    a bug folder's bug.py) is stated by the scenario itself; the scenarios with no claim are named
     (5 of 31 when this was written). Claims are read from the discovered scenarios, wherever declared."""
     scenarios = registry.discover()
     declared = {i: s.claims for i, s in scenarios.items() if not s.claims.empty()}
@@ -135,7 +135,17 @@ def test_every_declared_claim_is_stated_in_its_scenarios_docstring():
         for word in filter(None, named):
             assert said(word, text), (scenario_id, word)
         assert claim.source
-    assert len(scenarios) - len(declared) == 5
+    # The scenarios whose threads claim no release, PR or open state (the first five since this was
+    # written; agents-chat-fake-id-to-responses: #972 closed as stale and #2293 as needs-more-info,
+    # no fix named): named, so a new scenario that forgets its claim fails here.
+    assert sorted(set(scenarios) - set(declared)) == [
+        "adk-orchestrator-crash-resume",
+        "adk-parallel-calls-merge-actions",
+        "adk-repeated-tool-call",
+        "adk-retry-same-invocation-id",
+        "adk-sync-run-model-error",
+        "agents-chat-fake-id-to-responses",
+    ]
 
 
 def test_a_bug_folder_declares_its_claim_in_its_declaration(tmp_path):
