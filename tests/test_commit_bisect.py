@@ -524,6 +524,10 @@ def test_the_candidate_summary_names_the_upstream_commit_a_regression_undoes():
     later = _found(before="0.20.0", after="0.21.0", short="aaaaaaaaa", commit="a" * 40, pr=None, date="2026-09-01")
     record = boundaries.add_commit(record, later)
     record = boundaries.add_commit(record, _found(before="0.22.0", after="0.23.0", inputs="old", short="bbbbbbbbb"))
+    # A step into fixed from unexpected (a dependency bump's) is not the bug's fix.
+    record = boundaries.add_commit(
+        record, _found(before="0.23.0", after="0.23.1", before_outcome="unexpected", short="ccccccccc")
+    )
     words = commit_words.fix_undone(record, SCENARIO, "run", "openai-agents", "0.24.0", "x")
     assert words == "fixed upstream by aaaaaaaaa (2026-09-01), first released in 0.21.0"
     assert commit_words.fix_undone(record, SCENARIO, "run", "openai-agents", "0.20.0", "x") == (

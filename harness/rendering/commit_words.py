@@ -109,14 +109,17 @@ def case_lines(
 
 def fix_undone(bisects: dict, scenario: str, case: str, framework: str, baseline: str, inputs: str | None) -> str:
     """For a candidate on which a case fixed on ``baseline`` is no longer fixed: the commit of the
-    newest recorded step into fixed at or below the baseline, in words ("fixed upstream by 78725420e
+    newest recorded step from reproduced to fixed at or below the baseline (the bug's fix; a step
+    from unexpected, such as a dependency bump's, is not), in words ("fixed upstream by 78725420e
     (#4071, 2026-07-31), first released in 0.19.2"), as measured by the commit bisect of the
     scenario's current code (``inputs``); "" where the record has none."""
     at = versions.key(baseline)
     found = [
         c
         for c in boundaries.commits_of(bisects, scenario, case, framework)
-        if c.get("after_outcome") == FIXED and versions.key(c["after"]) <= at and boundaries.is_current(c, inputs)
+        if (c.get("before_outcome"), c.get("after_outcome")) == (REPRODUCED, FIXED)
+        and versions.key(c["after"]) <= at
+        and boundaries.is_current(c, inputs)
     ]
     if not found:
         return ""
