@@ -246,7 +246,8 @@ def test_an_interpreter_is_read_and_the_default_skips_the_harness_own(tmp_path, 
     assert audit_targets.default_python() == str(fake)
     code, document = audit_json(capsys)
     assert code == 1
-    assert document["target"] == {"kind": "interpreter", "label": str(fake), "python": str(fake)}
+    # A fake interpreter that cannot say its version is audited for the default one (3.11).
+    assert document["target"] == {"kind": "interpreter", "label": str(fake), "python": str(fake), "interpreter": "3.11"}
     assert [r["version"] for r in document["releases"]] == ["2.8.0"]
 
 
@@ -272,7 +273,9 @@ def test_run_shows_where_the_script_differs_from_the_record(tmp_path, capsys):
     assert over["run"] == {"verdict": "reproduced", "agreement": "differs", "line": "verdict: reproduced: stand-in"}
     assert over["reproduces"]  # measured here: the bug is in this environment whatever the record says
     script = PROJECT.root / "scenarios" / USAGE / "repro.py"
-    assert sorted(calls.read_text().splitlines()) == [f"{script} chat-completions", f"{script} responses"]
+    # Besides the scripts, the audit asks the interpreter its version once (``-c ...``).
+    ran = [c for c in calls.read_text().splitlines() if not c.startswith("-c ")]
+    assert sorted(ran) == [f"{script} chat-completions", f"{script} responses"]
     main(["audit", str(fake), "--run", "--only", only])
     text = capsys.readouterr().out
     assert "DIFFERS from the record's fixed" in text and "1 agree with the record, 1 differ" in text
@@ -408,7 +411,12 @@ def test_the_default_target_is_the_active_virtual_environment(tmp_path, monkeypa
     monkeypatch.setenv("VIRTUAL_ENV", str(Path(sys.prefix)))  # nox's own: never the target
     monkeypatch.setenv("HARNESS_USER_VIRTUAL_ENV", str(venv))
     _code, document = audit_json(capsys)
-    assert document["target"] == {"kind": "environment", "label": str(venv), "python": str(venv / "bin" / "python")}
+    assert document["target"] == {
+        "kind": "environment",
+        "label": str(venv),
+        "python": str(venv / "bin" / "python"),
+        "interpreter": "3.11",
+    }
     monkeypatch.delenv("HARNESS_USER_VIRTUAL_ENV")
     _code, document = audit_json(capsys)
     assert document["target"]["python"] == str(other)

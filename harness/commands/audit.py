@@ -70,6 +70,13 @@ def setup(parser: argparse.ArgumentParser) -> None:
         "also when the move brings a bug or an upgrade breaks",
     )
     parser.add_argument(
+        "--python",
+        metavar="X.Y",
+        default=None,
+        help="the interpreter to answer for (3.10): for a requirements file, a lock or a SPEC (default: the "
+        "interpreter `python` on PATH is); an interpreter or environment target answers for its own",
+    )
+    parser.add_argument(
         "--no-measure",
         action="store_true",
         help="with --to: answer from the record alone (a pair its grid lacks is listed as not measured)",
@@ -85,13 +92,14 @@ def run(args: argparse.Namespace) -> int:
     from harness.store import audit, environment_diff, record
 
     target = audit_targets.resolve(args.target)
+    target = audit_targets.with_interpreter(target, args.python)
     if args.run and target.python is None:
         raise flags.FlagError(f"--run needs an interpreter or environment to run in; {target.label} is a {target.kind}")
     scenarios = registry.discover()
     selectors = [s for chunk in args.only for s in chunk.split(",") if s]
     chosen = {f"{s.id}:{c.id}" for s, c in registry.select(scenarios, selectors)}
     releases = [(pin, *_release_on_index(pin.framework, pin.version)) for pin in target.pins]
-    known = audit.knowledge(PROJECT.root, scenarios.values())
+    known = audit.knowledge(PROJECT.root, scenarios.values(), target.interpreter)
     ignored = read_ignore(args.ignore, set(known)) if args.ignore else {}
     out_path = _output_path(args.output) if args.output else None
     here = audit_targets.installed(target.python) if target.python else None

@@ -100,6 +100,28 @@ def pool_mode(args: argparse.Namespace) -> str:
     return mode
 
 
+def add_python(parser: argparse.ArgumentParser) -> None:
+    """--python: the interpreters to measure on (matrix, audit), in nox's spelling (issue 46)."""
+    parser.add_argument(
+        "--python",
+        metavar="X.Y[,X.Y]|all",
+        default=None,
+        help="run on these CPython interpreters (3.12, 3.10,3.13, or all found on this machine), found as uv "
+        "finds them and never downloaded (default: every release on 3.11, the newest release of each "
+        "release line on every other interpreter found, in a full run)",
+    )
+
+
+def pythons(args: argparse.Namespace) -> list[str] | None:
+    """The interpreters --python names (harness/planning/interpreters.py ``parse``), or None without it;
+    one not found is a one-line error, exit 2."""
+    if args.python is None:
+        return None
+    from harness.planning import interpreters
+
+    return interpreters.parse(args.python)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (raised as FlagError, printed by the caller)."""
 

@@ -39,6 +39,7 @@ def setup(parser: argparse.ArgumentParser) -> None:
     flags.add_rerun(parser, help="run every case, even those whose inputs are unchanged")
     parser.add_argument("--shard", metavar="K/N", help="run only the K-th of N deterministic slices of the builds")
     flags.add_pool_flags(parser)
+    flags.add_python(parser)
     parser.add_argument(
         "--out",
         metavar="DIR",
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         update_snapshots=args.update_snapshots,
         today_deps=args.today_deps,
         timeout=args.timeout,
+        python=flags.pythons(args),
     )
     if args.jobs:
         options.jobs = args.jobs

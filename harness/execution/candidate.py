@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.execution import matrix
-from harness.planning import builds, index, versions, waivers
+from harness.planning import builds, index, interpreters, versions, waivers
 from harness.planning.builds import SpecError
 from harness.planning.waivers import FILE_NAME, Waiver
 from harness.project import Project
@@ -98,7 +98,7 @@ def changes(
     ``version``, is accepted."""
     from harness.rendering.comment import timeline_diff
 
-    by = {r.key: r for r in results}
+    by = {(r.scenario, r.case, r.source): r for r in results if r.python == interpreters.DEFAULT}
     seen: list[tuple[str, str]] = []
     for r in results:
         if (r.scenario, r.case) not in seen:

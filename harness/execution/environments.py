@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from harness.execution import progress
-from harness.planning import index
+from harness.planning import index, interpreters
 from harness.planning.builds import Build
 
 MARKER = "harness-build.json"
@@ -97,9 +97,24 @@ def _run(cmd: list[str]) -> None:
 
 
 def env_name(build: Build, today: bool) -> str:
+    # The default interpreter's folder keeps its name (``google-adk-2.13.0``), so every environment
+    # made before the interpreter axis stays valid; another interpreter's gets ``-py3.10``.
+    tail = "" if build.python is None else f"-py{build.python}"
     if build.release:
-        return f"{build.framework}-{build.version}" + ("-today" if today else "")
-    return "local-" + "".join(c if c.isalnum() or c in ".-_" else "_" for c in build.source.split(":", 1)[-1])
+        return f"{build.framework}-{build.version}" + ("-today" if today else "") + tail
+    return "local-" + "".join(c if c.isalnum() or c in ".-_" else "_" for c in build.source.split(":", 1)[-1]) + tail
+
+
+def interpreter_of(build: Build) -> Path:
+    """The interpreter ``build``'s environment is made with: the default one for ``python`` None (the
+    harness's own when it is that one), else the one found on the machine (never downloaded)."""
+    minor = build.python or interpreters.DEFAULT
+    found = interpreters.find(minor)
+    if found is None:
+        raise BuildFailed(
+            f"no CPython {minor} on this machine (none is downloaded); found: {', '.join(interpreters.found())}"
+        )
+    return found
 
 
 @contextlib.contextmanager
@@ -166,13 +181,29 @@ def installed(path: Path) -> list[str]:
     return resolved_packages([str(site) for site in sorted(path.glob("lib/python3*/site-packages"))])
 
 
-def new_venv(path: Path) -> None:
-    """An empty environment at ``path`` on the Python running the harness."""
-    _run([*uv_command(), "venv", "--quiet", "--python", sys.executable, str(path)])
+def new_venv(path: Path, interpreter: Path | None = None) -> None:
+    """An empty environment at ``path`` on ``interpreter`` (default: the Python running the harness);
+    an interpreter is never downloaded (issue 46)."""
+    _run(
+        [
+            *uv_command(),
+            "venv",
+            "--quiet",
+            "--no-python-downloads",
+            "--python",
+            str(interpreter or sys.executable),
+            str(path),
+        ]
+    )
 
 
 def install(
-    python: Path, path: Path, date: str | None, requirements: list[str], recorded: tuple[str, ...] | None
+    python: Path,
+    path: Path,
+    date: str | None,
+    requirements: list[str],
+    recorded: tuple[str, ...] | None,
+    interpreter: Path | None = None,
 ) -> bool:
     """Install ``requirements`` into the new environment; True when resolved from uv's cache alone.
 
@@ -191,7 +222,7 @@ def install(
         if offline.returncode == 0 and installed(path) == list(recorded):
             return True
         shutil.rmtree(path)
-        new_venv(path)
+        new_venv(path, interpreter)
     _run([*cmd, *requirements])
     return False
 
@@ -210,7 +241,7 @@ def _ensure(
     wanted: dict[str, object] = {
         "requirement": build.requirement if build.release else build.source,
         "exclude_newer": date,
-        "python": f"{sys.version_info.major}.{sys.version_info.minor}",
+        "python": build.python or interpreters.DEFAULT,
         "format": 3,  # bump when the way environments are made changes
     }
     if extras or packages:  # absent otherwise, so existing environments stay valid
@@ -241,10 +272,11 @@ def _ensure(
                     raise BuildFailed(missing)
                 stamp.touch()
             return Environment(build, path, python, date, reused=True)
-    progress.phase(build.source, "building its environment", announce=True)
+    progress.phase(build.label, "building its environment", announce=True)
     if path.exists():
         shutil.rmtree(path)
-    new_venv(path)
+    interpreter = interpreter_of(build)
+    new_venv(path, interpreter)
     # No --compile-bytecode: compiling every module costs more than the first worker's
     # import, which writes the bytecode of just the modules the scenarios use (and
     # harness/execution/bytecode.py shares what earlier environments compiled).
@@ -252,7 +284,7 @@ def _ensure(
     # the same dependency date, so they are as of the release too.
     requirements = [requirement_with_extras(build, extras), *packages]
     try:
-        from_record = install(python, path, date, requirements, recorded if build.release else None)
+        from_record = install(python, path, date, requirements, recorded if build.release else None, interpreter)
         missing = missing_package(python, build.framework)
         if missing:
             raise BuildFailed(missing)

@@ -12,14 +12,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import pending, pool, postgres, progress, upgrade_axis
+from harness.execution import interpreter_axis, pending, pool, postgres, progress, upgrade_axis
 from harness.execution.run import NO_SERVER, RunSettings, run_cases
 from harness.planning import builds as builds_mod
-from harness.planning import releases, versions
+from harness.planning import interpreters, releases, versions
 from harness.project import PROJECT, Project
 from harness.rendering import reports
 from harness.runtime import registry
-from harness.runtime.outcomes import ERROR, OUTCOMES
+from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, OUTCOMES
 from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
 from harness.store import record, result_cache, staging
@@ -53,6 +53,8 @@ class Options:
     then: str = ""
     history: list[float] | None = None
     evidence_only: bool = False
+    # The interpreters --python names (harness/execution/interpreter_axis.py); None: the default plan.
+    python: list[str] | None = None
 
 
 # One progress line on stderr, written whole (builds log from parallel threads).
@@ -83,7 +85,16 @@ def resolve_builds(
 
 def _row(result: CaseResult, case: Case, build: builds_mod.Build, version: str | None, inputs: str | None) -> Row:
     """The case's result with the build's keys: a row of the record."""
-    return Row(result, build.framework, version, build.source, build.release, case.backend, inputs)
+    return Row(
+        result,
+        build.framework,
+        version,
+        build.source,
+        build.release,
+        case.backend,
+        inputs,
+        python=build.python or interpreters.DEFAULT,
+    )
 
 
 def _result(
@@ -113,8 +124,8 @@ def needs_repeat(
     cases: list[tuple[Scenario, Case]], build: builds_mod.Build, store: SnapshotStore, update: bool
 ) -> set[str]:
     """The ``scenario:case`` keys of ``cases`` that run twice in ``build`` (``MATRIX_REPEAT``)."""
-    version = build.version or "0"
-    return {f"{s.id}:{c.id}" for s, c in cases if update or store.nearest(s.id, c.id, version) is None}
+    version, python = build.version or "0", build.python or interpreters.DEFAULT
+    return {f"{s.id}:{c.id}" for s, c in cases if update or store.nearest(s.id, c.id, version, python) is None}
 
 
 def run_build(
@@ -128,21 +139,31 @@ def run_build(
     """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included.
     ``recorded``: the record's packages per release (``record.recorded_packages``); ``store``:
     the snapshots the results will be compared with (without one, every case runs twice)."""
-    settings = RunSettings.of(options, repeat=MATRIX_REPEAT, recorded=recorded or {})
-    twice = None if store is None else needs_repeat(cases, build, store, options.update_snapshots)
-    run = run_cases(build, cases, settings, repeat_only=twice)
 
     def inputs(s: Scenario) -> str:
         """The scenario code that answered (bisect and the reports ignore a result of older code)."""
         return result_cache.scenario_inputs(options.root, s.module, s.id)
 
+    excluded = interpreter_axis.unsupported(build, cache_dir)
+    if excluded:  # no environment: the release does not install on this interpreter
+        log(f"  {build.label}: not-applicable: {excluded}")
+        return {}, [
+            _result(s, c, build, build.version, outcome=NOT_APPLICABLE, detail=excluded, inputs=inputs(s))
+            for s, c in cases
+        ]
+    settings = RunSettings.of(options, repeat=MATRIX_REPEAT, recorded=recorded or {})
+    twice = None if store is None else needs_repeat(cases, build, store, options.update_snapshots)
+    run = run_cases(build, cases, settings, repeat_only=twice)
+    interpreter = {record.INTERPRETER_KEY: build.python or interpreters.DEFAULT}
+
     if run.install_error:
-        log(f"  {build.source}: {run.install_error}")
+        log(f"  {build.label}: {run.install_error}")
         return (
             {
                 "source": build.source,
                 "framework": build.framework,
                 "version": build.version,
+                **interpreter,
                 "error": run.install_error,
             },
             [
@@ -155,11 +176,12 @@ def run_build(
     version = env_record.get("version") or build.version
     results = [_row(r, c, build, version, inputs(s)) for (s, c), r in zip(cases, run.results, strict=True)]
     for note in run.notes:
-        log(f"  {build.source}: {note}")
-    record = {
+        log(f"  {build.label}: {note}")
+    entry = {
         "source": build.source,
         "framework": build.framework,
         "version": version,
+        **interpreter,
         "python": env_record.get("python"),
         "exclude_newer": run.env.exclude_newer,
         "packages": env_record.get("packages", []),
@@ -168,11 +190,11 @@ def run_build(
     }
     counts = {o: sum(r.outcome == o for r in results) for o in OUTCOMES}
     log(
-        f"  {build.source}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
+        f"  {build.label}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
         f" (env {run.env.made} in {run.build_seconds:.1f}s, {run.ran} cases run"
         f" in {run.run_seconds:.1f}s, {len(cases) - run.ran} unchanged and skipped)"
     )
-    return record, results
+    return entry, results
 
 
 def check_snapshots(results: list[Row], store: SnapshotStore, update: bool, recorded: list[Row] | None = None) -> None:
@@ -193,6 +215,7 @@ def check_snapshots(results: list[Row], store: SnapshotStore, update: bool, reco
                 for x in recorded or []
                 if (x.scenario, x.case) == (r.scenario, r.case)
                 and x.release
+                and x.python == r.python
                 and base is not None
                 and x.snapshot_base == base
                 and versions.key(x.version or "0") > versions.key(r.version or "0")
@@ -246,10 +269,21 @@ def _plan(
     plan = [(b, cases) for b, cases in plan if cases]
     if not selected:
         plan = []
+    if options.python:
+        plan = interpreter_axis.named(plan, options.python)
+    elif members is not None and not options.only:  # a full run: the other interpreters' share
+        plan += interpreter_axis.extras(selected, members, of_document(existing), cache_dir)
     if options.shard:
         k, n = options.shard
         # Deterministic slice: builds in a fixed order, every N-th from the K-th.
-        plan.sort(key=lambda item: (item[0].framework, versions.key(item[0].version or "0"), item[0].source))
+        plan.sort(
+            key=lambda item: (
+                item[0].framework,
+                versions.key(item[0].version or "0"),
+                item[0].source,
+                item[0].python or "",
+            )
+        )
         plan = plan[k - 1 :: n]
         log(f"shard {k}/{n}: {', '.join(b.source for b, _ in plan) or 'no builds'}")
     if not plan and not options.shard and not upgrade_plan.pairs:
@@ -274,12 +308,12 @@ def run(options: Options) -> int:
 
     def one(item):
         build, cases = item
-        tracker.begin(build.source)
+        tracker.begin(build.label)
         out = run_build(build, cases, options, cache_dir, recorded=locks, store=store)
-        done = tracker.finish(build.source)
+        done = tracker.finish(build.label)
         left = len(plan) - done
         after = f"{left} left, {tracker.estimate()}" if left else (options.then or "0 left")
-        log(f"[{done}/{len(plan)}] {build.source} done; {after}")
+        log(f"[{done}/{len(plan)}] {build.label} done; {after}")
         return out
 
     ours = postgres.running() is None  # a server this run starts (not one a caller, a test, started)
@@ -305,7 +339,7 @@ def run(options: Options) -> int:
     # A pair kept from its last run keeps its builds' entries (a run folder's commands need their dates).
     kept_builds = record.environments_of(existing, {s for r in upgrade_rows for s in (r.source, r.from_source or "")})
     environments_records = record.sorted_environments(
-        record.one_per_source([*kept_builds, *upgrade_run.environments, *(rec for rec, _ in outcomes)])
+        record.one_per_source([*kept_builds, *upgrade_run.environments, *(rec for rec, _ in outcomes if rec)])
     )
     results = [r for _, rs in outcomes for r in rs]
     upgrade_axis.check_snapshots(upgrade_rows, upgrade_plan.store, options.update_snapshots)
@@ -422,7 +456,7 @@ def publish(
         members = _members(root, ran, store, bisects, existing, cache_dir) if ran else {}
         outside = sorted({r.source for r in results if not r.release or r.version not in members[r.scenario]})
         if out is None and not outside:
-            prune: list[tuple[str, str, str]] = []
+            prune: list[tuple[str, str, str, str]] = []
             if full and existing:
                 # A full run is the whole matrix: results of releases that left it are dropped.
                 every = _members(root, list(scenarios.values()), store, bisects, existing, cache_dir)
@@ -542,10 +576,13 @@ def summarise(results: list[Row], elapsed: float, scenarios: dict[str, Scenario]
 
 def contradicted_proofs(results: list[Row], scenarios: dict[str, Scenario]) -> list[tuple[Row, str]]:
     """Results of a release a case's Release proof names, where the case no longer says the
-    outcome the proof claims: the proof test reads the record, so the matrix is where it fails."""
+    outcome the proof claims: the proof test reads the record, so the matrix is where it fails.
+    A proof names a release on the default interpreter (a verdict may differ on another: issue 46)."""
     claims = {s.id: record.proof_claims(s) for s in scenarios.values()}
     out = []
     for r in results:
+        if r.python != interpreters.DEFAULT:
+            continue
         claim = claims.get(r.scenario, {}).get((r.case, r.source))
         if claim is not None and r.outcome != claim:
             out.append((r, claim))

@@ -81,14 +81,14 @@ def run_cases(
     """Every case of ``cases`` in ``build``: one result each, in order. ``repeat_only``: the
     ``scenario:case`` keys that run ``settings.repeat`` times (default: every case)."""
     started = time.monotonic()
-    progress.phase(build.source, "checking its environment")
+    progress.phase(build.label, "checking its environment")
     try:
         env = environments.ensure(
             build,
             settings.builds_dir or Project(settings.root).builds,
             settings.cache_dir,
             today=settings.today_deps,
-            recorded=settings.recorded.get(build.source),
+            recorded=settings.recorded.get(build.label),
         )
     except (environments.BuildFailed, OSError) as exc:
         detail = f"install failed: {strip_paths(str(exc))}"
@@ -120,9 +120,9 @@ def run_cases(
             to_run = [k for k in to_run if k not in unserved]
     env_record, raw = cached.get("env"), list[dict]()
     if to_run:
-        progress.phase(build.source, "running cases", cases=len(to_run))
+        progress.phase(build.label, "running cases", cases=len(to_run))
     else:
-        progress.phase(build.source, "reading its cached results")
+        progress.phase(build.label, "reading its cached results")
     if to_run:
         warm = (
             pool.for_run(

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from harness.execution import environments, isolation, postgres, progress
 from harness.planning import builds as builds_mod
+from harness.planning import interpreters
 from harness.planning.upgrades import PlannedPair
 from harness.project import Project
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, OUTCOMES, REPRODUCED
@@ -248,6 +249,7 @@ def _environment_record(env: environments.Environment, root: Path) -> dict:
         "source": env.build.source,
         "framework": env.build.framework,
         "version": found["version"],
+        "interpreter": interpreters.DEFAULT,  # upgrade pairs run on the default interpreter
         "python": found["python"],
         "exclude_newer": env.exclude_newer,
         "packages": found["packages"],

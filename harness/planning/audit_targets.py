@@ -11,6 +11,7 @@ framework, and a release the package index does not have.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -75,6 +76,43 @@ class Target:
     label: str  # what the user named, for the report
     pins: tuple[Pin, ...]
     python: str | None = None  # the interpreter, for an interpreter or environment (what --run uses)
+    interpreter: str = "3.11"  # the CPython minor the answers are for (``with_interpreter``)
+
+
+def _minor_of(python: str) -> str | None:
+    """The ``X.Y`` of the interpreter at ``python`` (None when it cannot be run)."""
+    try:
+        proc = subprocess.run(
+            [python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    out = proc.stdout.strip()
+    return out if proc.returncode == 0 and re.fullmatch(r"\d+\.\d+", out) else None
+
+
+def with_interpreter(target: Target, python: str | None) -> Target:
+    """``target`` with the interpreter its answers are for: its own for an interpreter or environment
+    (where ``--python`` must agree), else ``python`` (``--python``), else the one `python` on PATH is."""
+    from harness.planning import interpreters
+
+    if python is not None and not interpreters.MINOR_RE.match(python):
+        raise TargetError(f"--python {python!r} is not an interpreter version; valid: X.Y such as 3.10")
+    own = _minor_of(target.python) if target.python else None
+    if own is not None and python is not None and python != own:
+        raise TargetError(
+            f"--python {python}: {target.label} is CPython {own}; "
+            "leave --python out, or audit a lock or requirements file"
+        )
+    if own is None and python is None:
+        try:
+            own = _minor_of(default_python())
+        except TargetError:
+            own = None
+    return dataclasses.replace(target, interpreter=own or python or interpreters.DEFAULT)
 
 
 def _norm(name: str) -> str:

@@ -38,6 +38,14 @@ class Build:
     # A local build's dependency date (uv's --exclude-newer): a commit's, so its dependencies are
     # resolved as of when it was made (issue 48); None resolves today's. A release's is its upload time.
     dependency_date: str | None = None
+    # The interpreter it runs on (``3.10``), None for the default one (harness/planning/interpreters.py
+    # ``DEFAULT``): one more field of a result's key, never part of ``source`` (issue 46).
+    python: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How progress lines name it: its source, and its interpreter where that is not the default."""
+        return self.source if self.python is None else f"{self.source} on {self.python}"
 
 
 def _metadata_of_path(path: Path) -> tuple[str, str | None]:

@@ -75,6 +75,9 @@ class Release:
     version: str
     upload_time: str  # RFC 3339, the newest of the release's files
     yanked: bool
+    # Its Requires-Python (a wheel's where the files differ; None where none declares one): which
+    # interpreters it installs on (harness/planning/interpreters.py ``supports``).
+    requires_python: str | None = None
 
 
 def _fetch(name: str, cache_dir: Path) -> dict:
@@ -147,6 +150,14 @@ def _releases(name: str, cache_dir: Path) -> dict[str, Release]:
             version=v,
             upload_time=max(f.get("upload-time", "") for f in files),
             yanked=all(bool(f.get("yanked")) for f in files),
+            requires_python=next(
+                (
+                    f["requires-python"]
+                    for f in sorted(files, key=lambda f: not f["filename"].endswith(".whl"))
+                    if f.get("requires-python")
+                ),
+                None,
+            ),
         )
     return out
 

@@ -179,7 +179,7 @@ def text(target: Target, audited: list[Audited]) -> str:
     """The report for a person."""
     out: list[str] = []
     for a in audited:
-        where = f"{target.kind} {target.label}"
+        where = f"{target.kind} {target.label}, CPython {target.interpreter}"
         out.append(f"{a.framework} {a.version}  ({where})")
         if a.index_note:
             out.append(f"  note: {a.index_note}")
@@ -222,7 +222,12 @@ def text(target: Target, audited: list[Audited]) -> str:
 def as_json(target: Target, audited: list[Audited], moved: Move | None = None) -> str:
     """The report for tools: every bug's answer for every audited release (and ``audit --to``'s move)."""
     document: dict = {
-        "target": {"kind": target.kind, "label": target.label, "python": target.python},
+        "target": {
+            "kind": target.kind,
+            "label": target.label,
+            "python": target.python,
+            "interpreter": target.interpreter,
+        },
         "reproduces": any(f.reproduces for a in audited for f in a.findings),
         "fails": any(f.fails for a in audited for f in a.findings),
         "releases": [
@@ -350,7 +355,7 @@ def markdown(target: Target, audited: list[Audited], moved: Move | None = None) 
     line, a table of the bugs that reproduce or are unexpected, the unknown ones folded, and the move."""
     out: list[str] = []
     for a in audited:
-        out += [f"### {a.framework} {a.version} ({target.kind} `{target.label}`)", ""]
+        out += [f"### {a.framework} {a.version} ({target.kind} `{target.label}`, CPython {target.interpreter})", ""]
         out.append(a.count_line(bold="**"))
         if a.status_words():
             out += ["", f"Note: {a.status_words()}."]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import difflib
 import itertools
+from collections.abc import Sequence
 from functools import partial
 
 from harness.planning import versions
-from harness.rendering import boundary_evidence, claims, commit_words, explanations, reproduce
+from harness.rendering import boundary_evidence, claims, commit_words, explanations, interpreter_words, reproduce
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store import boundaries
 from harness.store.rows import Row
@@ -255,11 +256,18 @@ def current_results(scenario: dict, document: dict) -> tuple[dict, int]:
     return {**document, "results": results}, kept.count(False)
 
 
-def render(scenario: dict, document: dict, bisects: dict | None = None, run_only: bool = False) -> str:
+def render(
+    scenario: dict,
+    document: dict,
+    bisects: dict | None = None,
+    run_only: bool = False,
+    every: Sequence[Row] | None = None,
+) -> str:
     """The report of one scenario. ``scenario``: id, framework, links, description, expected, cases.
 
     ``bisects``: the bisect record (reports/bisect.json), whose boundaries are quoted per case,
-    derived together with the record's results.
+    derived together with the record's results (``document``'s: one interpreter's). ``every``: the
+    results on every interpreter, for the report's interpreter lines (None: ``document``'s).
     """
     bisects = bisects or boundaries.empty_record()
     document, stale = current_results(scenario, document)
@@ -278,6 +286,7 @@ def render(scenario: dict, document: dict, bisects: dict | None = None, run_only
             "",
         ]
     out += claims.report_lines(scenario, results, bisects)
+    out += interpreter_words.lines(scenario["id"], rows_of(document) if every is None else every)
     specs = []
     for r in results:
         spec = r.source if not r.source.startswith("local:") else f"/path/to/{r.source[6:]}"

@@ -18,6 +18,7 @@ from harness.planning import versions
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store.rows import Row
 from harness.store.rows import of_document as rows_of
+from harness.store.rows import on as on_interpreter
 
 # outcome -> (fill, letter, letter colour)
 STYLE = {
@@ -153,7 +154,8 @@ def scenario_svg(scenario: dict, document: dict) -> str:
 
     ``scenario``: the metadata the reports use (harness/rendering/reports.py ``scenario_metadata``).
     """
-    results = [r for r in rows_of(document) if r.scenario == scenario["id"]]
+    # The release axis of the default interpreter (a report's interpreter lines show the others).
+    results = [r for r in on_interpreter(rows_of(document)) if r.scenario == scenario["id"]]
     rows = [
         (c["id"], c["id"] + (" (control)" if c.get("control") else ""))
         for c in scenario["cases"]
@@ -166,7 +168,7 @@ def scenario_svg(scenario: dict, document: dict) -> str:
 def framework_svg(document: dict, framework: str) -> str:
     """The grid of one framework: every (scenario, case) of the record by every build, rows in
     the record's order, scenarios set apart."""
-    results = [r for r in rows_of(document) if r.framework == framework]
+    results = [r for r in on_interpreter(rows_of(document)) if r.framework == framework]
     groups: dict[str, list[tuple[str, str]]] = {}
     for r in results:
         key = f"{r.scenario}:{r.case}"

@@ -10,12 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.planning import versions
+from harness.planning import interpreters, versions
 from harness.project import PROJECT
 from harness.rendering import boundary_evidence
 from harness.store import result_cache
 from harness.store.rows import Row, upgrades_of
 from harness.store.rows import of_document as rows_of
+from harness.store.rows import on as on_interpreter
 
 if TYPE_CHECKING:
     from harness.runtime.scenario import Scenario
@@ -97,6 +98,8 @@ def harness_info(root: Path) -> dict:
         "python": platform.python_version(),
         "platform": f"{platform.system().lower()}-{platform.machine()}",
         "version": __version__,
+        # The interpreter every release is measured on; a result on another names its own (issue 46).
+        "default_interpreter": interpreters.DEFAULT,
     }
     try:
         trees = [
@@ -184,15 +187,17 @@ def write_all(
     """
     from harness.rendering import evidence
 
-    # Read into rows once, for every view below (each takes a document whose results are rows).
-    document = {**document, "results": rows_of(document)}
-    ran = {r.scenario for r in document["results"]}
+    # Read into rows once, for every view below (each takes a document whose results are rows): the
+    # views of the release axis read the default interpreter's; a report's interpreter lines read all.
+    every = rows_of(document)
+    document = {**document, "results": on_interpreter(every)}
+    ran = {r.scenario for r in every}
     present = [s for s in scenarios.values() if s.id in ran]
     stage.write(reports_dir / "matrix.md", matrix_markdown(document, {s.id: s.id for s in present}))
     written = [reports_dir / "matrix.md"]
     for s in present:
         path = reports_dir / f"{s.id}.md"
-        stage.write(path, evidence.render(scenario_metadata(s, root), document, bisects, run_only))
+        stage.write(path, evidence.render(scenario_metadata(s, root), document, bisects, run_only, every))
         written.append(path)
     written += write_grids(document, present, reports_dir, stage)
     written += write_upgrades(document, reports_dir, stage, root, upgrade_changes or {})

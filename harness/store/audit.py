@@ -14,6 +14,9 @@ For a release V of a framework, a bug's answer is one of:
 - **unknown**: anything else (never run near V, neighbours that disagree, no bisect over them, or
   an ``error`` on V). Unknown is never reported as clean.
 
+The answers are for one interpreter (issue 46): its own results are measured; a release not run on it
+is inferred from the interpreters that ran it where they all agree, and else is unknown.
+
 Everything the record and the bisect record say enters through :func:`_record_results` and
 :func:`_bisect_knowledge`, as :class:`AuditRow` values: the only two functions that read those
 files, so a change of the record's API touches them alone.
@@ -28,12 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.errors import UsageError
-from harness.planning import versions
+from harness.planning import interpreters, versions
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED
 from harness.store import boundaries
 
 MEASURED, INFERRED, UNKNOWN = "measured", "inferred", "unknown"
 BY_MATRIX, BY_BISECT = "matrix", "bisect"
+BY_INTERPRETERS = "other interpreters"  # not run on the audited interpreter; every one that ran it agrees
 
 
 class RecordError(UsageError, ValueError):
@@ -53,6 +57,7 @@ class AuditRow:
     inputs: str = ""  # the scenario code's digest that answered it ("" when the row predates digests)
     dependency_date: str = ""  # the environment's exclude-newer date, for matrix rows that have one
     detail: str = ""  # the result's one-line detail: for an error, why it gave no answer
+    python: str = interpreters.DEFAULT  # the interpreter it was measured on (a probe: the default)
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,7 @@ def _record_results(root: Path) -> list[AuditRow]:
     except (ValueError, KeyError, TypeError) as exc:
         raise RecordError(f"reports/matrix.json cannot be read ({exc}); restore it with git") from None
     dates = {e["source"]: e.get("exclude_newer") or "" for e in environments}
+    # The record's key for an interpreter's result (harness/store/rows.py PYTHON_KEY: absent on the default).
     return [
         AuditRow(
             r["scenario"],
@@ -85,6 +91,7 @@ def _record_results(root: Path) -> list[AuditRow]:
             r.get("inputs") or "",
             dates.get(r["source"], ""),
             r.get("detail") or "",
+            r.get("python") or interpreters.DEFAULT,
         )
         for r in results
         if r["source"] == f"{r['framework']}=={r['version']}"
@@ -189,6 +196,8 @@ class Knowledge:
     ranges: tuple[tuple[str, str], ...]  # bisected ranges
     releases: tuple[str, ...]  # every release the bisects knew to exist
     dates: dict[str, str] = field(default_factory=dict)  # version -> dependency date (matrix rows)
+    python: str = interpreters.DEFAULT  # the interpreter the answers are for
+    others: dict[str, tuple[str, ...]] = field(default_factory=dict)  # BY_INTERPRETERS version -> who ran it
 
     def answer(self, version: str) -> Answer:
         """The bug's answer for ``version``; for one that reproduces, the first fixed release after it."""
@@ -199,6 +208,16 @@ class Knowledge:
         return Answer(**{**answer.__dict__, "first_fixed": first_fixed, "first_fixed_note": note, "fixed_since": since})
 
     def _answer(self, version: str) -> Answer:
+        if version in self.points and self.measured_by[version] == BY_INTERPRETERS:
+            outcome = self.points[version]
+            return Answer(
+                outcome,
+                INFERRED,
+                "",
+                (),
+                f"{version} was not run on {interpreters.label(self.python)}; "
+                f"every interpreter that ran it ({', '.join(self.others.get(version, ()))}) says {outcome}",
+            )
         if version in self.points:
             outcome, by = self.points[version], self.measured_by[version]
             where = "the record's matrix" if by == BY_MATRIX else "a bisect probe"
@@ -261,9 +280,9 @@ class Knowledge:
         return [{"version": v, "outcome": o, "measured_by": self.measured_by[v]} for v, o in self.points.items()]
 
 
-def knowledge(root: Path, scenarios: Iterable) -> dict[str, Knowledge]:
-    """Bug id -> what is known about it, from the record and the bisect record (current code only:
-    a row answered by an older version of the scenario's code is ignored, as in the reports)."""
+def knowledge(root: Path, scenarios: Iterable, python: str = interpreters.DEFAULT) -> dict[str, Knowledge]:
+    """Bug id -> what is known about it on ``python``, from the record and the bisect record (current
+    code only: a row answered by an older version of the scenario's code is ignored, as in the reports)."""
     from harness.store import result_cache
 
     scenarios = list(scenarios)
@@ -283,13 +302,23 @@ def knowledge(root: Path, scenarios: Iterable) -> dict[str, Knowledge]:
         by: dict[str, str] = {}
         errors: dict[str, str] = {}
         dates: dict[str, str] = {}
+        elsewhere: dict[str, dict[str, str]] = {}  # version -> interpreter -> outcome, the others' answers
         for row in by_case.get(key, []):
+            if row.python != python:
+                if row.outcome != ERROR:
+                    elsewhere.setdefault(row.version, {})[row.python] = row.outcome
+                continue
             if row.outcome == ERROR:
                 errors.setdefault(row.version, row.detail)
                 continue
             points[row.version], by[row.version] = row.outcome, row.measured_by
             if row.dependency_date:
                 dates[row.version] = row.dependency_date
+        others: dict[str, tuple[str, ...]] = {}
+        for v, said in elsewhere.items():
+            if v not in points and v not in errors and len(set(said.values())) == 1:
+                points[v], by[v] = next(iter(said.values())), BY_INTERPRETERS
+                others[v] = tuple(sorted(said, key=interpreters.key))
         ordered = dict(sorted(points.items(), key=lambda kv: versions.key(kv[0])))
         out[bug.id] = Knowledge(
             bug,
@@ -299,6 +328,8 @@ def knowledge(root: Path, scenarios: Iterable) -> dict[str, Knowledge]:
             bisects.ranges.get(key, ()),
             bisects.releases.get(bug.framework, ()),
             dates,
+            python,
+            others,
         )
     return out
 

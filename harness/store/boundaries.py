@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import UsageError
-from harness.planning import versions
+from harness.planning import interpreters, versions
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
-from harness.store.rows import AnyRow, fields
+from harness.store.rows import AnyRow, fields, python_of
 
 # 3 added ``commits``: the first commit of a boundary's newer outcome, found by ``bisect --commits``
 # (harness/execution/commit_bisect.py, issue 48); a schema 2 record is read as one with none.
@@ -313,16 +313,25 @@ def is_current(entry: Mapping, inputs: str | None) -> bool:
 
 
 def known(
-    record: dict, results: Iterable[AnyRow], scenario: str, case: str, framework: str, inputs: str | None = None
+    record: dict,
+    results: Iterable[AnyRow],
+    scenario: str,
+    case: str,
+    framework: str,
+    inputs: str | None = None,
+    python: str = interpreters.DEFAULT,
 ) -> Known:
-    """Probes of every bisect of this case, then the record's results of releases over them.
+    """Probes of every bisect of this case, then the record's results of releases over them, on one
+    interpreter (``python``; a probe without one was measured on the default).
 
     ``inputs``: the scenario's current digest; a probe or result answered by other code is ignored.
     """
     points: dict[str, str] = {}
     probes = stale = 0
     for p in record["probes"]:
-        if (p["scenario"], p["case"], p["framework"]) == (scenario, case, framework):
+        if (p["scenario"], p["case"], p["framework"]) == (scenario, case, framework) and (
+            p.get("python") or interpreters.DEFAULT
+        ) == python:
             if not is_current(p, inputs):
                 stale += 1
                 continue
@@ -333,6 +342,7 @@ def known(
             (r["scenario"], r["case"], r["framework"]) == (scenario, case, framework)
             and r["source"] == f"{framework}=={r['version']}"
             and r["outcome"] != ERROR
+            and python_of(r) == python
         ):
             if not is_current(r, inputs):
                 stale += 1
@@ -355,7 +365,10 @@ def current_answers(
     return {
         (r["case"], r["version"])
         for r in map(fields, results)
-        if r["scenario"] == scenario and r["source"] == f"{framework}=={r['version']}" and is_current(r, inputs)
+        if r["scenario"] == scenario
+        and r["source"] == f"{framework}=={r['version']}"
+        and is_current(r, inputs)
+        and python_of(r) == interpreters.DEFAULT
     }
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.errors import UsageError
-from harness.planning import index, versions
+from harness.planning import index, interpreters, versions
 from harness.project import PROJECT
 from harness.runtime.outcomes import OUTCOMES
 from harness.store import boundaries, result_cache, rows, staging
@@ -52,14 +52,18 @@ RUNS_DIR = "runs"
 # the snapshot store holds it (``rows.TIMELINE_STORED``): it is read from there.
 # 4: an ``upgrades`` list beside ``results``: one result per (scenario, case, pair of releases), the
 # reader's ``version``/``source`` and the writer's ``from_version``/``from_source`` (rows.FROM_KEYS).
-SCHEMA_VERSION = 4
-READABLE_SCHEMAS = (1, 2, 3, 4)  # older records read as version 4: repro dropped, backend null, no upgrades
+# 5: every result holds ``python``, the CPython minor it was measured on (``3.11``; rows.PYTHON_KEY), and
+# its key is (scenario, case, source, python); each environment entry holds ``interpreter`` (its minor;
+# ``python`` stays its full version). Records of 1-4 read as measured on 3.11 (interpreters.DEFAULT).
+SCHEMA_VERSION = 5
+READABLE_SCHEMAS = (1, 2, 3, 4, 5)  # older records read as version 5: repro dropped, backend null, no upgrades
 # The keys a result of each schema must hold.
 REQUIRED_KEYS = {
     1: tuple(k for k in rows.RESULT_KEYS if k != "backend"),
     2: (*rows.RESULT_KEYS[:-1], "repro", "backend"),
     3: rows.RESULT_KEYS,
     4: rows.RESULT_KEYS,
+    5: rows.RESULT_KEYS,
 }
 UPGRADE_REQUIRED_KEYS = (*rows.RESULT_KEYS, *rows.FROM_KEYS)
 SNAPSHOT_WORDS = (MATCH, UPDATED, NEW, CHANGED)
@@ -92,6 +96,9 @@ def _row_problem(r: object, required: tuple[str, ...], releases_only: bool) -> s
         return f"has detail {r['detail']!r}; valid: a string"
     if r["snapshot"] not in SNAPSHOT_WORDS:
         return f"has snapshot {r['snapshot']!r}; valid: " + ", ".join(SNAPSHOT_WORDS)
+    python = r.get(rows.PYTHON_KEY, interpreters.DEFAULT)
+    if not isinstance(python, str) or not interpreters.MINOR_RE.match(python):
+        return f"has python {python!r}; valid: a CPython minor version such as {interpreters.DEFAULT!r}"
     version = r["version"]
     valid_version = isinstance(version, str) and versions.key(version)[0] == 1
     if releases_only or rows.is_release(r):
@@ -127,13 +134,13 @@ def validate(document: object, where: str, releases_only: bool = True) -> dict:
     if schema not in READABLE_SCHEMAS:
         raise RecordError(f"{where} cannot be read (schema_version {schema!r}, expected {SCHEMA_VERSION}); {restore}")
     required = REQUIRED_KEYS[schema]
-    seen: dict[tuple[str, str, str], int] = {}
+    seen: dict[tuple[str, str, str, str], int] = {}
     for i, r in enumerate(document["results"]):
         problem = _row_problem(r, required, releases_only)
         if problem is None:
-            key = (r["scenario"], r["case"], r["source"])
+            key = rows.key_of(r)
             if key in seen:
-                problem = f"repeats result {seen[key]}; valid: one result per (scenario, case, source)"
+                problem = f"repeats result {seen[key]}; valid: one result per (scenario, case, source, python)"
             seen[key] = i
         if problem is not None:
             name = _row_name(i, r) if isinstance(r, dict) else f"result {i}"
@@ -171,12 +178,33 @@ def validate(document: object, where: str, releases_only: bool = True) -> dict:
 def migrate(document: dict) -> dict:
     """The document in the current schema: an older result loses ``repro`` and gains ``backend``
     as null where it has none."""
-    if document.get("schema_version") == SCHEMA_VERSION:
-        return {**document, rows.UPGRADES: document.get(rows.UPGRADES, [])}
+    if document.get("schema_version") in (4, SCHEMA_VERSION):  # 4 -> 5: every result of 4 was on the default
+        return {
+            **document,
+            "schema_version": SCHEMA_VERSION,
+            "results": [
+                r if rows.PYTHON_KEY in r else rows.with_python(r, rows.python_of(r)) for r in document["results"]
+            ],
+            rows.UPGRADES: [
+                r if rows.PYTHON_KEY in r else rows.with_python(r, rows.python_of(r))
+                for r in document.get(rows.UPGRADES, [])
+            ],
+            "environments": [with_interpreter(e) for e in document.get("environments", [])],
+        }
     results = [
-        {**{k: v for k, v in r.items() if k != "repro"}, "backend": r.get("backend")} for r in document["results"]
+        rows.with_python(
+            {**{k: v for k, v in r.items() if k != "repro"}, "backend": r.get("backend")}, interpreters.DEFAULT
+        )
+        for r in document["results"]
     ]
-    return {**document, "schema_version": SCHEMA_VERSION, "results": results, rows.UPGRADES: []}
+    environments = [with_interpreter(e) for e in document.get("environments", [])]
+    return {
+        **document,
+        "schema_version": SCHEMA_VERSION,
+        "results": results,
+        rows.UPGRADES: [],
+        "environments": environments,
+    }
 
 
 def snapshots_root(path: Path) -> Path:
@@ -256,7 +284,7 @@ def recorded_packages(document: dict | None) -> dict[str, tuple[str, ...]]:
     """source -> the ``name==version`` packages of the record's environment of that release:
     the lock a new environment of it is checked against (harness/execution/environments.py)."""
     return {
-        e["source"]: tuple(e["packages"])
+        environment_label(e): tuple(e["packages"])
         for e in (document or {}).get("environments", [])
         if e.get("packages") and e.get("exclude_newer") and not e.get("error")
     }
@@ -277,6 +305,7 @@ def sort_key(order: dict[tuple[str, str], int]) -> Callable[[rows.AnyRow], tuple
             r["framework"],
             versions.key(r["version"] or "0"),
             r["source"],
+            interpreters.key(rows.python_of(r)),
         )
 
     return key
@@ -315,24 +344,57 @@ def dumps(document: dict) -> str:
     return json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
 
 
-def _key(row: rows.AnyRow) -> tuple[str, str, str]:
+_key = rows.key_of
+
+
+# An environment entry of a build on another interpreter than the default holds ``interpreter``
+# (``3.10``, schema 5); its full version is its ``python`` (``3.10.13``), as every entry's is.
+INTERPRETER_KEY = "interpreter"
+
+
+def with_interpreter(entry: dict) -> dict:
+    """An environment entry of schema 1-4 in schema 5: its ``interpreter`` after ``version`` (the default)."""
+    if INTERPRETER_KEY in entry:
+        return entry
+    keys = list(entry)
+    at = keys.index("version") + 1 if "version" in keys else len(keys)
+    return {
+        **{k: entry[k] for k in keys[:at]},
+        INTERPRETER_KEY: interpreters.DEFAULT,
+        **{k: entry[k] for k in keys[at:]},
+    }
+
+
+def environment_label(entry: dict) -> str:
+    """What identifies an environment entry, as ``Build.label`` names its build: its source, and
+    ``on <interpreter>`` where that is not the default."""
+    py = entry.get(INTERPRETER_KEY)
+    return entry["source"] if not py or py == interpreters.DEFAULT else f"{entry['source']} on {py}"
+
+
+def row_label(row: rows.AnyRow) -> str:
+    """The label of the environment a result was measured in (``environment_label``)."""
     r = rows.fields(row)
-    return (r["scenario"], r["case"], r["source"])
+    py = rows.python_of(r)
+    return r["source"] if py == interpreters.DEFAULT else f"{r['source']} on {py}"
 
 
 def sorted_environments(environments: Iterable[dict]) -> list[dict]:
-    """Environment entries in the record's order: by framework, then source."""
-    return sorted(environments, key=lambda e: (e["framework"], e["source"]))
+    """Environment entries in the record's order: by framework, then source, then interpreter."""
+    return sorted(
+        environments,
+        key=lambda e: (e["framework"], e["source"], interpreters.key(e.get(INTERPRETER_KEY) or interpreters.DEFAULT)),
+    )
 
 
-def environments_of(document: dict | None, sources: set[str]) -> list[dict]:
-    """The record's environment entries of ``sources`` (a run that kept a result keeps its build's entry)."""
-    return [e for e in (document or {}).get("environments", []) if e["source"] in sources]
+def environments_of(document: dict | None, labels: set[str]) -> list[dict]:
+    """The record's environment entries of ``labels`` (a run that kept a result keeps its build's entry)."""
+    return [e for e in (document or {}).get("environments", []) if environment_label(e) in labels]
 
 
 def one_per_source(environments: Iterable[dict]) -> list[dict]:
-    """Environment entries, one per source (a later entry of a source replaces an earlier one)."""
-    return list({e["source"]: e for e in environments}.values())
+    """Environment entries, one per build (a later entry of a build replaces an earlier one)."""
+    return list({environment_label(e): e for e in environments}.values())
 
 
 def merge(
@@ -341,7 +403,7 @@ def merge(
     environments: list[dict],
     harness: dict,
     order: dict[tuple[str, str], int],
-    prune: Iterable[tuple[str, str, str]] = (),
+    prune: Iterable[tuple[str, str, str, str]] = (),
     upgrades: Sequence[rows.AnyRow] = (),
     upgrade_ids: set[str] | None = None,
     upgrade_prune: Iterable[tuple[str, str, str, str]] = (),
@@ -349,7 +411,7 @@ def merge(
     """The record with ``results`` in place of the ones they re-ran; every other result kept.
 
     ``order``: (scenario, case) -> position, for every case that exists; results of cases
-    that no longer exist are dropped. ``prune``: (scenario, case, source) keys to drop too
+    that no longer exist are dropped. ``prune``: (scenario, case, source, python) keys to drop too
     (releases that left the matrix; only a full run passes them).
     """
     new_keys = {_key(r) for r in results}
@@ -373,11 +435,11 @@ def merge(
         and (upgrade_ids is None or r["scenario"] in upgrade_ids)
     ]
     all_upgrades = kept_upgrades + [rows.written(r) for r in upgrades]
-    sources = {r["source"] for r in merged} | {
+    sources = {row_label(r) for r in merged} | {
         s for r in all_upgrades for s in (r["source"], rows.fields(r).get("from_source"))
     }
-    envs = {e["source"]: e for e in (existing or {}).get("environments", [])}
-    envs.update({e["source"]: e for e in environments})
+    envs = {environment_label(e): e for e in (existing or {}).get("environments", [])}
+    envs.update({environment_label(e): e for e in environments})
     kept_envs = sorted_environments(e for s, e in envs.items() if s in sources)
     return document_of(merged, kept_envs, harness, all_upgrades)
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+from harness.planning import interpreters
 from harness.runtime.outcomes import ERROR
 from harness.runtime.result import CaseResult
 
@@ -27,6 +28,10 @@ RESULT_KEYS = (
     "backend",
 )
 EXTRA_KEYS = ("snapshot_base", "timeline")
+# The interpreter a result was measured on (schema 5, issue 46: ``3.11``), written after ``backend``; a
+# record of schema 4 reads as measured on the default (harness/planning/interpreters.py ``DEFAULT``), as
+# every result before 5 was.
+PYTHON_KEY = "python"
 # A result of an upgrade (the record's ``upgrades`` list, schema 4): the state was written by the
 # release ``from_source`` names and read by the one ``source`` names (../shared/CONTRACT.md, "Results
 # that span two releases"); written just before ``version``.
@@ -54,6 +59,7 @@ class Row:
     snapshot_diff: str = ""
     from_version: str | None = None  # an upgrade's writer release (its reader is ``version``)
     from_source: str | None = None
+    python: str = interpreters.DEFAULT  # the interpreter it was measured on (``3.10``)
 
     @property
     def scenario(self) -> str:
@@ -76,9 +82,9 @@ class Row:
         return self.result.timeline
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        """What identifies it in the record: (scenario, case, source)."""
-        return (self.scenario, self.case, self.source)
+    def key(self) -> tuple[str, str, str, str]:
+        """What identifies it in the record: (scenario, case, source, python)."""
+        return (self.scenario, self.case, self.source, self.python)
 
     @property
     def pair_key(self) -> tuple[str, str, str, str]:
@@ -104,6 +110,7 @@ class Row:
             "snapshot_diff": self.snapshot_diff,
             "from_version": self.from_version,
             "from_source": self.from_source,
+            "python": self.python,
         }
 
     @classmethod
@@ -121,6 +128,7 @@ class Row:
             snapshot_base=row.get("snapshot_base"),
             from_version=row.get("from_version"),
             from_source=row.get("from_source"),
+            python=row.get(PYTHON_KEY) or interpreters.DEFAULT,
         )
 
 
@@ -158,6 +166,23 @@ def of_document(document: Mapping | None) -> list[Row]:
     return as_rows((document or {}).get("results", []))
 
 
+def python_of(result: AnyRow) -> str:
+    """The interpreter a result (or its JSON object) was measured on."""
+    return fields(result).get(PYTHON_KEY) or interpreters.DEFAULT
+
+
+def key_of(result: AnyRow) -> tuple[str, str, str, str]:
+    """(scenario, case, source, python) of a result or its JSON object: one per record."""
+    r = fields(result)
+    return (r["scenario"], r["case"], r["source"], python_of(r))
+
+
+def on(results: Iterable[RowT], python: str = interpreters.DEFAULT) -> list[RowT]:
+    """The results measured on ``python``: the release axis of one interpreter, what every view of
+    boundaries, grids and audits reads (a view across interpreters compares such slices)."""
+    return [r for r in results if python_of(r) == python]
+
+
 def is_release(result: AnyRow) -> bool:
     """A result of a release from the index (``source`` is ``NAME==VERSION``), not of a local build
     (``local:<name>``) or a direct reference."""
@@ -170,6 +195,13 @@ def is_release(result: AnyRow) -> bool:
 INPUTS_KEY = "inputs"
 
 
+def with_python(row: dict, python: str) -> dict:
+    """``row`` (a result's JSON object) with its ``python`` right after ``backend``, other keys kept in order."""
+    keys = [k for k in row if k != PYTHON_KEY]
+    at = keys.index("backend") + 1 if "backend" in keys else len(keys)
+    return {**{k: row[k] for k in keys[:at]}, PYTHON_KEY: python, **{k: row[k] for k in keys[at:]}}
+
+
 def written(result: AnyRow) -> dict:
     """The result as the record holds it: the keys above, in order, missing ones as null."""
     r = fields(result)
@@ -178,6 +210,7 @@ def written(result: AnyRow) -> dict:
         at = keys.index("version")
         keys = keys[:at] + FROM_KEYS + keys[at:]
     out = {k: r.get(k) for k in keys}
+    out = with_python(out, python_of(r))
     if r.get(INPUTS_KEY):
         out[INPUTS_KEY] = r[INPUTS_KEY]
     return out
@@ -189,7 +222,8 @@ def unjudged(results: Iterable[AnyRow]) -> dict[str, list[Mapping]]:
     backend did (a server that did not start). Such a run judged nothing there and must say so."""
     by_source: dict[str, list[Mapping]] = {}
     for r in map(fields, results):
-        by_source.setdefault(r["source"], []).append(r)
+        py = python_of(r)
+        by_source.setdefault(r["source"] + ("" if py == interpreters.DEFAULT else f" on {py}"), []).append(r)
     out: dict[str, list[Mapping]] = {}
     for source, rs in by_source.items():
         groups = {source: rs}

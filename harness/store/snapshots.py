@@ -5,18 +5,26 @@ timeline that ``<version>`` produced. A release with no file of its own is compa
 the nearest earlier release that has one, so identical results are stored once and a
 hundred (case, release) pairs stay a handful of reviewable files. Files are written only
 when the user asks (``--update-snapshots``), and never for local builds or ``error``s.
+
+A result measured on another interpreter than the default (harness/planning/interpreters.py) is
+compared with ``<case>/py<minor>/<version>.txt`` where that interpreter's timeline differs, else with
+the default's: its nearest own file counts where it is no older than the default's nearest, so an
+interpreter's files are stored only where its timeline differs and are inherited as releases are.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness.errors import UsageError
-from harness.planning import versions
+from harness.planning import interpreters, versions
 from harness.runtime.outcomes import ERROR, OUTCOMES
-from harness.store.rows import AnyRow, fields
+from harness.store.rows import AnyRow, fields, python_of
+
+INTERPRETER_DIR = "py{}"  # an interpreter's own snapshots of a case: <case>/py3.10/<version>.txt
 
 MATCH, NEW, CHANGED, UPDATED = "match", "new", "changed", "updated"
 
@@ -58,17 +66,24 @@ class SnapshotStore:
     def __init__(self, root: Path):
         self.root = root
 
-    def _dir(self, scenario: str, case: str) -> Path:
-        return self.root / scenario / case
+    def _dir(self, scenario: str, case: str, python: str = interpreters.DEFAULT) -> Path:
+        d = self.root / scenario / case
+        return d if python == interpreters.DEFAULT else d / INTERPRETER_DIR.format(python)
 
-    def stored_versions(self, scenario: str, case: str) -> list[str]:
-        d = self._dir(scenario, case)
+    def stored_versions(self, scenario: str, case: str, python: str = interpreters.DEFAULT) -> list[str]:
+        d = self._dir(scenario, case, python)
         return sorted((p.stem for p in d.glob("*.txt")), key=versions.key) if d.exists() else []
 
-    def nearest(self, scenario: str, case: str, version: str) -> str | None:
-        """The release whose snapshot a result of ``version`` is compared with (None: no snapshot)."""
+    def nearest(self, scenario: str, case: str, version: str, python: str = interpreters.DEFAULT) -> str | None:
+        """The snapshot a result of ``version`` on ``python`` is compared with, as its name under the
+        case's folder (``0.6.9``, or ``py3.10/0.0.12`` for an interpreter's own); None: no snapshot."""
         earlier = [v for v in self.stored_versions(scenario, case) if versions.key(v) <= versions.key(version)]
-        return earlier[-1] if earlier else None
+        base = earlier[-1] if earlier else None
+        if python != interpreters.DEFAULT:
+            own = [v for v in self.stored_versions(scenario, case, python) if versions.key(v) <= versions.key(version)]
+            if own and (base is None or versions.key(own[-1]) >= versions.key(base)):
+                return f"{INTERPRETER_DIR.format(python)}/{own[-1]}"
+        return base
 
     def read(self, scenario: str, case: str, version: str) -> str:
         return read_text(self._dir(scenario, case) / f"{version}.txt", self.root.parent.parent)
@@ -85,7 +100,7 @@ class SnapshotStore:
     def check(self, row: AnyRow) -> Check:
         """Compare a result with its release's snapshot, or the nearest earlier release's."""
         result = fields(row)
-        base = self.nearest(result["scenario"], result["case"], result["version"] or "0")
+        base = self.nearest(result["scenario"], result["case"], result["version"] or "0", python_of(result))
         if base is None:
             return Check(NEW, None, "")
         stored = self.read(result["scenario"], result["case"], base)
@@ -107,6 +122,17 @@ class SnapshotStore:
         result = fields(row)
         if result["outcome"] == ERROR or not result.get("release"):
             return False
+        python = python_of(result)
+        if python != interpreters.DEFAULT:
+            # Another interpreter's result: stored only where it differs from what it is compared with.
+            base = self.nearest(result["scenario"], result["case"], result["version"], python)
+            if base is not None and self.read(result["scenario"], result["case"], base) == render(result):
+                return True
+            own = self._dir(result["scenario"], result["case"], python) / f"{result['version']}.txt"
+            own.parent.mkdir(parents=True, exist_ok=True)
+            own.with_suffix(".tmp").write_text(render(result), encoding="utf-8")
+            own.with_suffix(".tmp").replace(own)
+            return True
         path = self._dir(result["scenario"], result["case"]) / f"{result['version']}.txt"
         earlier = [
             v
@@ -150,9 +176,12 @@ class SnapshotStore:
                 continue
             rel = path.relative_to(self.root.parent.parent).as_posix()
             hint = repair_hint(rel)
-            if path.suffix != ".txt" or len(path.relative_to(self.root).parts) != 3 or not versions.is_final(path.stem):
+            parts = path.relative_to(self.root).parts
+            own_interpreter = len(parts) == 4 and re.fullmatch(r"py3\.\d{1,2}", parts[2]) is not None
+            if path.suffix != ".txt" or not (len(parts) == 3 or own_interpreter) or not versions.is_final(path.stem):
                 raise SnapshotCorrupt(
-                    f"{rel} is not where a snapshot belongs (snapshots/matrix/<scenario>/<case>/<version>.txt); {hint}"
+                    f"{rel} is not where a snapshot belongs (snapshots/matrix/<scenario>/<case>/<version>.txt, "
+                    f"or <case>/py<interpreter>/<version>.txt); {hint}"
                 )
             lines = read_text(path, self.root.parent.parent).split("\n", 3)
             if (
