@@ -83,7 +83,22 @@ def unsupported(build: builds_mod.Build, cache_dir: Path) -> str | None:
     requires = release.requires_python if release else None
     if interpreters.supports(requires, build.python):
         return None
-    return (
-        f"{build.framework} {build.version} does not support {interpreters.label(build.python)}: "
-        f"its Requires-Python is {requires}"
+    return interpreters.unsupported_words(
+        build.framework, build.version, build.python, f"its Requires-Python is {requires}"
+    )
+
+
+def unresolvable(build: builds_mod.Build, install_error: str) -> str | None:
+    """Why ``build`` cannot run on its interpreter when uv found no dependencies for it there (the
+    release's Requires-Python allows it, a dependency's does not: google-adk 1.16.0's mcp on 3.9), as
+    the detail of a ``not-applicable`` result; None for any other install failure (an ``error``)."""
+    if (
+        build.python is None
+        or "No solution found" not in install_error
+        or "current Python version" not in install_error
+    ):
+        return None
+    cause = install_error.partition("cause: ")[2] or install_error
+    return interpreters.unsupported_words(
+        build.framework, build.version or "?", build.python, f"its dependencies do not resolve there ({cause.strip()})"
     )

@@ -156,6 +156,13 @@ def run_build(
     run = run_cases(build, cases, settings, repeat_only=twice)
     interpreter = {record.INTERPRETER_KEY: build.python or interpreters.DEFAULT}
 
+    unresolvable = interpreter_axis.unresolvable(build, run.install_error or "")
+    if unresolvable:  # uv found no dependencies on this interpreter: it cannot run there, no verdict
+        log(f"  {build.label}: not-applicable: {unresolvable}")
+        return {}, [
+            _result(s, c, build, build.version, outcome=NOT_APPLICABLE, detail=unresolvable, inputs=inputs(s))
+            for s, c in cases
+        ]
     if run.install_error:
         log(f"  {build.label}: {run.install_error}")
         return (

@@ -26,6 +26,18 @@ DEFAULT = "3.11"
 # releases of both accept) is measured when named: ``--python 3.9``.
 KNOWN = ("3.10", "3.11", "3.12", "3.13", "3.14")
 MINOR_RE = re.compile(r"^3\.\d{1,2}$")
+# What the detail of a result on an interpreter its release cannot install says (``unsupported_words``):
+# a not-applicable that is no verdict of the script (reports name it apart; no snapshot holds it).
+UNSUPPORTED = " does not support CPython "
+
+
+def unsupported_words(framework: str, version: str, minor: str, why: str) -> str:
+    """The detail of such a result: ``google-adk 2.13.0 does not support CPython 3.9: <why>``."""
+    return f"{framework} {version}{UNSUPPORTED}{minor}: {why}"
+
+
+def is_unsupported(outcome: str, detail: str) -> bool:
+    return outcome == "not-applicable" and UNSUPPORTED in detail
 
 
 class InterpreterError(UsageError, ValueError):

@@ -8,16 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.planning import interpreters, versions
-from harness.runtime.outcomes import NOT_APPLICABLE
+from harness.runtime.outcomes import ERROR
 from harness.store.rows import Row
 
-# The detail a result on an interpreter its release does not support carries
-# (harness/execution/interpreter_axis.py ``unsupported``).
-UNSUPPORTED = " does not support CPython "
+UNSUPPORTED = interpreters.UNSUPPORTED
 
 
 def _unsupported(r: Row) -> bool:
-    return r.outcome == NOT_APPLICABLE and UNSUPPORTED in r.detail
+    return interpreters.is_unsupported(r.outcome, r.detail)
 
 
 def _ranges(rows: Sequence[Row]) -> str:
@@ -40,7 +38,8 @@ def _releases(n: int) -> str:
 def lines(scenario_id: str, every: Sequence[Row]) -> list[str]:
     """The report's "Interpreters" lines for ``scenario_id`` from ``every`` result of the record (each
     interpreter's release axis); the default interpreter alone gives one line saying so."""
-    mine = [r for r in every if r.scenario == scenario_id and r.release]
+    # An error is no verdict: it is the matrix's to show, not a difference between interpreters.
+    mine = [r for r in every if r.scenario == scenario_id and r.release and r.outcome != ERROR]
     measured = sorted({r.python for r in mine} | {interpreters.DEFAULT}, key=interpreters.key)
     others = [r for r in mine if r.python != interpreters.DEFAULT]
     if not others:
@@ -49,7 +48,10 @@ def lines(scenario_id: str, every: Sequence[Row]) -> list[str]:
     differing = sorted(
         {r.case for r in others if not _unsupported(r) and default.get((r.case, r.version)) not in (None, r.outcome)}
     )
-    counts = ", ".join(f"{py} ({_releases(len({r.version for r in mine if r.python == py}))})" for py in measured)
+    counts = ", ".join(
+        f"{py} ({_releases(len({r.version for r in mine if r.python == py and not _unsupported(r)}))})"
+        for py in measured
+    )
     out = [f"Interpreters measured (CPython): {counts}."]
     if not differing:
         out[0] += " Every release measured on more than one of them has the same verdicts on each."
@@ -62,7 +64,9 @@ def lines(scenario_id: str, every: Sequence[Row]) -> list[str]:
                 rs = [r for r in mine if r.case == case and r.python == py and not _unsupported(r)]
                 if rs:
                     out.append(f"  - on {py}: {_ranges(rs)}")
-        differs_on = sorted({r.python for r in others if r.case in differing}, key=interpreters.key)
+        differs_on = sorted(
+            {r.python for r in others if r.case in differing and not _unsupported(r)}, key=interpreters.key
+        )
         out += [
             "",
             "Measure it on those interpreters: "
@@ -75,7 +79,7 @@ def lines(scenario_id: str, every: Sequence[Row]) -> list[str]:
             by_py.setdefault(py, []).append(v)
         out.append("")
         out.append(
-            "Not installable by their Requires-Python, so not measured: "
+            "Not installable there (Requires-Python, or dependencies that do not resolve), so not measured: "
             + "; ".join(f"on {py}: {', '.join(sorted(vs, key=versions.key))}" for py, vs in sorted(by_py.items()))
             + "."
         )

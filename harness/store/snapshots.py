@@ -100,6 +100,9 @@ class SnapshotStore:
     def check(self, row: AnyRow) -> Check:
         """Compare a result with its release's snapshot, or the nearest earlier release's."""
         result = fields(row)
+        if interpreters.is_unsupported(result["outcome"], result["detail"]):
+            # A release its interpreter cannot install (its index entry says so): nothing ran, nothing to store.
+            return Check(MATCH, None, "")
         base = self.nearest(result["scenario"], result["case"], result["version"] or "0", python_of(result))
         if base is None:
             return Check(NEW, None, "")
@@ -123,6 +126,8 @@ class SnapshotStore:
         if result["outcome"] == ERROR or not result.get("release"):
             return False
         python = python_of(result)
+        if interpreters.is_unsupported(result["outcome"], result["detail"]):
+            return True  # nothing ran (``check``)
         if python != interpreters.DEFAULT:
             # Another interpreter's result: stored only where it differs from what it is compared with.
             base = self.nearest(result["scenario"], result["case"], result["version"], python)

@@ -1,0 +1,242 @@
+"""The interpreter axis (issue 46): interpreters found and refused, a release an interpreter cannot
+install, results keyed by interpreter, snapshots stored per interpreter only where they differ, the
+report's words and the audit's answers for one interpreter."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.commands.cli import main
+from harness.execution import interpreter_axis
+from harness.planning import builds, index, interpreters
+from harness.rendering import interpreter_words
+from harness.runtime import registry
+from harness.runtime.result import CaseResult
+from harness.store import audit, boundaries, record, rows
+from harness.store.rows import Row
+from harness.store.snapshots import SnapshotStore, render
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERIC = "agents-output-schema-generic-dict"
+
+
+def row(version, outcome, python=interpreters.DEFAULT, case="dict-str-int", timeline="t\n", detail="d") -> Row:
+    return Row(
+        CaseResult(GENERIC, case, outcome, detail, timeline),
+        "openai-agents",
+        version,
+        f"openai-agents=={version}",
+        snapshot="match",
+        snapshot_base=version,
+        python=python,
+    )
+
+
+def test_an_interpreter_not_on_the_machine_is_one_line_naming_what_was_found():
+    with pytest.raises(interpreters.InterpreterError) as exc:
+        interpreters.parse("3.99")
+    assert str(exc.value).startswith("--python 3.99: no CPython 3.99 on this machine (none is downloaded); found: ")
+    assert interpreters.DEFAULT in str(exc.value)
+    with pytest.raises(interpreters.InterpreterError, match="is not an interpreter version"):
+        interpreters.parse("python3")
+    assert interpreters.parse(f"{interpreters.DEFAULT},{interpreters.DEFAULT}") == [interpreters.DEFAULT]
+
+
+def test_bad_python_through_the_command_is_exit_2_and_touches_nothing(capsys):
+    before = (ROOT / "reports" / "matrix.json").read_bytes()
+    assert main(["matrix", "--python", "3.99", "--only", GENERIC]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no CPython 3.99" in err[0]
+    assert (ROOT / "reports" / "matrix.json").read_bytes() == before
+
+
+def test_requires_python_decides_what_an_interpreter_can_install(monkeypatch, tmp_path):
+    assert interpreters.supports(">=3.10", "3.13") and not interpreters.supports(">=3.10", "3.9")
+    assert not interpreters.supports(">=3.9,<3.13", "3.13") and interpreters.supports(None, "3.9")
+    monkeypatch.setattr(
+        index,
+        "releases",
+        lambda name, cache_dir: {"2.13.0": index.Release("2.13.0", "2026-01-01T00:00:00Z", False, ">=3.10")},
+    )
+    build = builds.Build("google-adk", "google-adk==2.13.0", "google-adk==2.13.0", "2.13.0", True)
+    assert interpreter_axis.unsupported(build, tmp_path) is None  # the default interpreter: never refused here
+    assert interpreter_axis.unsupported(interpreter_axis.on(build, "3.12"), tmp_path) is None
+    said = interpreter_axis.unsupported(interpreter_axis.on(build, "3.9"), tmp_path)
+    assert said == "google-adk 2.13.0 does not support CPython 3.9: its Requires-Python is >=3.10"
+    assert interpreter_words.UNSUPPORTED in said  # the report tells it from a verdict
+
+
+def test_an_interpreter_is_a_field_of_the_key_and_the_default_build_keeps_its_folder():
+    from harness.execution.environments import env_name
+
+    build = builds.Build("google-adk", "google-adk==2.13.0", "google-adk==2.13.0", "2.13.0", True)
+    assert interpreter_axis.on(build, interpreters.DEFAULT) == build
+    assert env_name(build, False) == "google-adk-2.13.0"
+    assert env_name(interpreter_axis.on(build, "3.10"), False) == "google-adk-2.13.0-py3.10"
+    assert interpreter_axis.on(build, "3.10").label == "google-adk==2.13.0 on 3.10"
+    a, b = row("0.17.0", "reproduced"), row("0.17.0", "fixed", python="3.10")
+    assert a.key != b.key
+    document = record.document_of([a, b], [])
+    assert [r["python"] for r in document["results"]] == ["3.11", "3.10"]
+    assert list(document["results"][0])[8:10] == ["backend", "python"]
+    assert record.validate(document, "x") is document  # two interpreters of one release: two results
+    again = record.document_of([a, a], [])
+    with pytest.raises(
+        record.RecordError, match=r"repeats result 0; valid: one result per \(scenario, case, source, python\)"
+    ):
+        record.validate(again, "x")
+    bad = record.document_of([a], [])
+    bad["results"][0]["python"] = "three"
+    with pytest.raises(record.RecordError, match="has python 'three'"):
+        record.validate(bad, "x")
+
+
+def test_a_schema_4_record_reads_as_measured_on_the_default_interpreter():
+    document = record.document_of(
+        [row("0.17.0", "reproduced")],
+        [{"source": "openai-agents==0.17.0", "framework": "openai-agents", "version": "0.17.0", "python": "3.11.7"}],
+    )
+    for r in document["results"]:
+        del r["python"]
+    document["schema_version"] = 4
+    migrated = record.migrate(record.validate(document, "x"))
+    assert migrated["schema_version"] == record.SCHEMA_VERSION == 5
+    assert [r["python"] for r in migrated["results"]] == [interpreters.DEFAULT]
+    assert migrated["environments"][0] == {
+        "source": "openai-agents==0.17.0",
+        "framework": "openai-agents",
+        "version": "0.17.0",
+        "interpreter": interpreters.DEFAULT,
+        "python": "3.11.7",
+    }
+    assert rows.Row.from_json(migrated["results"][0]).python == interpreters.DEFAULT
+
+
+def test_an_interpreter_s_snapshot_is_stored_only_where_it_differs_and_is_inherited(tmp_path):
+    store = SnapshotStore(tmp_path / "snapshots" / "matrix")
+    for v in ("0.0.12", "0.17.1"):
+        store.accept({**row(v, "reproduced" if v == "0.0.12" else "fixed").fields(), "release": True})
+    same = row("0.17.1", "fixed", python="3.10")
+    assert store.check(same).status == "match" and store.check(same).base == "0.17.1"
+    assert store.accept({**same.fields(), "release": True})
+    assert not (tmp_path / "snapshots" / "matrix" / GENERIC / "dict-str-int" / "py3.10").exists()
+    other = row("0.0.12", "fixed", python="3.10", timeline="not wrapped\n")
+    assert store.check(other).status == "changed"
+    assert store.accept({**other.fields(), "release": True})
+    assert store.stored_versions(GENERIC, "dict-str-int", "3.10") == ["0.0.12"]
+    # Inherited by the next releases on 3.10, until the default's own newer snapshot.
+    assert store.nearest(GENERIC, "dict-str-int", "0.17.0", "3.10") == "py3.10/0.0.12"
+    assert store.check(row("0.17.0", "fixed", python="3.10", timeline="not wrapped\n")).status == "match"
+    assert store.nearest(GENERIC, "dict-str-int", "0.17.1", "3.10") == "0.17.1"
+    assert store.nearest(GENERIC, "dict-str-int", "0.17.0") == "0.0.12"  # the default never sees it
+    assert store.timeline(GENERIC, "dict-str-int", "py3.10/0.0.12") == "not wrapped\n"
+    assert render(other).startswith("outcome: fixed\n")
+    store.validate()  # the interpreter's folder is where a snapshot belongs
+
+
+def test_boundaries_are_per_interpreter():
+    results = [row(v, o) for v, o in (("0.17.0", "reproduced"), ("0.17.1", "fixed"))]
+    results += [row(v, "fixed", python="3.10") for v in ("0.17.0", "0.17.1")]
+    record_ = {**boundaries.empty_record(), "releases": {"openai-agents": ["0.17.0", "0.17.1"]}}
+    default = boundaries.known(record_, results, GENERIC, "dict-str-int", "openai-agents")
+    on_310 = boundaries.known(record_, results, GENERIC, "dict-str-int", "openai-agents", python="3.10")
+    assert [(b.before.version, b.after.version) for b in default.boundaries] == [("0.17.0", "0.17.1")]
+    assert on_310.boundaries == [] and on_310.points == {"0.17.0": "fixed", "0.17.1": "fixed"}
+
+
+def test_the_report_names_the_interpreters_and_only_measured_differences():
+    default = [row(v, o) for v, o in (("0.0.12", "reproduced"), ("0.17.0", "reproduced"), ("0.17.1", "fixed"))]
+    assert interpreter_words.lines(GENERIC, default) == ["Interpreters: measured on CPython 3.11 only.", ""]
+    same = default + [row("0.17.1", "fixed", python="3.13")]
+    text = "\n".join(interpreter_words.lines(GENERIC, same))
+    assert "3.13 (1 release)" in text and "same verdicts" in text and "differ" not in text
+    differ = default + [row(v, "fixed", python="3.10") for v in ("0.0.12", "0.17.0", "0.17.1")]
+    differ.append(
+        row("0.0.12", "not-applicable", python="3.9", detail="openai-agents 0.0.12 does not support CPython 3.9: x")
+    )
+    text = "\n".join(interpreter_words.lines(GENERIC, differ))
+    assert "**Verdicts differ by interpreter** (measured)" in text
+    assert "  - on 3.10: fixed 0.0.12-0.17.1" in text
+    assert "  - on 3.11: reproduced 0.0.12-0.17.0, fixed 0.17.1" in text
+    assert "on 3.9:" not in text.split("Not installable")[0]  # an uninstallable release is no verdict
+    assert "so not measured: on 3.9: 0.0.12." in text
+    assert f"`nox -s matrix -- --python 3.10 --only {GENERIC}`" in text
+
+
+def _root_with(tmp_path: Path, results: list[Row]) -> Path:
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "matrix.json").write_text(record.dumps(record.document_of(results, [])))
+    (tmp_path / "reports" / "bisect.json").write_text(boundaries.dumps(boundaries.empty_record()))
+    return tmp_path
+
+
+def test_the_audit_answers_for_one_interpreter_and_infers_only_where_the_others_agree(tmp_path):
+    results = [row("0.17.0", "reproduced"), row("0.17.0", "fixed", python="3.10")]
+    results += [row("0.16.1", "reproduced"), row("0.16.1", "reproduced", python="3.10")]
+    root = _root_with(tmp_path, results)
+    scenario = [registry.discover()[GENERIC]]
+    key = f"{GENERIC}:dict-str-int"
+    on_310 = audit.knowledge(root, scenario, "3.10")[key]
+    assert on_310.answer("0.17.0").outcome == "fixed" and on_310.answer("0.17.0").basis == audit.MEASURED
+    on_312 = audit.knowledge(root, scenario, "3.12")[key]
+    agreed = on_312.answer("0.16.1")
+    assert (agreed.outcome, agreed.basis) == ("reproduced", audit.INFERRED)
+    assert (
+        agreed.reason
+        == "0.16.1 was not run on CPython 3.12; every interpreter that ran it (3.10, 3.11) says reproduced"
+    )
+    assert on_312.answer("0.17.0").basis == audit.UNKNOWN  # 3.10 and 3.11 disagree there
+
+
+def test_the_record_s_audit_of_0_17_0_differs_on_3_10(capsys):
+    """Done-when of issue 46: the audit for openai-agents==0.17.0 --python 3.10 says what 3.10 measured."""
+    for python, outcome in (("3.10", "fixed"), ("3.12", "reproduced")):
+        code = main(["audit", "openai-agents==0.17.0", "--python", python, "--format", "json", "--only", GENERIC])
+        document = json.loads(capsys.readouterr().out)
+        assert document["target"]["interpreter"] == python
+        (bugs,) = [a["bugs"] for a in document["releases"]]
+        answer = {b["id"]: b for b in bugs}[f"{GENERIC}:dict-str-int"]
+        assert (answer["outcome"], answer["basis"]) == (outcome, "measured")
+        assert code == (1 if outcome == "reproduced" else 0)
+
+
+FRAMEWORK_FLOOR = {"openai-agents": "3.10", "google-adk": "3.11"}  # the newest releases' Requires-Python floors
+
+
+def test_each_script_s_requires_python_floor_was_measured_or_is_the_framework_s():
+    """A script's header names the oldest interpreter it is for: one the record measured it on with a
+    verdict (not not-applicable), or its framework's own floor (the guide: CONTRIBUTING.md)."""
+    document = json.loads((ROOT / "reports" / "matrix.json").read_text())
+    judged: dict[str, set[str]] = {}
+    for r in document["results"]:
+        if r["outcome"] not in ("not-applicable", "error"):
+            judged.setdefault(r["scenario"], set()).add(r["python"])
+    wrong = []
+    for s in registry.discover().values():
+        script = ROOT / "scenarios" / s.id / "repro.py"
+        header = re.search(r'^# requires-python = ">=(3\.\d+)"', script.read_text(), re.M)
+        floor = header.group(1) if header else None
+        if floor not in judged.get(s.id, set()) | {FRAMEWORK_FLOOR[s.framework]}:
+            wrong.append(f"{s.id}: requires-python >={floor}")
+    assert wrong == []
+
+
+def test_the_framework_floors_are_the_newest_releases_own():
+    cache = ROOT / ".nox" / ".harness-cache"
+    if not (cache / "openai-agents.json").exists():
+        pytest.skip("no cached package index")
+    for framework, floor in FRAMEWORK_FLOOR.items():
+        newest = list(index.releases(framework, cache).values())[-1]
+        assert interpreters.supports(newest.requires_python, floor), (framework, newest)
+        older = f"3.{int(floor.split('.')[1]) - 1}"
+        assert not interpreters.supports(newest.requires_python, older), (framework, newest)
+
+
+def test_the_interpreter_running_the_tests_is_found_as_itself():
+    minor = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert interpreters.find(minor) == Path(sys.executable)
