@@ -42,7 +42,9 @@ def _differing(recorded: Iterable[Row]) -> set[tuple[str, str]]:
     return {
         (r.scenario, r.python)
         for r in rows
-        if r.python != interpreters.DEFAULT and default.get((r.scenario, r.case, r.source)) not in (None, r.outcome)
+        if r.python != interpreters.DEFAULT
+        and not interpreters.is_unsupported(r.outcome, r.detail)  # nothing ran there: no verdict differs
+        and default.get((r.scenario, r.case, r.source)) not in (None, r.outcome)
     }
 
 
