@@ -240,3 +240,22 @@ def test_the_framework_floors_are_the_newest_releases_own():
 def test_the_interpreter_running_the_tests_is_found_as_itself():
     minor = f"{sys.version_info.major}.{sys.version_info.minor}"
     assert interpreters.find(minor) == Path(sys.executable)
+
+
+def test_a_full_run_adds_the_newest_release_of_each_line_and_a_differing_scenario_s_whole_matrix(monkeypatch):
+    known = {v: index.Release(v, "2026-01-01T00:00:00Z", False, ">=3.10") for v in ("0.16.1", "0.17.0", "0.17.1")}
+    monkeypatch.setattr(index, "releases", lambda name, cache_dir: dict(known))
+    scenarios = registry.discover()
+    generic, other = scenarios[GENERIC], scenarios["agents-docstring-args-first"]
+    selected = [(generic, c) for c in generic.cases] + [(other, c) for c in other.cases]
+    members = {GENERIC: ["0.16.1", "0.17.0", "0.17.1"], other.id: ["0.16.1", "0.17.1"]}
+    plan = interpreter_axis.extras(selected, members, [], Path("."), found=["3.10", "3.11", "3.13"])
+    assert sorted((b.version, b.python, len(cases)) for b, cases in plan) == [
+        ("0.17.1", "3.10", len(selected)),
+        ("0.17.1", "3.13", len(selected)),
+    ]
+    differing = [row("0.17.0", "reproduced"), row("0.17.0", "fixed", python="3.10")]
+    plan = interpreter_axis.extras(selected, members, differing, Path("."), found=["3.10", "3.11", "3.13"])
+    on_310 = sorted((b.version, len(cases)) for b, cases in plan if b.python == "3.10")
+    assert on_310 == [("0.16.1", len(generic.cases)), ("0.17.0", len(generic.cases)), ("0.17.1", len(selected))]
+    assert all(b.python != interpreters.DEFAULT for b, _ in plan)
