@@ -365,9 +365,6 @@ def start(
     return member
 
 
-MODES = ("auto", "warm", "cold")
-
-
 def for_run(
     mode: str,
     python: Path,

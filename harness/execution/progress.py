@@ -92,7 +92,6 @@ class Tracker:
         self.title, self.total, self.parallel, self.unit = title, total, max(1, parallel), unit
         # Durations of finished items; shared with a later step (candidate's releases after its build).
         self.history = history if history is not None else []
-        self._known = len(self.history)  # those of an earlier step: an estimate before the first item ends
         self.clock = clock
         self.live = _stream().isatty() if live is None else live
         self.live_shown = False
