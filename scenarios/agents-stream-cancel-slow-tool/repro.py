@@ -113,7 +113,9 @@ async def observe(say, tool_seconds, wait_seconds):
                 event = await asyncio.wait_for(events.__anext__(), wait_seconds)
         except StopAsyncIteration:
             ended = "StopAsyncIteration"
-        except TimeoutError:
+        except (TimeoutError, asyncio.TimeoutError):
+            # Before Python 3.11 wait_for raises asyncio.TimeoutError, not the builtin TimeoutError (an alias
+            # of it only from 3.11: What's New in Python 3.11, bpo-42413); both are the timeout firing.
             ended = "TimeoutError"
         except Exception as exc:
             ended = f"{type(exc).__name__}: {exc}"
