@@ -259,3 +259,21 @@ def test_a_full_run_adds_the_newest_release_of_each_line_and_a_differing_scenari
     on_310 = sorted((b.version, len(cases)) for b, cases in plan if b.python == "3.10")
     assert on_310 == [("0.16.1", len(generic.cases)), ("0.17.0", len(generic.cases)), ("0.17.1", len(selected))]
     assert all(b.python != interpreters.DEFAULT for b, _ in plan)
+
+
+def test_a_report_lists_the_default_interpreter_s_environment_once(tmp_path):
+    """The first full run with the axis listed a release's 3.10 environment beside its 3.11 one in
+    every report of the release axis (which shows the default interpreter's results)."""
+    from harness.rendering import reports
+    from harness.store.staging import Staging
+
+    env = {"source": "openai-agents==0.17.0", "framework": "openai-agents", "version": "0.17.0"}
+    environments = [
+        {**env, "interpreter": py, "python": f"{py}.1", "packages": [f"pkg-on-{py}==1"]} for py in ("3.10", "3.11")
+    ]
+    document = record.document_of([row("0.17.0", "reproduced"), row("0.17.0", "fixed", python="3.10")], environments)
+    with Staging(tmp_path) as stage:
+        reports.write_all(document, {GENERIC: registry.discover()[GENERIC]}, tmp_path, stage)
+    text = (tmp_path / f"{GENERIC}.md").read_text()
+    assert text.count("<summary>openai-agents==0.17.0: 1 packages") == 1
+    assert "pkg-on-3.11==1" in text and "pkg-on-3.10==1" not in text

@@ -190,7 +190,16 @@ def write_all(
     # Read into rows once, for every view below (each takes a document whose results are rows): the
     # views of the release axis read the default interpreter's; a report's interpreter lines read all.
     every = rows_of(document)
-    document = {**document, "results": on_interpreter(every)}
+    document = {
+        **document,
+        "results": on_interpreter(every),
+        # The environments of the default interpreter's builds (harness/store/record.py ``INTERPRETER_KEY``).
+        "environments": [
+            e
+            for e in document.get("environments", [])
+            if e.get("interpreter", interpreters.DEFAULT) == interpreters.DEFAULT
+        ],
+    }
     ran = {r.scenario for r in every}
     present = [s for s in scenarios.values() if s.id in ran]
     stage.write(reports_dir / "matrix.md", matrix_markdown(document, {s.id: s.id for s in present}))
