@@ -90,7 +90,7 @@ async def observe(say, tree, viewer, sees, hides):
             if before >= 0:
                 try:
                     await asyncio.wait_for(recorded[order[before]].wait(), WAIT)
-                except (TimeoutError, asyncio.TimeoutError):  # noqa: UP041 (distinct before Python 3.11)
+                except (TimeoutError, asyncio.TimeoutError):  # two classes before Python 3.11
                     timed_out.append(self.who)
             yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=reply(self.who))]))
 
