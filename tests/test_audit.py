@@ -445,7 +445,9 @@ def test_to_answers_can_i_upgrade_from_the_record(capsys):
     # The one bug the record measures brought by this move (google-genai 1.45+ under 1.17.0, issue 51's
     # adk-openapi-nullable-anyof); the case not applicable on 1.16.0 is not among them.
     brought = moved[moved.index("BROUGHT BY THE MOVE") :]
-    assert "adk-openapi-nullable-anyof:nullable-field: 1.16.0: fixed (measured); 1.17.0: reproduced (measured)" in brought
+    assert (
+        "adk-openapi-nullable-anyof:nullable-field: 1.16.0: fixed (measured); 1.17.0: reproduced (measured)" in brought
+    )
     assert "adk-database-list-sessions-order" not in brought.split("\n\n")[0]
     assert "adk-database-list-sessions-order:app-wide: 1.16.0: not-applicable (measured)" in moved
     code = main(["audit", "google-adk==1.16.0", "--to", "1.17.0", "--no-measure", "--format", "json"])

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.errors import UsageError
-from harness.planning import versions
+from harness.planning import interpreters, versions
 from harness.project import PROJECT
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.reproduction import SCRIPT
@@ -124,8 +124,13 @@ def lines(bug: Bug, case_id: str, document: dict | None, path: str = SCRIPT) -> 
 
 
 def case_rows(document: dict | None, scenario_id: str, case_id: str) -> list[Row]:
-    """The record's release results of a case, oldest first."""
-    rows = [r for r in rows_of(document) if r.scenario == scenario_id and r.case == case_id and r.release]
+    """The record's release results of a case on the default interpreter, oldest first (the commands
+    and exports built from them run on it)."""
+    rows = [
+        r
+        for r in rows_of(document)
+        if r.scenario == scenario_id and r.case == case_id and r.release and r.python == interpreters.DEFAULT
+    ]
     return sorted(rows, key=lambda r: versions.key(str(r.version)))
 
 
