@@ -8,7 +8,7 @@ from __future__ import annotations
 from conftest import ROOT
 from harness.execution import pending
 from harness.runtime import registry
-from harness.store import boundaries, result_cache
+from harness.store import boundaries, membership, result_cache
 
 SCENARIO = "adk-instruction-dollar-brace"
 
@@ -77,11 +77,10 @@ def test_a_boundary_that_older_codes_probes_found_keeps_its_releases_in_the_matr
     """Issue 45: after a script edit, a matrix run dropped 15 results of 5 boundary releases (google-adk
     1.21.0 of adk-planreact-final-answer-tags, openai-agents 0.0.19, 0.5.1, 0.2.11) from the record,
     because their probes no longer counted. Pending probes keep them in the matrix."""
-    from harness.store import record
     from harness.store.snapshots import SnapshotStore
 
     scenario = registry.discover()[SCENARIO]
     record_ = boundaries.empty_record()
     record_["probes"] = [_probe("2.5.0", "reproduced", "old"), _probe("2.6.0", "fixed", "old")]
-    releases = record.scenario_releases(scenario, ["2.13.0"], SnapshotStore(tmp_path / "empty"), record_, [])
+    releases = membership.scenario_releases(scenario, ["2.13.0"], SnapshotStore(tmp_path / "empty"), record_, [])
     assert {"2.5.0", "2.6.0"} <= set(releases)

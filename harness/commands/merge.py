@@ -13,6 +13,6 @@ def setup(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.execution import matrix
+    from harness.execution import shards
 
-    return matrix.merge([Path(p) for p in args.shards])
+    return shards.merge([Path(p) for p in args.shards])

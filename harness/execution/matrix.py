@@ -22,7 +22,7 @@ from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, OUTCOMES
 from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
-from harness.store import record, result_cache, staging
+from harness.store import membership, record, result_cache, staging
 from harness.store.rows import Row, of_document, unjudged_lines, upgrades_of
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
@@ -238,10 +238,11 @@ def check_snapshots(results: list[Row], store: SnapshotStore, update: bool, reco
 def _members(
     root: Path, scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: dict | None, cache_dir: Path
 ) -> dict[str, list[str]]:
-    """scenario id -> the releases of its matrix (harness/store/record.py), as the store is now."""
+    """scenario id -> the releases of its matrix (harness/store/membership.py), as the store is now."""
     frameworks = sorted({s.framework for s in scenarios})
     defaults = {fw: releases.default_versions(fw, cache_dir) for fw in frameworks}
-    return record.matrix_releases(scenarios, defaults, store, bisects, (existing or {}).get("results", []), cache_dir)
+    recorded = (existing or {}).get("results", [])
+    return membership.matrix_releases(scenarios, defaults, store, bisects, recorded, cache_dir)
 
 
 def _plan(
@@ -585,7 +586,7 @@ def contradicted_proofs(results: list[Row], scenarios: dict[str, Scenario]) -> l
     """Results of a release a case's Release proof names, where the case no longer says the
     outcome the proof claims: the proof test reads the record, so the matrix is where it fails.
     A proof names a release on the default interpreter (a verdict may differ on another: issue 46)."""
-    claims = {s.id: record.proof_claims(s) for s in scenarios.values()}
+    claims = {s.id: membership.proof_claims(s) for s in scenarios.values()}
     out = []
     for r in results:
         if r.python != interpreters.DEFAULT:
@@ -594,45 +595,3 @@ def contradicted_proofs(results: list[Row], scenarios: dict[str, Scenario]) -> l
         if claim is not None and r.outcome != claim:
             out.append((r, claim))
     return out
-
-
-def merge(paths: list[Path], root: Path = PROJECT_ROOT) -> int:
-    """Build reports from shard results: byte-identical to a single run over the same builds."""
-    import json
-
-    scenarios = registry.discover()
-    documents = []
-    for path in paths:
-        try:
-            document = json.loads(path.read_text())
-        except (OSError, ValueError) as exc:
-            raise builds_mod.SpecError(f"{path.name}: not a shard result ({exc})") from None
-        documents.append(record.migrate(record.validate(document, path.name, releases_only=False)))
-    infos = {json.dumps(d.get("harness", {}), sort_keys=True) for d in documents}
-    if len(infos) > 1:
-        raise builds_mod.SpecError(
-            "the shards were run by different harness code or Pythons; re-run them from one commit"
-        )
-    results = [r for d in documents for r in of_document(d)]
-    envs = record.sorted_environments(e for d in documents for e in d.get("environments", []))
-    order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
-    results.sort(key=record.sort_key(order))
-    reports_dir = root / "reports"
-    staging.check_writable(reports_dir)
-    record.load(reports_dir)  # an unreadable record is refused before any work
-    cache_dir = Project(root).cache
-    publish(
-        root,
-        scenarios,
-        results,
-        envs,
-        documents[0].get("harness", {}) if documents else {},
-        SnapshotStore(root / "snapshots" / "matrix"),
-        cache_dir,
-        None,
-    )
-    bad = [r for r in results if r.snapshot not in (MATCH, UPDATED)]
-    log(f"merged {len(paths)} shards: {len(results)} results, {len(bad)} differ from their snapshots")
-    for line in unjudged_lines(results):
-        log(line)
-    return 1 if bad or unjudged_lines(results) else 0

@@ -151,7 +151,7 @@ class SnapshotStore:
         ):
             return True  # unchanged since an earlier release: that release's file covers it
         # A release with a file of its own keeps it, even where its result now equals an earlier
-        # release's: the file keeps it in the scenario's matrix (harness/store/record.py
+        # release's: the file keeps it in the scenario's matrix (harness/store/membership.py
         # ``scenario_releases``), so accepting new timelines never drops a release's results.
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
