@@ -42,7 +42,7 @@ def validate_matrix_json(path: Path) -> dict:
     """The contract's shape of reports/matrix.json (CONTRACT.md)."""
     text = path.read_text()
     doc = json.loads(text)
-    assert doc["schema_version"] == 4
+    assert doc["schema_version"] == 5
     assert isinstance(doc["results"], list) and doc["results"]
     assert isinstance(doc["upgrades"], list)  # schema 4: the upgrade pairs' results, beside these
     for r in doc["results"]:

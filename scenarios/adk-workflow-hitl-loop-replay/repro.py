@@ -48,6 +48,9 @@ class NotApplicable(Exception):
 async def observe(say, revise, answers, check):
     """Run the loop, answering each review request in turn; say each turn's events; return the facts."""
     warnings.filterwarnings("ignore", message=r"\[EXPERIMENTAL\]")
+    # Outside the try: a missing framework is an error of the run, not a release without the feature.
+    from google.adk.runners import Runner
+
     try:
         from google.adk.events.request_input import RequestInput
         from google.adk.workflow import FunctionNode, Workflow
@@ -55,7 +58,6 @@ async def observe(say, revise, answers, check):
         raise NotApplicable(f"no Workflow / RequestInput ({exc})") from None
     from google.adk.apps.app import App, ResumabilityConfig
     from google.adk.events.event import Event
-    from google.adk.runners import Runner
     from google.adk.sessions import InMemorySessionService
     from google.genai import types
 
