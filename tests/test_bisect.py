@@ -488,3 +488,52 @@ def test_the_declarations_words_are_not_the_scenarios_digest(tmp_path):
     assert with_data != digest
     (folder / "repro.py").write_text((folder / "repro.py").read_text() + "\n# widened\n")
     assert result_cache.scenario_inputs(tmp_path, scenario.module, RETRY) not in (digest, with_data)
+
+
+def test_a_bisect_on_another_interpreter_is_its_own_knowledge(fake_index, tmp_path, capsys):
+    """Issue 46: ``bisect --python 3.12`` records probes and its range with the interpreter, prints the
+    matrix command with --python, and neither what it found nor the default's probes stand for the other."""
+    (tmp_path / "reports").mkdir()
+    sel = f"{RETRY}:resumable-resume"
+    table = {"2.7.0": REPRODUCED, "2.7.1": REPRODUCED, "2.8.0": FIXED, "2.9.0": FIXED, "2.10.0": FIXED}
+    on_default = Fake({v: {"resumable-resume": o} for v, o in table.items()})
+    bisect.run(bisect.Options(selector=sel, root=tmp_path), evaluate=on_default, out=io.StringIO())
+    elsewhere = Fake({v: {"resumable-resume": REPRODUCED} for v in table})
+    out = io.StringIO()
+    assert bisect.run(bisect.Options(selector=sel, root=tmp_path, python=["3.12"]), evaluate=elsewhere, out=out) == 0
+    text = out.getvalue()
+    assert f"{sel} on 3.12: no boundary: reproduced on every tested release" in text
+    assert "from every bisect and the record on CPython 3.12: no outcome change" in text
+    assert elsewhere.calls == ["2.7.0", "2.10.0"]  # the default's probes are not 3.12's knowledge
+    doc = json.loads((tmp_path / "reports" / "bisect.json").read_text())
+    assert sorted((p["version"], p.get("python", "")) for p in doc["probes"]) == [
+        ("2.10.0", ""),
+        ("2.10.0", "3.12"),
+        ("2.7.0", ""),
+        ("2.7.0", "3.12"),
+        ("2.7.1", ""),
+        ("2.8.0", ""),
+    ]
+    assert [b.get("python") for b in doc["bisects"]] == [None, "3.12"]
+    default = boundaries.known(doc, [], RETRY, "resumable-resume", "google-adk")
+    assert [b.summary for b in default.boundaries] == ["first fixed in 2.8.0"]
+    assert boundaries.known(doc, [], RETRY, "resumable-resume", "google-adk", python="3.12").boundaries == []
+    assert boundaries.boundary_releases(doc, [], RETRY, "google-adk") == {"2.7.1", "2.8.0"}
+
+
+def test_the_evaluator_says_not_applicable_where_the_release_excludes_the_interpreter(fake_index, tmp_path):
+    """A release whose Requires-Python excludes the interpreter is not-applicable there, with the reason,
+    and nothing is built for it."""
+    fake_index["2.10.0"] = index.Release("2.10.0", "2025-01-01T00:00:00Z", False, ">=3.10")
+    scenario = registry.discover()[RETRY]
+    evaluator = bisect.EnvironmentEvaluator(
+        "google-adk", scenario, ["resumable-resume"], RunSettings(root=tmp_path), python="3.9"
+    )
+    said = evaluator("2.10.0")
+    assert said == {
+        "resumable-resume": (
+            NOT_APPLICABLE,
+            "google-adk 2.10.0 does not support CPython 3.9: its Requires-Python is >=3.10",
+        )
+    }
+    assert evaluator.built == evaluator.reused == evaluator.failed == []

@@ -41,6 +41,11 @@ def setup(parser: argparse.ArgumentParser) -> None:
     flags.add_timeout(parser)
     flags.add_rerun(parser, help="run every case, even those with a still-valid recorded result in the environment")
     flags.add_pool_flags(parser)
+    flags.add_python(
+        parser,
+        "bisect on these CPython interpreters, one bisect each (3.12, 3.10,3.13, or all "
+        "found on this machine), found as uv finds them and never downloaded (default: 3.11)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         rerun=args.rerun,
         pool=flags.pool_mode(args),
         pool_memory_mb=args.pool_memory,
+        python=flags.pythons(args),
     )
     return bisect.run(options)
 

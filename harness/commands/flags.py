@@ -100,16 +100,16 @@ def pool_mode(args: argparse.Namespace) -> str:
     return mode
 
 
-def add_python(parser: argparse.ArgumentParser) -> None:
-    """--python: the interpreters to measure on (matrix, audit), in nox's spelling (issue 46)."""
-    parser.add_argument(
-        "--python",
-        metavar="X.Y[,X.Y]|all",
-        default=None,
-        help="run on these CPython interpreters (3.12, 3.10,3.13, or all found on this machine), found as uv "
-        "finds them and never downloaded (default: every release on 3.11, the newest release of each "
-        "release line on every other interpreter found, in a full run)",
-    )
+MATRIX_PYTHON_HELP = (
+    "run on these CPython interpreters (3.12, 3.10,3.13, or all found on this machine), found as uv "
+    "finds them and never downloaded (default: every release on 3.11, the newest release of each "
+    "release line on every other interpreter found, in a full run)"
+)
+
+
+def add_python(parser: argparse.ArgumentParser, help: str = MATRIX_PYTHON_HELP) -> None:
+    """--python: the interpreters to measure on (matrix, bisect, candidate, audit), in nox's spelling (issue 46)."""
+    parser.add_argument("--python", metavar="X.Y[,X.Y]|all", default=None, help=help)
 
 
 def pythons(args: argparse.Namespace) -> list[str] | None:

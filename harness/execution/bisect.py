@@ -53,15 +53,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from harness.execution import pending, progress
+from harness.execution import interpreter_axis, pending, progress
 from harness.execution.run import RunSettings, run_cases
 from harness.planning import builds as builds_mod
-from harness.planning import index, versions
+from harness.planning import index, interpreters, versions
 from harness.planning.builds import SpecError
 from harness.project import PROJECT, Project
 from harness.rendering import reports
 from harness.runtime import frameworks, registry
-from harness.runtime.outcomes import ERROR
+from harness.runtime.outcomes import ERROR, NOT_APPLICABLE
 from harness.runtime.runner import DEFAULT_TIMEOUT
 from harness.runtime.scenario import Scenario
 from harness.store import boundaries, result_cache, staging
@@ -222,24 +222,36 @@ class EnvironmentEvaluator:
     scenario: Scenario
     case_ids: list[str]
     settings: RunSettings  # the root, timeout, dependency dates, --rerun and the warm pool, as in the matrix
+    python: str = interpreters.DEFAULT  # the interpreter every release runs on (--python)
     built: list[str] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
 
     def __call__(self, version: str) -> dict[str, tuple[str, str]]:
         pairs = [(self.scenario, self.scenario.case(c)) for c in self.case_ids]
-        build = builds_mod.parse(f"{self.framework}=={version}", self.settings.cache_dir)
+        build = interpreter_axis.on(
+            builds_mod.parse(f"{self.framework}=={version}", self.settings.cache_dir), self.python
+        )
+        # A release that does not install on the interpreter is not-applicable there, as in the matrix.
+        excluded = interpreter_axis.unsupported(build, self.settings.cache_dir)
+        if excluded:
+            log(f"  {build.label}: not-applicable: {excluded}")
+            return dict.fromkeys(self.case_ids, (NOT_APPLICABLE, excluded))
         run = run_cases(build, pairs, self.settings)
+        unresolvable = interpreter_axis.unresolvable(build, run.install_error or "")
+        if unresolvable:
+            log(f"  {build.label}: not-applicable: {unresolvable}")
+            return dict.fromkeys(self.case_ids, (NOT_APPLICABLE, unresolvable))
         if run.install_error:
             self.failed.append(version)
-            log(f"  {build.source}: {run.install_error}")
+            log(f"  {build.label}: {run.install_error}")
         else:
             assert run.env is not None
             (self.reused if run.env.reused else self.built).append(version)
             for note in run.notes:
-                log(f"  {build.source}: {note}")
+                log(f"  {build.label}: {note}")
             log(
-                f"  {build.source}: env {run.env.made} in {run.build_seconds:.1f}s, "
+                f"  {build.label}: env {run.env.made} in {run.build_seconds:.1f}s, "
                 f"{run.ran} cases run in {run.run_seconds:.1f}s, "
                 f"{len(self.case_ids) - run.ran} unchanged and taken from the environment's record"
             )
@@ -261,6 +273,8 @@ class Options:
     root: Path = PROJECT_ROOT
     pool: str = "auto"
     pool_memory_mb: float | None = None
+    # --python: the interpreters to bisect on, one bisect each (None: the default interpreter).
+    python: list[str] | None = None
 
 
 def select_releases(framework: str, start: str | None, end: str | None, cache_dir: Path) -> tuple[list[str], list[str]]:
@@ -295,17 +309,31 @@ def select_releases(framework: str, start: str | None, end: str | None, cache_di
     return [v for v in finals if inside(v)], left_out
 
 
-def reproduce_command(scenario_id: str, case_id: str, framework: str, version: str, today_deps: bool) -> str:
-    return f"nox -s matrix -- --only {scenario_id}:{case_id} {framework}=={version}" + (
+def reproduce_command(
+    scenario_id: str, case_id: str, framework: str, version: str, today_deps: bool, python: str = interpreters.DEFAULT
+) -> str:
+    on = "" if python == interpreters.DEFAULT else f" --python {python}"
+    return f"nox -s matrix -- --only {scenario_id}:{case_id} {framework}=={version}{on}" + (
         " --today-deps" if today_deps else ""
     )
 
 
+def _on(python: str) -> dict[str, str]:
+    """The ``python`` field of a probe or range measured on ``python``: none on the default interpreter,
+    so what was measured before the interpreter axis keeps its bytes (harness/store/boundaries.py)."""
+    return {} if python == interpreters.DEFAULT else {"python": python}
+
+
 def probes_of(
-    scenario_id: str, framework: str, search: Search, result: CaseBisection, inputs: str | None = None
+    scenario_id: str,
+    framework: str,
+    search: Search,
+    result: CaseBisection,
+    inputs: str | None = None,
+    python: str = interpreters.DEFAULT,
 ) -> list[dict]:
     """The probes this bisect made for one case (outcomes it already knew are not probes), each with
-    the digest of the scenario code that answered it (``inputs``)."""
+    the digest of the scenario code that answered it (``inputs``) and the interpreter it ran on."""
     out = []
     for version, outcome in result.probed.items():
         if version in result.reused:
@@ -320,6 +348,7 @@ def probes_of(
                 "outcome": outcome,
                 "detail": detail,
                 **({"inputs": inputs} if inputs else {}),
+                **_on(python),
             }
         )
     return out
@@ -371,8 +400,16 @@ def _tracked_bisect(
 
 
 def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None = None) -> int:
-    """Bisect; print the result; record it. 0 when every case got an answer, 1 otherwise."""
-    out = out or sys.stdout
+    """Bisect on each interpreter ``--python`` names (the default one without it); print the result;
+    record it. 0 when every case got an answer on each, 1 otherwise."""
+    status = 0
+    for python in options.python or [interpreters.DEFAULT]:
+        status = max(status, _run_on(options, python, evaluate, out or sys.stdout))
+    return status
+
+
+def _run_on(options: Options, python: str, evaluate: Evaluate | None, out: TextIO) -> int:
+    """One bisect on one interpreter: its probes carry it, and only what was measured on it is known."""
     started = time.monotonic()
     root = options.root
     cache_dir = Project(root).cache
@@ -396,7 +433,9 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
     # every release earlier bisects knew, not from a range turned unknown by a script edit.
     fresh: list[dict] = []
     if evaluate is None and not options.rerun:
-        todo = pending.find(bisect_record, record_results, [scenario], root, {f"{scenario.id}:{c}" for c in cases})
+        todo = pending.find(
+            bisect_record, record_results, [scenario], root, {f"{scenario.id}:{c}" for c in cases}, python
+        )
         if todo:
             from harness.store import record as record_mod
 
@@ -404,7 +443,9 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
             fresh = pending.measure(todo, RunSettings.of(options, recorded=locks), os.cpu_count() or 1, log)
             bisect_record = pending.merged(bisect_record, fresh)
     # Start from what is known: earlier bisects' probes and the record's results (not with --rerun).
-    knowledge = {c: boundaries.known(bisect_record, record_results, scenario.id, c, framework, inputs) for c in cases}
+    knowledge = {
+        c: boundaries.known(bisect_record, record_results, scenario.id, c, framework, inputs, python) for c in cases
+    }
     known = {} if options.rerun else {c: k.points for c, k in knowledge.items()}
     n_stale = sum(k.stale for k in knowledge.values())
     n_known = len({v for points in known.values() for v, o in points.items() if o != ERROR and v in releases})
@@ -417,6 +458,7 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
     log(
         f"bisect {scenario.id} ({len(cases)} case{'s' if len(cases) != 1 else ''}) over {len(releases)} final releases "
         f"of {framework}: {releases[0]} .. {releases[-1]}"
+        + ("" if python == interpreters.DEFAULT else f", on {interpreters.label(python)}")
     )
     if older:
         log(
@@ -441,13 +483,15 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
         from harness.store import record
 
         locks = record.recorded_packages(record.load(reports_dir))
-        evaluator = EnvironmentEvaluator(framework, scenario, list(cases), RunSettings.of(options, recorded=locks))
+        evaluator = EnvironmentEvaluator(
+            framework, scenario, list(cases), RunSettings.of(options, recorded=locks), python=python
+        )
         evaluate = evaluator
     search, results = _tracked_bisect(releases, cases, evaluate, framework, scenario.id, known)
 
     status = 0
     for result in results:
-        name = f"{scenario.id}:{result.case}"
+        name = f"{scenario.id}:{result.case}" + ("" if python == interpreters.DEFAULT else f" on {python}")
         for b in result.boundaries:
             print(
                 f"{name}: {b.before.outcome} on {framework} {b.before.version} -> "
@@ -457,7 +501,7 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
             for side in (b.before, b.after):
                 print(
                     f"  {side.outcome} on {side.version}: "
-                    f"{reproduce_command(scenario.id, result.case, framework, side.version, options.today_deps)}",
+                    + reproduce_command(scenario.id, result.case, framework, side.version, options.today_deps, python),
                     file=out,
                 )
         if not result.answered:
@@ -492,13 +536,14 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
         for r in results:
             updated = boundaries.add(
                 updated,
-                probes_of(scenario.id, framework, search, r, inputs),
+                probes_of(scenario.id, framework, search, r, inputs, python),
                 {
                     "scenario": scenario.id,
                     "case": r.case,
                     "framework": framework,
                     "from": releases[0],
                     "to": releases[-1],
+                    **_on(python),
                 },
                 releases,
                 framework,
@@ -508,7 +553,7 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
         if tx.existing is not None:
             tx.render(tx.existing, reports.renderer(registry.discover(), root))
     log(f"wrote reports/{REPORT_NAME}")
-    _say_what_is_known(updated, record_results, scenario.id, cases, framework, out, inputs)
+    _say_what_is_known(updated, record_results, scenario.id, cases, framework, out, inputs, python)
     if rerendered:
         log("re-rendered the reports from the record with these boundaries")
     return status
@@ -522,17 +567,22 @@ def _say_what_is_known(
     framework: str,
     out: TextIO,
     inputs: str | None = None,
+    python: str = interpreters.DEFAULT,
 ) -> None:
-    """Boundaries from every bisect and the record together, and the releases that join the matrix."""
+    """Boundaries from every bisect and the record together on ``python``, and (on the default
+    interpreter) the releases that join the matrix."""
     in_record = {
         r.version
         for r in map(Row.from_json, record_results)
         if r.scenario == scenario_id and r.release and r.framework == framework
     }
     for case in cases:
-        k = boundaries.known(bisect_record, record_results, scenario_id, case, framework, inputs)
+        k = boundaries.known(bisect_record, record_results, scenario_id, case, framework, inputs, python)
         words = "; ".join(b.summary for b in k.boundaries) or "no outcome change"
-        print(f"{scenario_id}:{case}: from every bisect and the record: {words}", file=out)
+        on = "" if python == interpreters.DEFAULT else f" on {interpreters.label(python)}"
+        print(f"{scenario_id}:{case}: from every bisect and the record{on}: {words}", file=out)
+    if python != interpreters.DEFAULT:  # the matrix's members are the default interpreter's releases
+        return
     joining = sorted(
         boundaries.boundary_releases(bisect_record, record_results, scenario_id, framework, inputs) - in_record,
         key=versions.key,

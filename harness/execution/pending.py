@@ -19,10 +19,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from harness.execution import pool, progress
+from harness.execution import interpreter_axis, pool, progress
 from harness.execution.run import RunSettings, run_cases
 from harness.planning import builds as builds_mod
-from harness.planning import versions
+from harness.planning import interpreters, versions
 from harness.runtime.scenario import Scenario
 from harness.store import boundaries, result_cache
 from harness.store.rows import AnyRow
@@ -35,6 +35,7 @@ class Pending:
     scenario: Scenario
     inputs: str | None  # the scenario's current digest: the fresh probes carry it
     cases: dict[str, list[str]]  # version -> case ids
+    python: str = interpreters.DEFAULT  # the interpreter the stale probes were measured on, asked again there
 
     @property
     def count(self) -> int:
@@ -47,19 +48,27 @@ def find(
     scenarios: Iterable[Scenario],
     root: Path,
     only_cases: set[str] | None = None,
+    python: str = interpreters.DEFAULT,
 ) -> list[Pending]:
-    """Every scenario's probes that older code answered, where the record has no current result.
+    """Every scenario's probes on ``python`` that older code answered, where the record has no current
+    result (on the default interpreter; another's stale probes are asked again by ``bisect --python``).
 
     ``only_cases``: ``scenario:case`` keys to look at (a run of some cases); None for every case."""
     results = list(results)
     out = []
     for scenario in scenarios:
         inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
-        answered = boundaries.current_answers(results, scenario.id, scenario.framework, inputs)
+        answered = (
+            boundaries.current_answers(results, scenario.id, scenario.framework, inputs)
+            if python == interpreters.DEFAULT
+            else set()
+        )
         case_ids = {c.id for c in scenario.cases}
         cases: dict[str, list[str]] = {}
         for p in record["probes"]:
             if (p["scenario"], p["framework"]) != (scenario.id, scenario.framework) or p["case"] not in case_ids:
+                continue
+            if (p.get("python") or interpreters.DEFAULT) != python:
                 continue
             if only_cases is not None and f"{scenario.id}:{p['case']}" not in only_cases:
                 continue
@@ -70,7 +79,7 @@ def find(
                 cases[p["version"]].append(p["case"])
         if cases:
             ordered = dict(sorted(cases.items(), key=lambda kv: versions.key(kv[0])))
-            out.append(Pending(scenario, inputs, ordered))
+            out.append(Pending(scenario, inputs, ordered, python))
     return out
 
 
@@ -100,7 +109,9 @@ def measure(pending: list[Pending], settings: RunSettings, jobs: int, log: Calla
 
     def one(item: tuple[Pending, str, list[str]]) -> list[dict]:
         p, version, case_ids = item
-        build = builds_mod.parse(f"{p.scenario.framework}=={version}", settings.cache_dir)
+        build = interpreter_axis.on(
+            builds_mod.parse(f"{p.scenario.framework}=={version}", settings.cache_dir), p.python
+        )
         tracker.begin(build.source)
         try:
             run = run_cases(build, [(p.scenario, p.scenario.case(c)) for c in case_ids], settings)
@@ -115,6 +126,7 @@ def measure(pending: list[Pending], settings: RunSettings, jobs: int, log: Calla
                 "outcome": r.outcome,
                 "detail": r.detail,
                 **({"inputs": p.inputs} if p.inputs else {}),
+                **({} if p.python == interpreters.DEFAULT else {"python": p.python}),
             }
             for r in run.results
         ]

@@ -57,7 +57,7 @@ class AuditRow:
     inputs: str = ""  # the scenario code's digest that answered it ("" when the row predates digests)
     dependency_date: str = ""  # the environment's exclude-newer date, for matrix rows that have one
     detail: str = ""  # the result's one-line detail: for an error, why it gave no answer
-    python: str = interpreters.DEFAULT  # the interpreter it was measured on (a probe: the default)
+    python: str = interpreters.DEFAULT  # the interpreter it was measured on
 
 
 @dataclass(frozen=True)
@@ -111,10 +111,13 @@ def _bisect_knowledge(root: Path) -> BisectKnowledge:
             BY_BISECT,
             p.get("inputs") or "",
             detail=p.get("detail") or "",
+            python=p.get("python") or interpreters.DEFAULT,
         )
         for p in record["probes"]
     )
     ranges: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+    # Any interpreter's ranges: a bisect on one found no change inside them, and an audit on another
+    # infers from them only between two releases measured on its own interpreter that agree.
     for b in record["bisects"]:
         ranges.setdefault((b["scenario"], b["case"], b["framework"]), []).append((b["from"], b["to"]))
     return BisectKnowledge(

@@ -211,8 +211,14 @@ def _validate_probes(document: dict, where: str) -> None:
         )
 
 
+def _python(entry: Mapping) -> str:
+    """The interpreter a probe or range was measured on: one without a ``python`` field, the default
+    (everything measured before the interpreter axis, issue 46, and every default-interpreter bisect)."""
+    return entry.get("python") or interpreters.DEFAULT
+
+
 def _probe_key(p: dict) -> tuple:
-    return (p["scenario"], p["case"], p["framework"], versions.key(p["version"]), p["version"])
+    return (p["scenario"], p["case"], p["framework"], versions.key(p["version"]), p["version"], _python(p))
 
 
 def _commit_key(c: dict) -> tuple:
@@ -220,17 +226,19 @@ def _commit_key(c: dict) -> tuple:
 
 
 def normalise(record: dict) -> dict:
-    """One probe per (scenario, case, framework, version), one commit per (scenario, case,
+    """One probe per (scenario, case, framework, version, interpreter), one commit per (scenario, case,
     framework, boundary), the last one given winning; sorted."""
     probes: dict[tuple, dict] = {}
     for p in record["probes"]:
         probes[_probe_key(p)] = p
-    ranges = {(b["scenario"], b["case"], b["framework"], b["from"], b["to"]): b for b in record["bisects"]}
+    ranges = {(b["scenario"], b["case"], b["framework"], b["from"], b["to"], _python(b)): b for b in record["bisects"]}
     commits = {_commit_key(c): c for c in record.get("commits", [])}
     return {
         "schema_version": SCHEMA_VERSION,
         "releases": {fw: sorted(set(vs), key=versions.key) for fw, vs in sorted(record["releases"].items())},
-        "bisects": [ranges[k] for k in sorted(ranges, key=lambda k: (*k[:3], versions.key(k[3]), versions.key(k[4])))],
+        "bisects": [
+            ranges[k] for k in sorted(ranges, key=lambda k: (*k[:3], versions.key(k[3]), versions.key(k[4]), k[5]))
+        ],
         "probes": [probes[k] for k in sorted(probes)],
         "commits": [commits[k] for k in sorted(commits)],
     }
@@ -329,9 +337,7 @@ def known(
     points: dict[str, str] = {}
     probes = stale = 0
     for p in record["probes"]:
-        if (p["scenario"], p["case"], p["framework"]) == (scenario, case, framework) and (
-            p.get("python") or interpreters.DEFAULT
-        ) == python:
+        if (p["scenario"], p["case"], p["framework"]) == (scenario, case, framework) and _python(p) == python:
             if not is_current(p, inputs):
                 stale += 1
                 continue
@@ -351,7 +357,7 @@ def known(
     ranges = [
         (b["from"], b["to"])
         for b in record["bisects"]
-        if (b["scenario"], b["case"], b["framework"]) == (scenario, case, framework)
+        if (b["scenario"], b["case"], b["framework"]) == (scenario, case, framework) and _python(b) == python
     ]
     points = dict(sorted(points.items(), key=lambda kv: versions.key(kv[0])))
     return Known(points, probes, ranges, list(record["releases"].get(framework, [])), stale)
