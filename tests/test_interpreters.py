@@ -277,3 +277,34 @@ def test_a_report_lists_the_default_interpreter_s_environment_once(tmp_path):
     text = (tmp_path / f"{GENERIC}.md").read_text()
     assert text.count("<summary>openai-agents==0.17.0: 1 packages") == 1
     assert "pkg-on-3.11==1" in text and "pkg-on-3.10==1" not in text
+
+
+def test_a_candidate_is_judged_against_the_baseline_on_the_same_interpreter():
+    """``candidate --python``: each interpreter's candidate result against that interpreter's baseline
+    result, the summary naming the interpreter; a lost fix on 3.10 alone fails the check."""
+    from harness.execution import candidate
+
+    def local(outcome, python):
+        r = row("0.17.1", outcome, python)
+        return Row(r.result, r.framework, "0.17.2.dev0", "local:openai-agents", snapshot="match", python=python)
+
+    results = [
+        row("0.17.1", "fixed"),
+        row("0.17.1", "fixed", "3.10"),
+        local("fixed", interpreters.DEFAULT),
+        local("reproduced", "3.10"),
+    ]
+    found = candidate.changes(results, "openai-agents==0.17.1", "local:openai-agents")
+    assert [(c.label, c.kind, c.fails) for c in found] == [
+        (f"{GENERIC}:dict-str-int", "unchanged", False),
+        (f"{GENERIC}:dict-str-int on CPython 3.10", "regression", True),
+    ]
+
+
+def test_bisect_and_candidate_take_python_in_nox_s_spelling(capsys):
+    assert main(["bisect", GENERIC, "--python", "3.99"]) == 2
+    assert main(["candidate", str(ROOT), "--python", "3.99"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all(
+        line.startswith("error: --python 3.99: no CPython 3.99 on this machine") for line in err
+    )

@@ -34,6 +34,11 @@ def setup(parser: argparse.ArgumentParser) -> None:
         help="the framework's waiver file (default: .agent-bug-harness.toml of the checkout or its repository)",
     )
     flags.add_timeout(parser)
+    flags.add_python(
+        parser,
+        "run the candidate and the releases on these CPython interpreters (3.12, 3.10,3.13, or all found on "
+        "this machine), each judged against the baseline on the same one; never downloaded (default: 3.11)",
+    )
     parser.add_argument(
         "--jobs", type=flags.jobs, default=None, help="builds run in parallel, >= 1 (default: CPU count)"
     )
@@ -45,4 +50,6 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.out) if args.out else None
     waivers = Path(args.waivers) if args.waivers else None
-    return candidate.run(args.path, out, PROJECT.root, args.base, args.timeout, args.jobs, waivers)
+    return candidate.run(
+        args.path, out, PROJECT.root, args.base, args.timeout, args.jobs, waivers, python=flags.pythons(args)
+    )

@@ -53,10 +53,16 @@ class Change:
     after: str
     diff: str = ""
     accepted: Waiver | None = None
+    python: str = interpreters.DEFAULT  # the interpreter both ran on (--python)
 
     @property
     def id(self) -> str:
         return f"{self.scenario}:{self.case}"
+
+    @property
+    def label(self) -> str:
+        """The case as the summary names it: with its interpreter where that is not the default."""
+        return self.id if self.python == interpreters.DEFAULT else f"{self.id} on {interpreters.label(self.python)}"
 
     @property
     def kind(self) -> str:
@@ -93,24 +99,25 @@ def baseline_of(framework: str, candidate_version: str | None, cache_dir: Path) 
 def changes(
     results: list[Row], baseline: str, candidate: str, waived: tuple[Waiver, ...] = (), version: str | None = None
 ) -> list[Change]:
-    """One change per case the baseline and the candidate both ran, in the record's order; a
-    change that one of ``waived`` names (its case, from and to), in force for the candidate's
-    ``version``, is accepted."""
+    """One change per case and interpreter the baseline and the candidate both ran, in the record's
+    order (the baseline on an interpreter is compared with the candidate on the same one); a change
+    that one of ``waived`` names (its case, from and to), in force for the candidate's ``version``,
+    is accepted."""
     from harness.rendering.comment import timeline_diff
 
-    by = {(r.scenario, r.case, r.source): r for r in results if r.python == interpreters.DEFAULT}
-    seen: list[tuple[str, str]] = []
+    by = {(r.scenario, r.case, r.source, r.python): r for r in results}
+    seen: list[tuple[str, str, str]] = []
     for r in results:
-        if (r.scenario, r.case) not in seen:
-            seen.append((r.scenario, r.case))
+        if (r.scenario, r.case, r.python) not in seen:
+            seen.append((r.scenario, r.case, r.python))
     waiver = {(w.id, w.before, w.after): w for w in waived if w.holds_for(version)}
     out = []
-    for s, c in seen:
-        a, b = by.get((s, c, baseline)), by.get((s, c, candidate))
+    for s, c, py in seen:
+        a, b = by.get((s, c, baseline, py)), by.get((s, c, candidate, py))
         if a is None or b is None:
             continue
         diff = timeline_diff(a, b) if a.outcome != b.outcome else ""
-        out.append(Change(s, c, a.outcome, b.outcome, diff, waiver.get((f"{s}:{c}", a.outcome, b.outcome))))
+        out.append(Change(s, c, a.outcome, b.outcome, diff, waiver.get((f"{s}:{c}", a.outcome, b.outcome)), py))
     return out
 
 
@@ -138,7 +145,7 @@ def _lines(title: str, items: list[Change], note: Callable[[Change], str] | None
     if not items:
         return [f"**{title}:** none.", ""]
     note = note or (lambda c: "")
-    return [f"**{title}:**", "", *[f"- `{c.id}` ({c.before} → {c.after}){note(c)}" for c in items], ""]
+    return [f"**{title}:**", "", *[f"- `{c.label}` ({c.before} → {c.after}){note(c)}" for c in items], ""]
 
 
 def _diffs(items: list[Change]) -> list[str]:
@@ -151,7 +158,7 @@ def _diffs(items: list[Change]) -> list[str]:
             lines = lines[:DIFF_LINES] + [f"… {len(lines) - DIFF_LINES} more diff lines: the scenario's comment below"]
         body = "\n".join(lines)
         fence = "`" * max(3, max((len(run) for run in _backtick_runs(body)), default=0) + 1)
-        out += ["<details>", f"<summary>{c.id}: the baseline's timeline → the candidate's</summary>", ""]
+        out += ["<details>", f"<summary>{c.label}: the baseline's timeline → the candidate's</summary>", ""]
         out += [f"{fence}diff", body, fence, "", "</details>", ""]
     return out
 
@@ -261,11 +268,21 @@ def _matrix(
     jobs: int | None,
     step: tuple[str, str] = (STEP_CANDIDATE, THEN_RELEASES),
     history: list[float] | None = None,
+    python: list[str] | None = None,
 ) -> dict:
-    """One step of the run (a matrix run on ``specs`` for its outcomes); its matrix.json."""
+    """One step of the run (a matrix run on ``specs`` on each interpreter of ``python``, the default
+    one without it, for its outcomes); its matrix.json."""
     title, then = step
     options = matrix.Options(
-        specs=specs, only=only, out=out, root=root, title=title, then=then, history=history, evidence_only=True
+        specs=specs,
+        only=only,
+        out=out,
+        root=root,
+        title=title,
+        then=then,
+        history=history,
+        evidence_only=True,
+        python=python,
     )
     if timeout:
         options.timeout = timeout
@@ -307,11 +324,14 @@ def run(
     timeout: float | None = None,
     jobs: int | None = None,
     waiver_file: Path | None = None,
+    python: list[str] | None = None,
 ) -> int:
     """Run the evidence into ``out`` (None: a new folder under reports/runs/candidate/); 1 when a
     case fixed on the baseline is not fixed on the candidate (and no waiver accepts it) or a build
     could not be judged, 2 for bad input. The waivers are ``waiver_file``'s, or else the
-    checkout's own .agent-bug-harness.toml (harness/planning/waivers.py)."""
+    checkout's own .agent-bug-harness.toml (harness/planning/waivers.py). ``python``: the
+    interpreters the candidate and the releases run on (--python; the default one without it), each
+    candidate result judged against the baseline's on the same interpreter."""
     from harness.rendering import comment, reports
     from harness.store import record, staging
 
@@ -335,12 +355,16 @@ def run(
     only = sorted(scenarios)
     # The candidate first: a checkout's version is known once it is built (a dynamic version).
     history: list[float] = []  # the candidate build's duration: step 2's first estimate
-    ran = _matrix([path], only, out / "candidate", root, timeout, jobs, (STEP_CANDIDATE, THEN_RELEASES), history)
+    ran = _matrix(
+        [path], only, out / "candidate", root, timeout, jobs, (STEP_CANDIDATE, THEN_RELEASES), history, python
+    )
     version = next((r.version for r in of_document(ran) if r.source == build.source and r.version), None)
     baseline = base or baseline_of(framework, version or build.version, cache_dir)
     latest = index.final_releases(framework, cache_dir)[-1].version
     specs = [f"{framework}=={v}" for v in sorted({baseline, latest}, key=versions.key)]
-    released = _matrix(specs, only, out / "releases", root, timeout, jobs, (STEP_RELEASES, THEN_VERDICT), history)
+    released = _matrix(
+        specs, only, out / "releases", root, timeout, jobs, (STEP_RELEASES, THEN_VERDICT), history, python
+    )
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results = sorted(of_document(released) + of_document(ran), key=record.sort_key(order))
     document = record.document_of(
@@ -385,15 +409,17 @@ def run(
     for c in found:
         if c.fails and c.kind == "regression":
             print(
-                f"regression: {c.id} was fixed on {framework} {baseline}, reproduces on {build.source}", file=sys.stderr
+                f"regression: {c.label} was fixed on {framework} {baseline}, reproduces on {build.source}",
+                file=sys.stderr,
             )
         elif c.fails:
             print(
-                f"changed: {c.id} was fixed on {framework} {baseline}, is {c.after} on {build.source}", file=sys.stderr
+                f"changed: {c.label} was fixed on {framework} {baseline}, is {c.after} on {build.source}",
+                file=sys.stderr,
             )
         elif c.accepted is not None:
             print(
-                f"accepted: {c.id} ({c.before} -> {c.after}) by {waiver_file.name if waiver_file else FILE_NAME}: "
+                f"accepted: {c.label} ({c.before} -> {c.after}) by {waiver_file.name if waiver_file else FILE_NAME}: "
                 f"{c.accepted.reason}",
                 file=sys.stderr,
             )
