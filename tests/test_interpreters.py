@@ -308,3 +308,23 @@ def test_bisect_and_candidate_take_python_in_nox_s_spelling(capsys):
     assert len(err) == 2 and all(
         line.startswith("error: --python 3.99: no CPython 3.99 on this machine") for line in err
     )
+
+
+@pytest.mark.parametrize(
+    ("only", "said"),
+    [
+        ("no-such-bug", "unknown scenario 'no-such-bug'"),
+        ("agents-run-sync-closed-loop", "--only agents-run-sync-closed-loop: not a google-adk scenario"),
+    ],
+)
+def test_candidate_only_refuses_what_is_not_the_candidate_s_in_one_line(tmp_path, only, said, capsys):
+    """``candidate --only``: an unknown id or another framework's scenario is one line, exit 2, before
+    anything is built or written."""
+    tree = tmp_path / "checkout"
+    tree.mkdir()
+    (tree / "pyproject.toml").write_text('[project]\nname = "google-adk"\nversion = "2.13.0"\n')
+    out = tmp_path / "evidence"
+    assert main(["candidate", str(tree), "--out", str(out), "--only", only]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and said in err and err.count("\n") == 1
+    assert not out.exists()

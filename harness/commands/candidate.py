@@ -33,6 +33,14 @@ def setup(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="the framework's waiver file (default: .agent-bug-harness.toml of the checkout or its repository)",
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="ID[,ID...]",
+        help="only these scenarios or scenario:case ids of the candidate's framework (repeatable, or "
+        "comma-separated; default: every scenario of the framework); the summary names them",
+    )
     flags.add_timeout(parser)
     flags.add_python(
         parser,
@@ -51,5 +59,13 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     waivers = Path(args.waivers) if args.waivers else None
     return candidate.run(
-        args.path, out, PROJECT.root, args.base, args.timeout, args.jobs, waivers, python=flags.pythons(args)
+        args.path,
+        out,
+        PROJECT.root,
+        args.base,
+        args.timeout,
+        args.jobs,
+        waivers,
+        python=flags.pythons(args),
+        only=[i for value in args.only for i in value.split(",") if i] or None,
     )

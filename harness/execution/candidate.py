@@ -184,6 +184,7 @@ def summary(
     stale: list[str] | None = None,
     waiver_file: str | None = None,
     fixes: dict[str, str] | None = None,
+    only: list[str] | None = None,
 ) -> str:
     """The job summary: first the builds the run could not judge (``cannot_judge``: every case an
     error), what the candidate fixes, then every case fixed on the baseline and not on the
@@ -192,7 +193,8 @@ def summary(
     framework's waivers (``waiver_file``) accept, with their reasons, the waivers that matched
     nothing (``stale``), the other changes, and each changed scenario's comment; cut at
     ``MAX_SUMMARY_CHARS`` (harness/rendering/summary.py), saying what was cut. ``fixes``: case id
-    -> the commit that fixed it upstream (commit_words.fix_undone), named beside each failing case."""
+    -> the commit that fixed it upstream (commit_words.fix_undone), named beside each failing case.
+    ``only``: the selection --only named (None: every scenario of the framework), said in the heading."""
     from harness.rendering.summary import cap
 
     fixed = [c for c in found if c.kind == "fixed"]
@@ -203,7 +205,12 @@ def summary(
     out = [
         f"## agent-bug-harness: {framework} candidate `{candidate}`",
         "",
-        f"Every {framework} scenario of the harness ({len(found)} cases) on the candidate and on {against}.",
+        (
+            f"Every {framework} scenario of the harness ({len(found)} cases) on the candidate and on {against}."
+            if not only
+            else f"Only what --only named ({', '.join(f'`{i}`' for i in only)}: {len(found)} cases; the harness's "
+            f"other {framework} scenarios were not run) on the candidate and on {against}."
+        ),
         "",
     ]
     if cannot_judge:
@@ -325,13 +332,15 @@ def run(
     jobs: int | None = None,
     waiver_file: Path | None = None,
     python: list[str] | None = None,
+    only: list[str] | None = None,
 ) -> int:
     """Run the evidence into ``out`` (None: a new folder under reports/runs/candidate/); 1 when a
     case fixed on the baseline is not fixed on the candidate (and no waiver accepts it) or a build
     could not be judged, 2 for bad input. The waivers are ``waiver_file``'s, or else the
     checkout's own .agent-bug-harness.toml (harness/planning/waivers.py). ``python``: the
     interpreters the candidate and the releases run on (--python; the default one without it), each
-    candidate result judged against the baseline's on the same interpreter."""
+    candidate result judged against the baseline's on the same interpreter. ``only``: scenario or
+    scenario:case ids of the framework to run (--only; None: every scenario of the framework)."""
     from harness.rendering import comment, reports
     from harness.store import record, staging
 
@@ -352,18 +361,27 @@ def run(
     scenarios: dict[str, Scenario] = {k: s for k, s in registry.discover().items() if s.framework == framework}
     if not scenarios:
         raise SpecError(f"the harness has no {framework} scenario")
-    only = sorted(scenarios)
+    selected = sorted(scenarios)
+    if only:
+        registry.select(registry.discover(), only)  # an unknown id: one line naming the valid ones
+        other = [i for i in only if i.partition(":")[0] not in scenarios]
+        if other:
+            raise SpecError(
+                f"--only {other[0]}: not a {framework} scenario (the candidate is {framework}); "
+                f"valid: {', '.join(sorted(scenarios))}"
+            )
+        selected = list(only)
     # The candidate first: a checkout's version is known once it is built (a dynamic version).
     history: list[float] = []  # the candidate build's duration: step 2's first estimate
     ran = _matrix(
-        [path], only, out / "candidate", root, timeout, jobs, (STEP_CANDIDATE, THEN_RELEASES), history, python
+        [path], selected, out / "candidate", root, timeout, jobs, (STEP_CANDIDATE, THEN_RELEASES), history, python
     )
     version = next((r.version for r in of_document(ran) if r.source == build.source and r.version), None)
     baseline = base or baseline_of(framework, version or build.version, cache_dir)
     latest = index.final_releases(framework, cache_dir)[-1].version
     specs = [f"{framework}=={v}" for v in sorted({baseline, latest}, key=versions.key)]
     released = _matrix(
-        specs, only, out / "releases", root, timeout, jobs, (STEP_RELEASES, THEN_VERDICT), history, python
+        specs, selected, out / "releases", root, timeout, jobs, (STEP_RELEASES, THEN_VERDICT), history, python
     )
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results = sorted(of_document(released) + of_document(ran), key=record.sort_key(order))
@@ -376,7 +394,9 @@ def run(
     )
     candidate_version = version or build.version
     found = changes(results, f"{framework}=={baseline}", build.source, waived, candidate_version)
-    stale = stale_waivers(waived, found, candidate_version)
+    ran_cases = {f"{r.scenario}:{r.case}" for r in results}
+    # With --only, a waiver of a case that did not run is no news about the waiver file.
+    stale = stale_waivers(tuple(w for w in waived if not only or w.id in ran_cases), found, candidate_version)
     changed = sorted({c.scenario for c in found if c.kind != "unchanged"})
     link_base = comment.link_base_of(root)
     comments = {
@@ -396,6 +416,7 @@ def run(
         stale,
         waiver_file.name if waiver_file else None,
         _fixes(found, scenarios, framework, baseline, root),
+        only,
     )
     staging.write_file(out / "summary.md", text)
     for line in cannot_judge:

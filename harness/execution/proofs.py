@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.project import PROJECT, Project
-from harness.runtime.proof_runs import ProofRun, edge_case, run_here
+from harness.runtime.proof_runs import ProofRun, edge_case, observed_once, run_here
 from harness.runtime.runner import DEFAULT_TIMEOUT
 from harness.runtime.scenario import Build, Case, Edge, Release, Scenario
 
@@ -63,14 +63,31 @@ def run_proof(
 def run_edge(
     scenario: Scenario, case: Case, edge: Edge, *, root: Path = PROJECT_ROOT, timeout: float = DEFAULT_TIMEOUT
 ) -> ProofRun:
-    """Run ``case`` on ``edge.build`` and judge its observation as ``edge`` alters it."""
+    """Run ``case`` on ``edge.build`` and judge its observation as ``edge`` alters it. The case runs
+    once per build for all its edges there (issue 51: the proof test ran adk-workflow-hitl-loop-replay's
+    route-back, 16 s on google-adk 2.8.0, once per edge): on a Release, every edge of the case on it is
+    judged in one worker and kept for the next; here, the observation is kept per build."""
+    number = next(n for n, e in enumerate(case.edges, 1) if e is edge)
     if isinstance(edge.build, Release):
         # The alteration has to happen where the case runs: the mutants worker applies it there.
         from harness.mutants import schedule
 
-        number = next(n for n, e in enumerate(case.edges, 1) if e is edge)
-        return schedule.run_in_release(scenario, case, f"edge-{number}", edge.build, root=root, timeout=timeout)
-    return run_build(scenario, edge_case(case, edge), edge.build, edge.outcome, root=root, timeout=timeout)
+        # Keyed by the case's own run function too: a test's scenario may reuse an id.
+        key = (scenario.id, case.id, case.run, edge.build.spec, str(root), timeout)
+        if key not in _JUDGED or f"edge-{number}" not in _JUDGED[key]:
+            same = [f"edge-{n}" for n, e in enumerate(case.edges, 1) if e.build == edge.build]
+            _JUDGED[key] = schedule.run_all_in_release(scenario, case, same, edge.build, root=root, timeout=timeout)
+        return _JUDGED[key][f"edge-{number}"]
+    kept = _OBSERVED.setdefault((scenario.id, case.id, case.run, edge.build), {})
+    judged = edge_case(observed_once(case, kept), edge)
+    return run_build(scenario, judged, edge.build, edge.outcome, root=root, timeout=timeout)
+
+
+# What run_edge keeps for the next edge of the same case and build, for this process's life: the
+# judged edges of a Release (its environment does not change under a run), and the observation on an
+# in-process build.
+_JUDGED: dict[tuple, dict[str, ProofRun]] = {}
+_OBSERVED: dict[tuple, dict] = {}
 
 
 def run_build(

@@ -85,7 +85,21 @@ def run_in_release(
 ) -> ProofRun:
     """One proof or edge (``edge-N``) of ``case`` in ``release``'s matrix environment, unmutated
     (for the proof test: harness/execution/proofs.py)."""
-    task = Task(scenario, release.spec, [(case.id, proof)])
+    return run_all_in_release(scenario, case, [proof], release, root=root, timeout=timeout)[proof]
+
+
+def run_all_in_release(
+    scenario: Scenario,
+    case: Case,
+    proofs: list[str],
+    release: Release,
+    *,
+    root: Path = PROJECT_ROOT,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> dict[str, ProofRun]:
+    """Proofs and edges (``edge-N``) of ``case`` in ``release``'s matrix environment, unmutated, in one
+    worker (its edges judge one run of the case): proof -> its run."""
+    task = Task(scenario, release.spec, [(case.id, proof) for proof in proofs])
     # The folder the scenario was loaded from (scenarios/, or another in the harness's tests): a
     # bug folder's script (its judge's file) one level below it, a scenario module's replay in it.
     judge = Path(getattr(getattr(unwrap(case.oracle), "__code__", None), "co_filename", ""))
@@ -96,10 +110,9 @@ def run_in_release(
         folder = Path(code.co_filename).parent if code is not None else registry.SCENARIOS_DIR
     results, problems = run_task(task, None, root, folder, timeout, MUTANT_TIMEOUT)
     where = f"{release.framework} {release.version} (its matrix environment)"
-    if results:
-        r = results[0]
-        return ProofRun(CaseResult(scenario.id, case.id, r.got, r.detail, ""), release, where)
-    return ProofRun(CaseResult(scenario.id, case.id, ERROR, "; ".join(problems), ""), release, where)
+    got = {r.proof: ProofRun(CaseResult(scenario.id, case.id, r.got, r.detail, ""), release, where) for r in results}
+    missing = ProofRun(CaseResult(scenario.id, case.id, ERROR, "; ".join(problems) or "no answer", ""), release, where)
+    return {proof: got.get(proof, missing) for proof in proofs}
 
 
 def run_task(

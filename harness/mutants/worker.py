@@ -54,12 +54,16 @@ def serve(spec_file: str) -> int:
             }
         )
         return 0
+    # Unmutated, a case's edges judge one observation (each a copy): one run of the case for all of them.
+    observed: dict[str, dict] = {}
     for case_id, proof in spec["proofs"]:
         case = scenario.case(case_id)
         sink: dict[str, tuple[str, str]] = {}
         build: Build
         if proof.startswith("edge-"):
             edge = case.edges[int(proof.removeprefix("edge-")) - 1]
+            if spec["mutants"] is None:
+                case = proof_runs.observed_once(case, observed.setdefault(case_id, {}))
             outcome, build, judged = edge.outcome, edge.build, proof_runs.edge_case(case, edge)
         else:
             outcome, build, judged = proof, case.proofs[proof], case

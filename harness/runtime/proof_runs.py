@@ -48,6 +48,20 @@ def edge_case(case: Case, edge: Edge) -> Case:
     return dataclasses.replace(case, oracle=lambda obs: case.oracle(altered(edge, obs)))
 
 
+def observed_once(case: Case, kept: dict[str, Observation]) -> Case:
+    """``case`` whose run observes once per ``kept``: a later run through the same ``kept`` is handed
+    that observation, so a case's edges on one build cost one run of the case (an edge judges a copy,
+    ``altered``; the observation is deterministic, tests/test_determinism.py). A run that raised keeps
+    nothing: the next asks again, and says the same."""
+
+    async def run() -> Observation:
+        if "observation" not in kept:
+            kept["observation"] = await case.run()
+        return kept["observation"]
+
+    return dataclasses.replace(case, run=run)
+
+
 def run_here(
     scenario: Scenario, case: Case, build: Build, outcome: str, *, timeout: float = DEFAULT_TIMEOUT
 ) -> ProofRun:
