@@ -15,6 +15,7 @@ import pytest
 
 from conftest import ROOT
 from harness.commands import cli
+from harness.planning import versions
 from harness.rendering import reports, reproduce
 from harness.runtime import registry, reproduction
 from harness.runtime.outcomes import FIXED, REPRODUCED
@@ -42,17 +43,24 @@ def commands(err: str) -> list[str]:
 
 
 def argv_of(command: str) -> dict:
-    """A command's --with requirements, --exclude-newer date, script and case."""
+    """A command's --with requirements, --exclude-newer date, --python interpreter, script and case."""
     argv = shlex.split(command)
     assert argv[:2] == ["uv", "run"], command
     withs = [argv[i + 1] for i, a in enumerate(argv) if a == "--with"]
     date = argv[argv.index("--exclude-newer") + 1] if "--exclude-newer" in argv else None
+    python = argv[argv.index("--python") + 1] if "--python" in argv else None
     rest = [
         a
         for i, a in enumerate(argv[2:], 2)
-        if not a.startswith("--") and argv[i - 1] not in ("--with", "--exclude-newer")
+        if not a.startswith("--") and argv[i - 1] not in ("--with", "--exclude-newer", "--python")
     ]
-    return {"with": withs, "date": date, "script": rest[0], "case": rest[1] if len(rest) > 1 else None}
+    return {
+        "with": withs,
+        "date": date,
+        "python": python,
+        "script": rest[0],
+        "case": rest[1] if len(rest) > 1 else None,
+    }
 
 
 @pytest.fixture
@@ -98,8 +106,6 @@ def test_the_commands_are_the_records_reproduced_and_fixed_releases_with_their_d
         assert (parsed["script"], parsed["case"]) == (reproduction.SCRIPT, CASE)
     # The reproduced release is the newest one; the fixed release the first after it.
     reproduced, fixed = (v for v in (r.version for r in usage_recorded))
-    from harness.planning import versions
-
     assert all(versions.key(v) <= versions.key(reproduced) for v, o in rows.items() if o == REPRODUCED)
     assert not any(versions.key(reproduced) < versions.key(v) < versions.key(fixed) for v in rows)
 
@@ -151,6 +157,40 @@ def test_release_names_the_release_the_commands_run_it_on(tmp_path, monkeypatch,
     assert all(argv_of(c)["date"] == "2026-01-02T03:04:05Z" for c in listed)
 
 
+GENERIC, GENERIC_CASE = "agents-output-schema-generic-dict", "dict-str-int"
+
+
+def _generic_runs(python: str) -> dict[str, str]:
+    """The record's outcome per release of generic-dict:dict-str-int on ``python`` (issue 46)."""
+    return {str(r.version): r.outcome for r in reproduce.case_rows(RECORD, GENERIC, GENERIC_CASE, python)}
+
+
+def test_a_case_whose_verdicts_differ_by_interpreter_names_it_in_every_command(tmp_path, capsys):
+    """On 3.10 dict-str-int is fixed where 3.11 reproduces it (issue 46): a command without --python
+    would give whatever the reader's interpreter gives, so each names 3.11, the interpreter the
+    outcome beside it was measured on; a case that agrees everywhere names none."""
+    if REPRODUCED not in _generic_runs("3.11").values() or REPRODUCED in _generic_runs("3.10").values():
+        pytest.skip(f"the record does not hold {GENERIC}:{GENERIC_CASE} differing on 3.10")
+    assert cli.main(["export", f"{GENERIC}:{GENERIC_CASE}", "-o", str(tmp_path / "r.py")]) == 0
+    listed = commands(capsys.readouterr().err)
+    assert listed and all(argv_of(c)["python"] == "3.11" for c in listed), listed
+    assert cli.main(["export", f"{USAGE}:{CASE}", "-o", str(tmp_path / "r.py")]) == 0
+    assert all(argv_of(c)["python"] is None for c in commands(capsys.readouterr().err))
+
+
+def test_python_chooses_the_releases_from_that_interpreters_results(tmp_path, capsys):
+    on_310 = _generic_runs("3.10")
+    if not on_310 or REPRODUCED in on_310.values():
+        pytest.skip(f"the record has no 3.10 results of {GENERIC}:{GENERIC_CASE} without the bug")
+    assert cli.main(["export", f"{GENERIC}:{GENERIC_CASE}", "--python", "3.10", "-o", str(tmp_path / "r.py")]) == 0
+    err = capsys.readouterr().err
+    items = [line for line in err.splitlines() if line.startswith("- ")]
+    # No release reproduces on 3.10: one command, the newest fixed release, run on 3.10.
+    newest = max(on_310, key=versions.key)
+    assert len(items) == 1 and items[0].startswith(f"- fixed on {newest}: `"), items
+    assert argv_of(commands(items[0])[0])["python"] == "3.10"
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -161,6 +201,8 @@ def test_release_names_the_release_the_commands_run_it_on(tmp_path, monkeypatch,
         ([f"{USAGE}:{CASE}", "--release", "google-adk==2.13.0"], "is a google-adk release; "),
         ([f"{USAGE}:{CASE}", "--release", "openai-agents==0.99.0"], "0.99.0 is not on the package index"),
         ([f"{USAGE}:{CASE}", "--pytest", "--release", "openai-agents==0.24.0"], "--release does not apply"),
+        ([f"{USAGE}:{CASE}", "--python", "3.99"], "no CPython 3.99 on this machine"),
+        ([f"{USAGE}:{CASE}", "--python", "3.10,3.12"], "export writes commands for one interpreter"),
     ],
 )
 def test_bad_input_is_refused_in_one_line_with_exit_2(args, says, tmp_path, capsys):

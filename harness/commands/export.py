@@ -9,6 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from harness.commands import flags
+from harness.planning import interpreters
 from harness.planning.builds import SpecError
 from harness.project import PROJECT
 from harness.rendering import pytest_export, reproduce
@@ -16,6 +18,7 @@ from harness.runtime import frameworks, registry
 from harness.runtime.reproduction import SCRIPT
 from harness.runtime.scenario import Scenario
 from harness.store import record
+from harness.store.rows import of_document as rows_of
 
 HELP = "write a bug's reproduction script and the commands that run it on a release (no harness needed)"
 
@@ -35,6 +38,12 @@ def setup(parser: argparse.ArgumentParser) -> None:
         help=f"where to write the script ('-': stdout; default: {SCRIPT} in the current directory); "
         "with --pytest, the test file or, for a whole scenario, a directory",
     )
+    flags.add_python(
+        parser,
+        help="the one interpreter the commands run the script on (--python X.Y in each command), and whose "
+        "results of the record choose the releases (default: 3.11, the record's; a case whose verdicts "
+        "differ by interpreter gets --python 3.11 in its commands anyway)",
+    )
     parser.add_argument(
         "--pytest",
         action="store_true",
@@ -43,8 +52,21 @@ def setup(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _release_commands(scenario: Scenario, case_ids: list[str], release: str, path: str) -> list[str]:
-    """The command for each case on ``release`` (a release of the scenario's framework on the index)."""
+def _python(args: argparse.Namespace) -> str | None:
+    """The one interpreter --python names (found on this machine, as the matrix's), or None."""
+    if args.python is None:
+        return None
+    named = flags.pythons(args) or []
+    if len(named) != 1:
+        raise SpecError(f"--python {args.python}: export writes commands for one interpreter; name one, e.g. 3.12")
+    return named[0]
+
+
+def _release_commands(
+    scenario: Scenario, case_ids: list[str], release: str, path: str, python: str | None = None
+) -> list[str]:
+    """The command for each case on ``release`` (a release of the scenario's framework on the index),
+    on ``python`` when one is named."""
     from harness.execution import environments
     from harness.planning import builds
 
@@ -62,7 +84,7 @@ def _release_commands(scenario: Scenario, case_ids: list[str], release: str, pat
     env: dict = next((e for e in document.get("environments", []) if e.get("source") == build.source), {})
     date = env.get("exclude_newer") or environments.dependency_date(build, PROJECT.cache)
     bug = reproduce.Bug.of(scenario)
-    return [f"- {reproduce.command(bug, c, build.version, date, env.get('extras'), path)}" for c in case_ids]
+    return [f"- {reproduce.command(bug, c, build.version, date, env.get('extras'), path, python)}" for c in case_ids]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -85,11 +107,17 @@ def run(args: argparse.Namespace) -> int:
         raise reproduce.ExportError(f"{scenario.id} has no {reproduce.script_path(scenario.id)}")
     path = out or Path(SCRIPT)
     shown = path.name if out is None or args.output == "-" else str(path)
+    python = _python(args)
     if args.release:
-        commands = _release_commands(scenario, case_ids, args.release, shown)
+        commands = _release_commands(scenario, case_ids, args.release, shown, python)
     else:
         document = record.load(PROJECT.reports)
-        commands = [line for c in case_ids for line in reproduce.lines(reproduce.Bug.of(scenario), c, document, shown)]
+        bug, on, every = reproduce.Bug.of(scenario), python or interpreters.DEFAULT, rows_of(document)
+        commands = [
+            line
+            for c in case_ids
+            for line in reproduce.lines(bug, c, document, shown, on, reproduce.pinned(every, scenario.id, c, on))
+        ]
     text = script.read_text(encoding="utf-8")
     if args.output == "-":
         sys.stdout.write(text)

@@ -330,7 +330,9 @@ def _command_lines(scenario: dict, document: dict, rows: list[Row], before_after
             continue
         runs = [
             f"- {_word(case, run.outcome)} on {run.version}: `{run.command}`"
-            for run in reproduce.runs(bug, case["id"], document)
+            for run in reproduce.runs(
+                bug, case["id"], document, pin=reproduce.pinned(rows_of(document), scenario["id"], case["id"])
+            )
         ]
         if before_after:
             runs.append(f"- on your candidate checkout: `{reproduce.local_command(case['id'])}`")

@@ -224,13 +224,15 @@ def _grid_picture(scenario: dict) -> list[str]:
     return [f"![{scenario['id']}: outcome per case and build]({scenario['id']}.svg)", ""]
 
 
-def _script_lines(scenario: dict, case: dict, document: dict) -> list[str]:
+def _script_lines(scenario: dict, case: dict, document: dict, every: Sequence[Row]) -> list[str]:
     """The bug's reproduction (scenarios/<id>/repro.py, what the harness ran) and the commands that run
-    this case with it on a release where it reproduces and one where it is fixed."""
+    this case with it on a release where it reproduces and one where it is fixed (naming the default
+    interpreter where ``every``, the results on every interpreter, differ by it)."""
     path = reproduce.script_path(scenario["id"])
     # The commands name the script as `repro.py` beside them, so they run from any folder, not only
     # from this project's root (issue 45: they named the harness's own path).
-    commands = reproduce.lines(reproduce.Bug.of(scenario), case["id"], document)
+    pin = reproduce.pinned(every, scenario["id"], case["id"])
+    commands = reproduce.lines(reproduce.Bug.of(scenario), case["id"], document, pin=pin)
     if not commands:
         return []
     return [
@@ -286,7 +288,8 @@ def render(
             "",
         ]
     out += claims.report_lines(scenario, results, bisects)
-    out += interpreter_words.lines(scenario["id"], rows_of(document) if every is None else every)
+    every = rows_of(document) if every is None else every
+    out += interpreter_words.lines(scenario["id"], every)
     specs = []
     for r in results:
         spec = r.source if not r.source.startswith("local:") else f"/path/to/{r.source[6:]}"
@@ -312,7 +315,7 @@ def render(
         )
         summary = _summary_line(rows, bool(case.get("control")), run_only, None if run_only else known)
         out += [heading, "", case.get("summary", ""), "", summary, ""]
-        out += _script_lines(scenario, case, document)
+        out += _script_lines(scenario, case, document, every)
         bisect_lines = _bisect_lines(known)
         if bisect_lines:
             out += bisect_lines + [""]

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness.errors import UsageError
 from harness.planning import interpreters, versions
 from harness.project import PROJECT
-from harness.runtime.outcomes import FIXED, REPRODUCED
+from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED
 from harness.runtime.reproduction import SCRIPT
 from harness.runtime.scenario import Scenario
 from harness.store.rows import Row
@@ -90,10 +91,12 @@ def command(
     exclude_newer: str | None,
     offered_extras: list[str] | None = None,
     path: str = SCRIPT,
+    python: str | None = None,
 ) -> str:
     """``uv run --with 'FRAMEWORK==VERSION' --exclude-newer DATE repro.py CASE``: the script on that
-    release, its dependencies as of that date (no case: every case in turn)."""
-    parts = ["uv", "run"]
+    release, its dependencies as of that date (no case: every case in turn); ``python``: the
+    interpreter it must run on (``--python 3.11``), for a case whose verdict depends on it."""
+    parts = ["uv", "run"] + (["--python", python] if python else [])
     for requirement in requirements(bug, version, offered_extras):
         parts += ["--with", requirement]
     if exclude_newer:
@@ -112,32 +115,76 @@ def _environment(document: dict | None, source: str) -> dict:
     return next((e for e in (document or {}).get("environments", []) if e.get("source") == source), {})
 
 
-def release_command(bug: Bug, case_id: str | None, row: Row, document: dict | None, path: str = SCRIPT) -> str:
-    """The command for the release of a record row, with the date and extras its environment had."""
+def release_command(
+    bug: Bug, case_id: str | None, row: Row, document: dict | None, path: str = SCRIPT, python: str | None = None
+) -> str:
+    """The command for the release of a record row, with the date and extras its environment had, on
+    ``python`` when one is named (see :func:`pinned`)."""
     env = _environment(document, row.source)
-    return command(bug, case_id, row.version, env.get("exclude_newer"), env.get("extras"), path)
+    return command(bug, case_id, row.version, env.get("exclude_newer"), env.get("extras"), path, python)
 
 
-def lines(bug: Bug, case_id: str, document: dict | None, path: str = SCRIPT) -> list[str]:
+def differs_by_interpreter(every: Iterable[Row], scenario_id: str, case_id: str) -> bool:
+    """Whether the record measured this case with another verdict on another interpreter than the
+    default, on a release both ran (a release an interpreter cannot install there is no verdict)."""
+    rows = [r for r in every if r.scenario == scenario_id and r.case == case_id and r.release]
+    default = {r.version: r.outcome for r in rows if r.python == interpreters.DEFAULT}
+    return any(
+        r.python != interpreters.DEFAULT
+        and r.outcome != ERROR
+        and not interpreters.is_unsupported(r.outcome, r.detail)
+        and default.get(r.version) not in (None, r.outcome)
+        for r in rows
+    )
+
+
+def pinned(every: Iterable[Row], scenario_id: str, case_id: str, python: str = interpreters.DEFAULT) -> str | None:
+    """The interpreter a case's commands must name (``uv run --python X.Y``): one asked for other than
+    the default, or the default itself where the case's verdicts differ by interpreter (issue 46: on
+    3.10, agents-output-schema-generic-dict's dict-str-int is fixed on releases it reproduces on
+    under 3.11, so a command without it says what the reader's own interpreter does); else None."""
+    if python != interpreters.DEFAULT or differs_by_interpreter(every, scenario_id, case_id):
+        return python
+    return None
+
+
+def lines(
+    bug: Bug,
+    case_id: str,
+    document: dict | None,
+    path: str = SCRIPT,
+    python: str = interpreters.DEFAULT,
+    pin: str | None = None,
+) -> list[str]:
     """Markdown list items: the command for each of ``runs``, with the outcome the record holds there."""
-    return [f"- {run.outcome} on {run.version}: `{run.command}`" for run in runs(bug, case_id, document, path)]
+    return [
+        f"- {run.outcome} on {run.version}: `{run.command}`" for run in runs(bug, case_id, document, path, python, pin)
+    ]
 
 
-def case_rows(document: dict | None, scenario_id: str, case_id: str) -> list[Row]:
-    """The record's release results of a case on the default interpreter, oldest first (the commands
-    and exports built from them run on it)."""
+def case_rows(document: dict | None, scenario_id: str, case_id: str, python: str = interpreters.DEFAULT) -> list[Row]:
+    """The record's release results of a case on one interpreter (the default one unless named),
+    oldest first (the commands and exports built from them run on it)."""
     rows = [
         r
         for r in rows_of(document)
-        if r.scenario == scenario_id and r.case == case_id and r.release and r.python == interpreters.DEFAULT
+        if r.scenario == scenario_id and r.case == case_id and r.release and r.python == python
     ]
     return sorted(rows, key=lambda r: versions.key(str(r.version)))
 
 
-def runs(bug: Bug, case_id: str, document: dict | None, path: str = SCRIPT) -> list[Run]:
+def runs(
+    bug: Bug,
+    case_id: str,
+    document: dict | None,
+    path: str = SCRIPT,
+    python: str = interpreters.DEFAULT,
+    pin: str | None = None,
+) -> list[Run]:
     """The case's script on the newest release where it reproduces and on the first release after
-    it where it is fixed (else the newest fixed one): at most two runs, reproduced first."""
-    rows = case_rows(document, bug.id, case_id)
+    it where it is fixed (else the newest fixed one), as measured on ``python``: at most two runs,
+    reproduced first; each command names ``pin`` as its interpreter when given (:func:`pinned`)."""
+    rows = case_rows(document, bug.id, case_id, python)
     reproduced = [r for r in rows if r.outcome == REPRODUCED]
     fixed = [r for r in rows if r.outcome == FIXED]
     chosen = []
@@ -148,4 +195,6 @@ def runs(bug: Bug, case_id: str, document: dict | None, path: str = SCRIPT) -> l
     else:
         fixed = fixed[-1:]
     chosen += fixed
-    return [Run(case_id, str(r.version), r.outcome, release_command(bug, case_id, r, document, path)) for r in chosen]
+    return [
+        Run(case_id, str(r.version), r.outcome, release_command(bug, case_id, r, document, path, pin)) for r in chosen
+    ]
