@@ -14,7 +14,7 @@ import pytest
 from harness.commands.cli import main
 from harness.execution import interpreter_axis
 from harness.planning import builds, index, interpreters
-from harness.rendering import interpreter_words
+from harness.rendering import audit_report, interpreter_words
 from harness.runtime import registry
 from harness.runtime.result import CaseResult
 from harness.store import audit, boundaries, record, rows
@@ -186,11 +186,39 @@ def test_the_audit_answers_for_one_interpreter_and_infers_only_where_the_others_
     on_312 = audit.knowledge(root, scenario, "3.12")[key]
     agreed = on_312.answer("0.16.1")
     assert (agreed.outcome, agreed.basis) == ("reproduced", audit.INFERRED)
-    assert (
-        agreed.reason
-        == "0.16.1 was not run on CPython 3.12; every interpreter that ran it (3.10, 3.11) says reproduced"
+    assert agreed.reason == (
+        "0.16.1 was not run on CPython 3.12; every interpreter that ran it (3.10, 3.11) says reproduced, "
+        "and this bug's results on the two agree wherever both ran"
     )
+    assert agreed.elsewhere == ("3.10", "3.11")
     assert on_312.answer("0.17.0").basis == audit.UNKNOWN  # 3.10 and 3.11 disagree there
+
+
+def test_an_interpreter_known_to_differ_is_unknown_where_it_was_not_run(tmp_path):
+    """3.10 measured fixed where 3.11 reproduces: 3.11's answers stand for 3.10 nowhere else, since
+    this bug is known to depend on the interpreter (an audit on 3.10 said 'reproduced' from 3.11)."""
+    results = [row("0.17.0", "reproduced"), row("0.17.0", "fixed", python="3.10"), row("0.16.1", "reproduced")]
+    root = _root_with(tmp_path, results)
+    on_310 = audit.knowledge(root, [registry.discover()[GENERIC]], "3.10")[f"{GENERIC}:dict-str-int"]
+    assert on_310.answer("0.16.1").basis == audit.UNKNOWN
+
+
+def test_an_interpreter_that_cannot_install_a_release_gave_no_verdict_to_agree_with(tmp_path):
+    """google-adk 2.x on 3.10 is not-applicable for its Requires-Python: that is no answer about the bug,
+    so it neither disagrees with 3.12's verdicts nor stands for 3.12 (an audit of 1.30.0 on 3.12 said
+    86 unknown for it, then failed to render an answer inferred from interpreters)."""
+    unsupported = f"openai-agents 0.17.1{interpreters.UNSUPPORTED}3.10: Requires-Python >=3.11"
+    results = [row("0.17.1", "fixed"), row("0.17.1", "fixed", python="3.12")]
+    results += [row("0.17.1", "not-applicable", python="3.10", detail=unsupported), row("0.16.1", "reproduced")]
+    root = _root_with(tmp_path, results)
+    on_312 = audit.knowledge(root, [registry.discover()[GENERIC]], "3.12")[f"{GENERIC}:dict-str-int"]
+    inferred = on_312.answer("0.16.1")
+    assert (inferred.outcome, inferred.basis, inferred.elsewhere) == ("reproduced", audit.INFERRED, ("3.11",))
+    assert audit_report._basis_words(inferred).startswith("inferred: 0.16.1 was not run on CPython 3.12;")
+    # Nor does its own refusal disagree with the others (an audit of google-adk 1.20.0 on 3.10 said 84 unknown).
+    on_310 = audit.knowledge(root, [registry.discover()[GENERIC]], "3.10")[f"{GENERIC}:dict-str-int"]
+    assert (on_310.answer("0.16.1").outcome, on_310.answer("0.16.1").basis) == ("reproduced", audit.INFERRED)
+    assert on_310.answer("0.17.1").outcome == "not-applicable"
 
 
 def test_the_record_s_audit_of_0_17_0_differs_on_3_10(capsys):

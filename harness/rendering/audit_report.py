@@ -129,8 +129,11 @@ def check_command(target: Target, bug: Bug) -> str:
 def _basis_words(answer: Answer) -> str:
     if answer.basis == MEASURED:
         return "measured: run by the record" if answer.measured_by == "matrix" else "measured: a bisect probe"
-    if answer.basis == INFERRED:
-        return f"inferred: {answer.neighbours[0]} and {answer.neighbours[1]} agree inside a bisected range"
+    if answer.basis == INFERRED and len(answer.neighbours) == 2:
+        where = f", as answered on {', '.join(answer.elsewhere)}" if answer.elsewhere else ""
+        return f"inferred: {answer.neighbours[0]} and {answer.neighbours[1]} agree inside a bisected range{where}"
+    if answer.basis == INFERRED:  # from the interpreters that ran this release (harness/store/audit.py)
+        return f"inferred: {answer.reason}"
     return "unknown"
 
 
@@ -264,6 +267,7 @@ def _bug_json(target: Target, f: Finding) -> dict:
         "basis": a.basis,
         "measured_by": a.measured_by or None,
         "inferred_from": list(a.neighbours) if a.basis == INFERRED else None,
+        "inferred_from_interpreters": list(a.elsewhere) if a.basis == INFERRED else None,
         "reason": a.reason,
         # A fix between two measured releases with untested ones between is a range, never a release.
         "first_fixed": (a.first_fixed or None) if not a.fixed_since else None,

@@ -186,6 +186,7 @@ class Answer:
     first_fixed: str = ""  # the first release after it on its line where the bug is measured fixed
     first_fixed_note: str = ""  # "untested: 2.8.1" when releases between were never answered
     fixed_since: str = ""  # then the last release before it measured not fixed: the fix lies between the two
+    elsewhere: tuple[str, ...] = ()  # for INFERRED: the other interpreters whose answers it rests on, if any
 
 
 @dataclass
@@ -219,7 +220,9 @@ class Knowledge:
                 "",
                 (),
                 f"{version} was not run on {interpreters.label(self.python)}; "
-                f"every interpreter that ran it ({', '.join(self.others.get(version, ()))}) says {outcome}",
+                f"every interpreter that ran it ({', '.join(self.others.get(version, ()))}) says {outcome}, "
+                "and this bug's results on the two agree wherever both ran",
+                elsewhere=self.others.get(version, ()),
             )
         if version in self.points:
             outcome, by = self.points[version], self.measured_by[version]
@@ -232,9 +235,10 @@ class Knowledge:
         if below and above and self.points[below] == self.points[above] and self._bisected(below, above):
             reason = (
                 f"not run; {below} and {above}, its nearest answered releases on the {versions.line(version)} line, "
-                f"are both {self.points[below]} inside a bisected range"
+                f"are both {self.points[below]} inside a bisected range{self._where(below, above)}"
             )
-            return Answer(self.points[below], INFERRED, "", (below, above), reason)
+            others = self._others(below, above)
+            return Answer(self.points[below], INFERRED, "", (below, above), reason, elsewhere=others)
         near = tuple(v for v in (below, above) if v)
         if not near:
             reason = f"never run on the {versions.line(version)} line"
@@ -244,6 +248,23 @@ class Knowledge:
             shown = ", ".join(f"{v} {self.points[v]}" for v in near)
             reason = f"not run, and no bisected range covers it (nearest answered: {shown})"
         return Answer(UNKNOWN, UNKNOWN, "", near, reason)
+
+    def _others(self, *near: str) -> tuple[str, ...]:
+        """The interpreters that answered those of ``near`` this one did not run."""
+        said = {p for v in near if self.measured_by.get(v) == BY_INTERPRETERS for p in self.others.get(v, ())}
+        return tuple(sorted(said, key=interpreters.key))
+
+    def _where(self, *near: str) -> str:
+        """Which interpreters answered ``near`` when this one did not (the words name each step of an
+        inference: a neighbour answered only elsewhere is not a measurement on this interpreter)."""
+        elsewhere = [v for v in near if self.measured_by.get(v) == BY_INTERPRETERS]
+        if not elsewhere:
+            return ""
+        said = self._others(*near)
+        return (
+            f" ({' and '.join(elsewhere)} answered on {', '.join(said)}, not on {interpreters.label(self.python)}, "
+            "whose results of this bug agree with theirs wherever both ran)"
+        )
 
     def line_points(self, line: str) -> list[tuple[str, str]]:
         """(version, outcome) of the answered releases of one release line, oldest first."""
@@ -306,20 +327,30 @@ def knowledge(root: Path, scenarios: Iterable, python: str = interpreters.DEFAUL
         errors: dict[str, str] = {}
         dates: dict[str, str] = {}
         elsewhere: dict[str, dict[str, str]] = {}  # version -> interpreter -> outcome, the others' answers
+        uninstallable: set[str] = set()  # releases this interpreter cannot install: no verdict to compare
         for row in by_case.get(key, []):
             if row.python != python:
-                if row.outcome != ERROR:
+                # An interpreter that cannot install the release gave no verdict about the bug there.
+                if row.outcome != ERROR and not interpreters.is_unsupported(row.outcome, row.detail):
                     elsewhere.setdefault(row.version, {})[row.python] = row.outcome
                 continue
             if row.outcome == ERROR:
                 errors.setdefault(row.version, row.detail)
                 continue
+            if interpreters.is_unsupported(row.outcome, row.detail):
+                uninstallable.add(row.version)
             points[row.version], by[row.version] = row.outcome, row.measured_by
             if row.dependency_date:
                 dates[row.version] = row.dependency_date
         others: dict[str, tuple[str, ...]] = {}
+        # Another interpreter's answer stands for this one only while this bug's verdicts agree on
+        # every release both answered: an interpreter known to differ (generic-dict's dict-str-int on
+        # 3.10, issue 46) is unknown wherever it was not run itself.
+        agrees = all(
+            points.get(v, o) == o for v, said in elsewhere.items() if v not in uninstallable for o in said.values()
+        )
         for v, said in elsewhere.items():
-            if v not in points and v not in errors and len(set(said.values())) == 1:
+            if agrees and v not in points and v not in errors and len(set(said.values())) == 1:
                 points[v], by[v] = next(iter(said.values())), BY_INTERPRETERS
                 others[v] = tuple(sorted(said, key=interpreters.key))
         ordered = dict(sorted(points.items(), key=lambda kv: versions.key(kv[0])))
