@@ -86,7 +86,7 @@ def one_release(monkeypatch):
 def fake_steps(monkeypatch):
     """candidate's two matrix steps answered from rows_of (no build)."""
 
-    def fake_matrix(specs, only, out, root, timeout, jobs, step=None, history=None):
+    def fake_matrix(specs, only, out, root, timeout, jobs, step=None, history=None, python=None):
         spec = specs[0]
         if "==" in spec:
             framework, version = spec.split("==")
