@@ -428,7 +428,7 @@ def test_a_widened_case_is_bisected_and_reported_from_its_new_code_only(fake_ind
     script = folder / "repro.py"
     (tmp_path / "reports").mkdir()
     sel, case = f"{RETRY}:resumable-resume", "resumable-resume"
-    old_inputs = result_cache.scenario_inputs(tmp_path, scenario.module, RETRY)
+    old_inputs = result_cache.scenario_inputs(tmp_path, scenario.module)
     row = {
         "scenario": RETRY,
         "case": case,
@@ -454,7 +454,7 @@ def test_a_widened_case_is_bisected_and_reported_from_its_new_code_only(fake_ind
     }
 
     script.write_text(script.read_text() + "\n# widened: the case now applies to every release\n")
-    new_inputs = result_cache.scenario_inputs(tmp_path, scenario.module, RETRY)
+    new_inputs = result_cache.scenario_inputs(tmp_path, scenario.module)
     assert new_inputs != old_inputs
     new = {"2.7.0": REPRODUCED, "2.7.1": REPRODUCED, "2.8.0": REPRODUCED, "2.9.0": FIXED, "2.10.0": FIXED}
     fake = Fake({v: {case: o} for v, o in new.items()})
@@ -480,14 +480,14 @@ def test_the_declarations_words_are_not_the_scenarios_digest(tmp_path):
     scenario = registry.discover()[RETRY]
     folder = tmp_path / "scenarios" / RETRY
     shutil.copytree(ROOT / "scenarios" / RETRY, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    digest = result_cache.scenario_inputs(tmp_path, scenario.module, RETRY)
+    digest = result_cache.scenario_inputs(tmp_path, scenario.module)
     (folder / "bug.py").write_text((folder / "bug.py").read_text() + "\n# the thread's claim, reworded\n")
-    assert result_cache.scenario_inputs(tmp_path, scenario.module, RETRY) == digest
+    assert result_cache.scenario_inputs(tmp_path, scenario.module) == digest
     (folder / "data.json").write_text("{}\n")
-    with_data = result_cache.scenario_inputs(tmp_path, scenario.module, RETRY)
+    with_data = result_cache.scenario_inputs(tmp_path, scenario.module)
     assert with_data != digest
     (folder / "repro.py").write_text((folder / "repro.py").read_text() + "\n# widened\n")
-    assert result_cache.scenario_inputs(tmp_path, scenario.module, RETRY) not in (digest, with_data)
+    assert result_cache.scenario_inputs(tmp_path, scenario.module) not in (digest, with_data)
 
 
 def test_a_bisect_on_another_interpreter_is_its_own_knowledge(fake_index, tmp_path, capsys):

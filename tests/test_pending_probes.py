@@ -41,7 +41,7 @@ def _row(version: str, outcome: str, inputs: str) -> dict:
 
 def test_probes_older_code_answered_are_pending_until_asked_again_and_then_count():
     scenario = registry.discover()[SCENARIO]
-    current = result_cache.scenario_inputs(ROOT, scenario.module, scenario.id)
+    current = result_cache.scenario_inputs(ROOT, scenario.module)
     record = boundaries.empty_record()
     record["releases"]["google-adk"] = ["2.0.0", "2.1.0", "2.2.0", "2.3.0", "2.4.0"]
     record["bisects"] = [{"scenario": SCENARIO, "case": "missing-key", "framework": "google-adk",

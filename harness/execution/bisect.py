@@ -428,7 +428,7 @@ def _run_on(options: Options, python: str, evaluate: Evaluate | None, out: TextI
     cases = [c.id for _, c in selected]
     # The scenario's code as it is now: a probe or result answered by another version of it is
     # not knowledge about these cases.
-    inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
+    inputs = result_cache.scenario_inputs(root, scenario.module)
     # Probes older code answered are asked again first (pending.py), so the search starts from
     # every release earlier bisects knew, not from a range turned unknown by a script edit.
     fresh: list[dict] = []

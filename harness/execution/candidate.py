@@ -250,7 +250,7 @@ def _fixes(found: list[Change], scenarios: dict, framework: str, baseline: str, 
         scenario = scenarios.get(c.scenario)
         if not c.fails or scenario is None:
             continue
-        inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
+        inputs = result_cache.scenario_inputs(root, scenario.module)
         words = commit_words.fix_undone(bisects, c.scenario, c.case, framework, baseline, inputs)
         if words:
             out[c.id] = words

@@ -384,7 +384,7 @@ def run(options: Options, out: TextIO | None = None) -> int:
     unreachable: list[str] | None = [] if options.all else None
     todo: list[tuple[Target, str]] = []
     for scenario, cases in plans:
-        inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
+        inputs = result_cache.scenario_inputs(root, scenario.module)
         known = {c: boundaries.known(bisect_record, results, scenario.id, c, scenario.framework, inputs) for c in cases}
         todo += [(t, inputs) for t in targets(clone, scenario, cases, known, options, unreachable)]
     for line in unreachable or []:

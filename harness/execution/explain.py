@@ -55,7 +55,7 @@ def wanted(scenario: Scenario, case_id: str | None, between: tuple[str, str] | N
     reports = Project(root).reports
     document = record.load(reports) or {"results": []}
     bisects = record.bisect_record(reports)
-    inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
+    inputs = result_cache.scenario_inputs(root, scenario.module)
     cases = [scenario.case(case_id)] if case_id else list(scenario.cases)
     found = []
     for case in cases:

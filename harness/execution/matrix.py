@@ -142,7 +142,7 @@ def run_build(
 
     def inputs(s: Scenario) -> str:
         """The scenario code that answered (bisect and the reports ignore a result of older code)."""
-        return result_cache.scenario_inputs(options.root, s.module, s.id)
+        return result_cache.scenario_inputs(options.root, s.module)
 
     excluded = interpreter_axis.unsupported(build, cache_dir)
     if excluded:  # no environment: the release does not install on this interpreter
@@ -236,7 +236,7 @@ def check_snapshots(results: list[Row], store: SnapshotStore, update: bool, reco
 
 
 def _members(
-    root: Path, scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: dict | None, cache_dir: Path
+    scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: dict | None, cache_dir: Path
 ) -> dict[str, list[str]]:
     """scenario id -> the releases of its matrix (harness/store/membership.py), as the store is now."""
     frameworks = sorted({s.framework for s in scenarios})
@@ -269,7 +269,7 @@ def _plan(
     store = SnapshotStore(options.root / "snapshots" / "matrix")
     store.validate()
     chosen = [scenarios[i] for i in dict.fromkeys(s.id for s, _ in selected)]
-    members = None if options.specs else _members(options.root, chosen, store, bisects, existing, cache_dir)
+    members = None if options.specs else _members(chosen, store, bisects, existing, cache_dir)
     plan = resolve_builds(options, selected, members, cache_dir)
     for b, cases in plan:
         if not cases:
@@ -461,13 +461,13 @@ def publish(
         existing, bisects = tx.existing, tx.bisects
         # Membership as the store is now: a release whose snapshot --update-snapshots just stored
         # has joined its scenario's matrix, and its results go to the record.
-        members = _members(root, ran, store, bisects, existing, cache_dir) if ran else {}
+        members = _members(ran, store, bisects, existing, cache_dir) if ran else {}
         outside = sorted({r.source for r in results if not r.release or r.version not in members[r.scenario]})
         if out is None and not outside:
             prune: list[tuple[str, str, str, str]] = []
             if full and existing:
                 # A full run is the whole matrix: results of releases that left it are dropped.
-                every = _members(root, list(scenarios.values()), store, bisects, existing, cache_dir)
+                every = _members(list(scenarios.values()), store, bisects, existing, cache_dir)
                 prune = [
                     r.key
                     for r in of_document(existing)

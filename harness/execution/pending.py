@@ -57,7 +57,7 @@ def find(
     results = list(results)
     out = []
     for scenario in scenarios:
-        inputs = result_cache.scenario_inputs(root, scenario.module, scenario.id)
+        inputs = result_cache.scenario_inputs(root, scenario.module)
         answered = (
             boundaries.current_answers(results, scenario.id, scenario.framework, inputs)
             if python == interpreters.DEFAULT

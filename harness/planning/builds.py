@@ -91,7 +91,7 @@ def _metadata_of_path(path: Path) -> tuple[str, str | None]:
     raise SpecError(f"{path}: neither a directory, a wheel (.whl) nor an sdist (.tar.gz, .zip)")
 
 
-def _local_build(path: Path, spec: str) -> Build:
+def _local_build(path: Path) -> Build:
     name, version = _metadata_of_path(path)
     framework = frameworks.get(name).name
     return Build(framework, f"local:{path.name}", str(path), version, release=False, local_path=path)
@@ -100,7 +100,7 @@ def _local_build(path: Path, spec: str) -> Build:
 def commit_checkout(path: Path, label: str, date: str) -> Build:
     """The build of a commit exported to ``path`` (a checkout, as ``candidate`` builds one), reported
     as ``label`` (``openai-agents@78725420e``), its dependencies resolved as of ``date``."""
-    build = _local_build(path, str(path))
+    build = _local_build(path)
     return dataclasses.replace(build, source=label, dependency_date=date)
 
 
@@ -129,7 +129,7 @@ def parse(spec: str, cache_dir: Path) -> Build:
             path = Path(urllib.parse.unquote(urllib.parse.urlparse(url).path))
             if not path.exists():
                 raise SpecError(f"{spec!r}: {path.name} does not exist")
-            build = _local_build(path, spec)
+            build = _local_build(path)
             if build.framework != framework:
                 raise SpecError(f"{spec!r}: the package at that path is {build.framework}, not {framework}")
             return build
@@ -138,7 +138,7 @@ def parse(spec: str, cache_dir: Path) -> Build:
     looks_like_path = "/" in spec or spec.endswith((".whl", ".tar.gz", ".zip")) or spec.startswith(".")
     path = Path(spec).expanduser()
     if path.exists():
-        return _local_build(path.resolve(), spec)
+        return _local_build(path.resolve())
     if looks_like_path:
         raise SpecError(f"{spec!r}: no such file or directory")
     if re.match(r"^[A-Za-z0-9._-]+$", spec):

@@ -46,7 +46,7 @@ def _label(r: Row) -> str:
     return f"{r.framework} {r.version}" if r.release else f"candidate `{r.source}`"
 
 
-def _script_link(scenario_id: str, case_id: str, link_base: str) -> str:
+def _script_link(case_id: str) -> str:
     """How the case is run with the bug's reproduction (one script for every case: its argument names the case)."""
     return f"`{SCRIPT} {case_id}`"
 
@@ -136,7 +136,7 @@ def _cell(outcome: str | None) -> str:
     return f"**{outcome}**" if outcome in (REPRODUCED, UNEXPECTED, ERROR, "broke", "too far") else outcome
 
 
-def _record_table(scenario: dict, rows: list[Row], link_base: str) -> list[str]:
+def _record_table(scenario: dict, rows: list[Row]) -> list[str]:
     releases: list[Row] = []
     for r in sorted((r for r in rows if r.release), key=_order):
         if r.source not in [x.source for x in releases]:
@@ -157,13 +157,11 @@ def _record_table(scenario: dict, rows: list[Row], link_base: str) -> list[str]:
             word = seen.pop() if len(seen) == 1 else None
             shown = _word(c, word) if word else word
             cells.append(_cell(shown) if len(seen) == 0 else "mixed")
-        out.append(
-            f"| {_case_label(c)} | " + " | ".join(cells) + f" | {_script_link(scenario['id'], c['id'], link_base)} |"
-        )
+        out.append(f"| {_case_label(c)} | " + " | ".join(cells) + f" | {_script_link(c['id'])} |")
     return out
 
 
-def _run_table(scenario: dict, rows: list[Row], link_base: str) -> list[str]:
+def _run_table(scenario: dict, rows: list[Row]) -> list[str]:
     builds: list[Row] = []
     for r in sorted(rows, key=_order):
         if r.source not in [b.source for b in builds]:
@@ -190,13 +188,12 @@ def _run_table(scenario: dict, rows: list[Row], link_base: str) -> list[str]:
                     "unchanged" if before.outcome == after.outcome else f"{before.outcome} → {after.outcome}"
                 )
         out.append(
-            f"| {_case_label(c)} | " + " | ".join(cells) + f" | {'; '.join(changes) or '–'} | "
-            f"{_script_link(scenario['id'], c['id'], link_base)} |"
+            f"| {_case_label(c)} | " + " | ".join(cells) + f" | {'; '.join(changes) or '–'} | {_script_link(c['id'])} |"
         )
     return out
 
 
-def _cut(text: str, limit: int | None, what: str, report: str) -> str:
+def _cut(text: str, limit: int | None, what: str) -> str:
     lines = text.rstrip("\n").splitlines()
     if limit is None or len(lines) <= limit:
         return "\n".join(lines)
@@ -251,7 +248,6 @@ def _evidence_pairs(scenario: dict, rows: list[Row], run: bool) -> list[tuple[di
 
 def _details(
     pairs: list[tuple[dict, Row, tuple[Row, Row] | None]],
-    report: str,
     timeline_lines: int | None,
     diff_lines: int | None,
     timelines: bool,
@@ -263,14 +259,14 @@ def _details(
             blocks += [
                 f"Timeline on {_label(shown)} ({shown.outcome}):",
                 "",
-                *_fence(_cut(shown.timeline, timeline_lines, "timeline", report)),
+                *_fence(_cut(shown.timeline, timeline_lines, "timeline")),
                 "",
             ]
         if pair is not None and pair[0].timeline != pair[1].timeline:
             blocks += [
                 f"Diff {_label(pair[0])} ({pair[0].outcome}) → {_label(pair[1])} ({pair[1].outcome}):",
                 "",
-                *_fence(_cut(timeline_diff(*pair), diff_lines, "diff", report), "diff"),
+                *_fence(_cut(timeline_diff(*pair), diff_lines, "diff"), "diff"),
                 "",
             ]
         if not blocks:
@@ -387,12 +383,12 @@ def render(
     # A run with a candidate build gets before/after; an exploratory run of releases, ranges.
     before_after = bool(run_dir) and any(not r.release for r in rows)
     if before_after:
-        table = _run_table(scenario, rows, link_base)
+        table = _run_table(scenario, rows)
         specs = sorted({r.source for r in rows}, key=lambda s: next(_order(r) for r in rows if r.source == s))
         specs = [s if not s.startswith("local:") else f"/path/to/{s[6:]}" for s in specs]
         lead = ["Before and after the candidate build, per case:", ""]
     else:
-        table = _record_table(scenario, rows, link_base)
+        table = _record_table(scenario, rows)
         releases = sorted(
             {r.source for r in rows if r.release},
             key=lambda s: next(_order(r) for r in rows if r.source == s),
@@ -473,7 +469,7 @@ def render(
             (None, 30, False),
             (None, 10, False),
         ):
-            details = _details(pairs, report, timeline_lines, diff_lines, timelines)
+            details = _details(pairs, timeline_lines, diff_lines, timelines)
             text = "\n".join(fixed_part + changed + details + tail) + "\n"
             if len(text) <= LIMIT - MARGIN:
                 return text

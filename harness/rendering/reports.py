@@ -135,7 +135,7 @@ def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
         # Why a result is neither reproduced nor fixed, where the declaration says (rendering/explanations.py).
         "explanations": [dataclasses.asdict(e) for e in getattr(scenario, "explanations", ())],
         # Its code's digest: the boundaries quoted ignore probes and results of older code.
-        "inputs": result_cache.scenario_inputs(root or PROJECT.root, scenario.module, scenario.id),
+        "inputs": result_cache.scenario_inputs(root or PROJECT.root, scenario.module),
         # Each boundary's executed-code change, where `python -m harness explain` wrote one.
         "explained": boundary_evidence.load(root or PROJECT.root, scenario.id),
         "cases": [

@@ -82,7 +82,7 @@ def _letter(r: Row, downgrades: set[tuple[str, str]]) -> str:
     return f"**{LETTER[r.outcome]}**" if r.outcome == REPRODUCED else LETTER[r.outcome]
 
 
-def _grid(case: str, rows: list[Row], downgrades: set[tuple[str, str]]) -> list[str]:
+def _grid(rows: list[Row], downgrades: set[tuple[str, str]]) -> list[str]:
     """The from-by-to table of one case: writers down, readers across, a letter per pair run."""
     writers = sorted({r.from_version or "" for r in rows}, key=versions.key)
     readers = sorted({r.version or "" for r in rows}, key=versions.key)
@@ -144,7 +144,7 @@ def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) 
         backend = scenario.backend(case)
         where = "" if len(d.backends) == 1 else " (SQLite)" if backend == SQLITE else " (PostgreSQL)"
         lines += [f"## {case}{where}: {d.cases[base].summary}", ""]
-        lines += _grid(case, case_rows, downgrades)
+        lines += _grid(case_rows, downgrades)
         refused_here = [r for r in case_rows if _letter(r, downgrades) == REFUSED]
         counts = {o: sum(r.outcome == o and r not in refused_here for r in case_rows) for o in LETTER}
         words = [f"{n} {o}" for o, n in counts.items() if n]

@@ -310,7 +310,7 @@ def knowledge(root: Path, scenarios: Iterable, python: str = interpreters.DEFAUL
     from harness.store import result_cache
 
     scenarios = list(scenarios)
-    digests = {s.id: result_cache.scenario_inputs(root, s.module, s.id) for s in scenarios}
+    digests = {s.id: result_cache.scenario_inputs(root, s.module) for s in scenarios}
     results = _record_results(root)
     bisects = _bisect_knowledge(root)
     by_case: dict[tuple[str, str, str], list[AuditRow]] = {}

@@ -31,7 +31,7 @@ def scenario_releases(
     is left out (it cannot be installed).
     """
     own = {v for case in scenario.cases for v in store.stored_versions(scenario.id, case.id)}
-    inputs = result_cache.scenario_inputs(PROJECT.root, scenario.module, scenario.id)
+    inputs = result_cache.scenario_inputs(PROJECT.root, scenario.module)
     bounds = boundaries.boundary_releases(bisects, results, scenario.id, scenario.framework, inputs)
     # And those older code's probes found (pending, harness/execution/pending.py): a script edit must
     # not drop a boundary's releases from the matrix before its probes are asked again (issue 45).

@@ -66,7 +66,7 @@ def _digest_at(path: str, mtime_ns: int, size: int, inode: int) -> str | None:
         return None
 
 
-def _scenario_files(root: Path, scenario_module: str, scenario_id: str) -> list[Path]:
+def _scenario_files(root: Path, scenario_module: str) -> list[Path]:
     if "/" in scenario_module:  # a bug folder (scenarios/<id>/): its script and data, not its declaration
         folder = root / "scenarios" / Path(scenario_module).parent
         declaration = folder / f"{Path(scenario_module).name}.py"
@@ -74,7 +74,7 @@ def _scenario_files(root: Path, scenario_module: str, scenario_id: str) -> list[
     return [root / "scenarios" / f"{scenario_module}.py"]
 
 
-def scenario_inputs(root: Path, scenario_module: str, scenario_id: str) -> str:
+def scenario_inputs(root: Path, scenario_module: str) -> str:
     """The digest of what a scenario's replay runs: its bug folder (scenarios/<id>/: the script and
     its data files) without the declaration (bug.py: links, roles, proofs, claims, explanations),
     which says what the results mean but changes none (its ``requires`` and ``backends`` reach a
@@ -88,7 +88,7 @@ def scenario_inputs(root: Path, scenario_module: str, scenario_id: str) -> str:
     out on purpose: they are this module's concern (a case whose harness or environment changed
     is re-run in that environment), while editing them must not erase every bisect's knowledge.
     """
-    return _digest(_scenario_files(root, scenario_module, scenario_id))
+    return _digest(_scenario_files(root, scenario_module))
 
 
 def _marker(env_path: Path) -> str:
