@@ -23,7 +23,7 @@ import pytest
 
 from harness import owners
 from harness.errors import UsageError
-from harness.execution import matrix
+from harness.execution import matrix, publication
 from harness.store import boundaries, record, staging
 from test_record import RETRY, TOOL, Table, every_adk, files, make_project, run
 
@@ -94,14 +94,14 @@ def test_a_second_run_waits_for_the_lock_and_names_its_holder(project, monkeypat
         stdout=subprocess.PIPE,
         text=True,
     )
-    real_log = matrix.log
+    real_log = publication.log
 
     def log(message: str) -> None:
         real_log(message)
         if message.startswith("waiting:"):
             go.touch()
 
-    monkeypatch.setattr(matrix, "log", log)
+    monkeypatch.setattr(publication, "log", log)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         status = run(project, monkeypatch, Table(lambda s, c, v: REPRO), "google-adk==2.10.0", "--only", RETRY)

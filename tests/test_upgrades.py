@@ -511,13 +511,13 @@ def test_a_step_that_prints_two_verdict_lines_is_an_error_not_judged_by_the_last
 
 def test_the_record_line_counts_the_upgrade_pair_results_a_run_wrote():
     """Issue 49: a run of upgrade pairs only said "0 results written" after writing 7."""
-    from harness.execution import matrix
+    from harness.execution import publication
 
-    assert matrix.written_words(0, 7, 2714) == (
+    assert publication.written_words(0, 7, 2714) == (
         "record: 0 results and 7 upgrade pair results written to reports/matrix.json, "
         "2714 other results kept as they were"
     )
-    assert matrix.written_words(4, 0, 0).startswith("record: 4 results written to reports/matrix.json")
+    assert publication.written_words(4, 0, 0).startswith("record: 4 results written to reports/matrix.json")
 
 
 def test_a_documented_downgrade_refusal_is_not_an_upgrade_that_breaks():

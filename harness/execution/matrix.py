@@ -1,7 +1,8 @@
 """``nox -s matrix``: every selected case on every build, checked against snapshots.
 
 Pipeline: select cases -> resolve builds -> build environments and run workers (in
-parallel, one worker process per environment) -> check snapshots -> write reports.
+parallel, one worker process per environment) -> check snapshots -> write reports
+(harness/execution/publication.py).
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import interpreter_axis, pending, pool, postgres, progress, upgrade_axis
+from harness.execution import interpreter_axis, pending, pool, postgres, progress, publication, upgrade_axis
 from harness.execution.run import NO_SERVER, RunSettings, run_cases
 from harness.planning import builds as builds_mod
-from harness.planning import interpreters, releases, versions
+from harness.planning import interpreters, versions
 from harness.project import PROJECT, Project
 from harness.rendering import reports
 from harness.runtime import registry
@@ -23,7 +24,7 @@ from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, OUTCOMES
 from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
 from harness.store import membership, record, result_cache, staging
-from harness.store.rows import Row, of_document, unjudged_lines, upgrades_of
+from harness.store.rows import Row, of_document, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
@@ -235,16 +236,6 @@ def check_snapshots(results: list[Row], store: SnapshotStore, update: bool, reco
                     store.pin(x.scenario, x.case, x.version, base)
 
 
-def _members(
-    scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: dict | None, cache_dir: Path
-) -> dict[str, list[str]]:
-    """scenario id -> the releases of its matrix (harness/store/membership.py), as the store is now."""
-    frameworks = sorted({s.framework for s in scenarios})
-    defaults = {fw: releases.default_versions(fw, cache_dir) for fw in frameworks}
-    recorded = (existing or {}).get("results", [])
-    return membership.matrix_releases(scenarios, defaults, store, bisects, recorded, cache_dir)
-
-
 def _plan(
     options: Options,
 ) -> tuple[list, dict | None, SnapshotStore, dict[str, Scenario], Path, Path, upgrade_axis.UpgradePlan]:
@@ -269,7 +260,7 @@ def _plan(
     store = SnapshotStore(options.root / "snapshots" / "matrix")
     store.validate()
     chosen = [scenarios[i] for i in dict.fromkeys(s.id for s, _ in selected)]
-    members = None if options.specs else _members(chosen, store, bisects, existing, cache_dir)
+    members = None if options.specs else membership.matrix_releases(chosen, store, bisects, existing, cache_dir)
     plan = resolve_builds(options, selected, members, cache_dir)
     for b, cases in plan:
         if not cases:
@@ -377,22 +368,24 @@ def run(options: Options) -> int:
         )
     else:
         full = not options.only and not options.specs
-        publish(
-            options.root,
-            scenarios,
-            results,
-            environments_records,
-            harness,
-            store,
-            cache_dir,
-            options.out,
-            full=full,
-            only=options.only,
-            quiet=options.evidence_only,
-            upgrades=upgrade_rows,
-            upgrade_plan=upgrade_plan,
-            upgrade_changes=upgrade_run.changes,
-            fresh_probes=fresh,
+        publication.publish(
+            publication.Publication(
+                options.root,
+                scenarios,
+                results,
+                environments_records,
+                harness,
+                store,
+                cache_dir,
+                options.out,
+                full=full,
+                only=options.only,
+                quiet=options.evidence_only,
+                upgrades=upgrade_rows,
+                upgrade_plan=upgrade_plan,
+                upgrade_changes=upgrade_run.changes,
+                fresh_probes=fresh,
+            )
         )
     log(
         f"time: {started - begun:.1f}s to plan, {ran - started:.1f}s to run the builds, "
@@ -417,124 +410,6 @@ def _pending_probes(options: Options, plan: list, results: list[Row], locks: dic
     bisects = record.bisect_record(options.root / "reports")
     todo = pending.find(bisects, results, chosen, options.root, set(ran) if options.only else None)
     return pending.measure(todo, pending.settings_for(RunSettings.of(options, recorded=locks)), options.jobs, log)
-
-
-def written_words(results: int, pairs: int, kept: int) -> str:
-    """The record line of a run: what it wrote, upgrade pair results too (issue 49: a run of pairs
-    said "0 results written" after writing 7), and what it kept."""
-    also = f" and {pairs} upgrade pair result{'s' if pairs != 1 else ''}" if pairs else ""
-    return (
-        f"record: {results} results{also} written to reports/{record.RECORD_NAME}, "
-        f"{kept} other results kept as they were"
-    )
-
-
-def publish(
-    root: Path,
-    scenarios: dict,
-    results: list[Row],
-    environments_records: list[dict],
-    harness: dict,
-    store: SnapshotStore,
-    cache_dir: Path,
-    out: Path | None,
-    full: bool = False,
-    only: list[str] | None = None,
-    quiet: bool = False,
-    upgrades: list[Row] | None = None,
-    upgrade_plan: upgrade_axis.UpgradePlan | None = None,
-    upgrade_changes: dict | None = None,
-    fresh_probes: list[dict] | None = None,
-) -> Path:
-    """Merge the results into the record, or write them to a run folder of their own; return where.
-
-    The record and bisect.json are read again under the record's lock (harness/store/record.py
-    ``transaction``): a run that wrote meanwhile keeps its results. ``fresh_probes``: the pending
-    probes this run asked again (pending.py), written to bisect.json in the same transaction, so
-    the reports are rendered once (issue 49: a second transaction rendered all of them again,
-    0.5 s of an author's warm loop)."""
-    reports_dir = root / "reports"
-    order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
-    ran = [scenarios[i] for i in dict.fromkeys(r.scenario for r in results) if i in scenarios]
-    render = reports.renderer(scenarios, root, upgrade_changes=upgrade_changes)
-    with record.transaction(reports_dir, log) as tx:
-        existing, bisects = tx.existing, tx.bisects
-        # Membership as the store is now: a release whose snapshot --update-snapshots just stored
-        # has joined its scenario's matrix, and its results go to the record.
-        members = _members(ran, store, bisects, existing, cache_dir) if ran else {}
-        outside = sorted({r.source for r in results if not r.release or r.version not in members[r.scenario]})
-        if out is None and not outside:
-            prune: list[tuple[str, str, str, str]] = []
-            if full and existing:
-                # A full run is the whole matrix: results of releases that left it are dropped.
-                every = _members(list(scenarios.values()), store, bisects, existing, cache_dir)
-                prune = [
-                    r.key
-                    for r in of_document(existing)
-                    if r.scenario in every and (not r.release or r.version not in every[r.scenario])
-                ]
-                for key in prune:
-                    log(
-                        f"note: {key[2]} left the matrix of {key[0]}; its result for {key[1]} "
-                        "is dropped from the record"
-                    )
-            upgrade_ids = set(upgrade_plan.scenarios) if upgrade_plan is not None else None
-            upgrade_prune = []
-            if full and existing and upgrade_plan is not None:
-                # A full run is the whole grid: results of pairs that left it are dropped.
-                planned = {r.pair_key for r in upgrades or []}
-                upgrade_prune = [r.pair_key for r in upgrades_of(existing) if r.pair_key not in planned]
-            merged = record.merge(
-                existing,
-                results,
-                environments_records,
-                harness,
-                order,
-                prune,
-                upgrades=upgrades or [],
-                upgrade_ids=upgrade_ids,
-                upgrade_prune=upgrade_prune,
-            )
-            if fresh_probes:
-                tx.write_bisects(pending.merged(tx.bisects, fresh_probes))
-            tx.render(merged, render)
-            tx.write_record(merged)
-        elif fresh_probes:  # the results go to a run folder; the probes still to the bisect record
-            tx.write_bisects(pending.merged(tx.bisects, fresh_probes))
-            if existing is not None:
-                tx.render(existing, render)
-    if out is None and not outside:
-        log(written_words(len(results), len(upgrades or []), len(merged["results"]) - len(results)))
-    if fresh_probes:
-        log(f"wrote reports/bisect.json: {len(fresh_probes)} pending probes measured again")
-    if out is None and not outside:
-        return reports_dir
-    if out is None:
-        out = reports_dir / record.RUNS_DIR / record.run_name(sorted({r.source for r in results}), only or [])
-        why = f"{', '.join(outside)} {'is' if len(outside) == 1 else 'are'} not in the matrix"
-    else:
-        why = "--out was given"
-    document = record.document_of(results, environments_records, harness, upgrades or [])
-    written = record.write_folder(out, document, render, bisects)
-    if quiet:  # the calling command says where its evidence is
-        return out
-    shown = _shown(out, root)
-    log(
-        f"this run's reports are in {shown}/ ({len(written)} files); the record (reports/{record.RECORD_NAME}) "
-        f"is unchanged: {why}"
-    )
-    before_after = [p for p in written if p.suffix == ".md" and p.name != "matrix.md"]
-    if any(not r.release for r in results) and before_after:
-        log(f"before/after report: {', '.join(_shown(p, root) for p in before_after)}")
-    return out
-
-
-def _shown(path: Path, root: Path) -> str:
-    """A path as the user should read it: relative to the project when inside it."""
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def summarise(results: list[Row], elapsed: float, scenarios: dict[str, Scenario] | None = None) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harness.execution import matrix
+from harness.execution import matrix, publication
 from harness.planning import builds as builds_mod
 from harness.project import PROJECT, Project
 from harness.runtime import registry
@@ -38,15 +38,17 @@ def merge(paths: list[Path], root: Path = PROJECT.root) -> int:
     staging.check_writable(reports_dir)
     record.load(reports_dir)  # an unreadable record is refused before any work
     cache_dir = Project(root).cache
-    matrix.publish(
-        root,
-        scenarios,
-        results,
-        envs,
-        documents[0].get("harness", {}) if documents else {},
-        SnapshotStore(root / "snapshots" / "matrix"),
-        cache_dir,
-        None,
+    publication.publish(
+        publication.Publication(
+            root,
+            scenarios,
+            results,
+            envs,
+            documents[0].get("harness", {}) if documents else {},
+            SnapshotStore(root / "snapshots" / "matrix"),
+            cache_dir,
+            None,
+        )
     )
     bad = [r for r in results if r.snapshot not in (MATCH, UPDATED)]
     matrix.log(f"merged {len(paths)} shards: {len(results)} results, {len(bad)} differ from their snapshots")

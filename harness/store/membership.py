@@ -4,11 +4,10 @@ for, the releases on either side of a bisect boundary (reports/bisect.json), and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.planning import index, versions
+from harness.planning import index, releases, versions
 from harness.project import PROJECT
 from harness.store import boundaries, result_cache
 from harness.store.snapshots import SnapshotStore
@@ -64,14 +63,12 @@ def proof_claims(scenario: Scenario) -> dict[tuple[str, str], str]:
 
 
 def matrix_releases(
-    scenarios: Iterable,
-    defaults: dict[str, list[str]],
-    store: SnapshotStore,
-    bisects: dict,
-    results: list[dict],
-    cache_dir: Path,
+    scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: dict | None, cache_dir: Path
 ) -> dict[str, list[str]]:
-    """scenario id -> the releases of its matrix."""
+    """scenario id -> the releases of its matrix, as the store is now; ``existing``: the record's
+    document (None when there is no record)."""
+    defaults = {fw: releases.default_versions(fw, cache_dir) for fw in sorted({s.framework for s in scenarios})}
+    results = (existing or {}).get("results", [])
     out = {}
     for s in scenarios:
         on_index = set(index.releases(s.framework, cache_dir))
