@@ -20,6 +20,7 @@ import pytest
 from harness.commands.cli import main
 from harness.planning import audit_targets, index
 from harness.project import PROJECT
+from harness.runtime.outcomes import NOTHING_TO_RUN
 from harness.store import audit
 from harness.store.audit import Bug, Knowledge
 
@@ -112,6 +113,25 @@ def _knowledge(points: dict[str, str], ranges=(("1.0.0", "2.5.0"),), errors=None
     bug = Bug("adk-x", "c", "google-adk", "bug", "a bug.", "", "", ())
     releases = ("1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0", "2.2.0", "2.3.0", "2.4.0", "2.5.0", "2.6.0")
     return Knowledge(bug, points, dict.fromkeys(points, "matrix"), dict(errors or {}), tuple(ranges), releases)
+
+
+def test_a_release_that_installs_no_framework_is_not_applicable_for_every_bug_never_unknown():
+    """google-adk 0.0.1 is a name placeholder: one install showed it has no google.adk package, which
+    holds for every case, run or not (issue 51: 13 bugs never probed on it were 'unknown' there)."""
+    k = _knowledge({"1.0.0": "reproduced"})
+    assert k.answer("0.0.1").basis == "unknown"
+    why = f"installs no google.adk package {NOTHING_TO_RUN}"
+    empty = Knowledge(**{**k.__dict__, "empty": {"0.0.1": why}})
+    answer = empty.answer("0.0.1")
+    assert (answer.outcome, answer.basis, answer.reason) == ("not-applicable", "measured", f"0.0.1 {why}")
+    assert empty.answer("1.0.0").outcome == "reproduced"
+
+
+def test_the_record_s_placeholder_release_is_not_applicable(capsys):
+    main(["audit", "google-adk==0.0.1", "--format", "json"])
+    (release,) = json.loads(capsys.readouterr().out)["releases"]
+    assert {b["outcome"] for b in release["bugs"]} == {"not-applicable"}
+    assert all(NOTHING_TO_RUN in b["reason"] for b in release["bugs"])
 
 
 def test_inference_stays_inside_a_bisected_range_and_one_release_line():

@@ -24,6 +24,7 @@ from pathlib import Path
 from harness.execution import progress
 from harness.planning import index, interpreters
 from harness.planning.builds import Build
+from harness.runtime.outcomes import NOTHING_TO_RUN
 
 MARKER = "harness-build.json"
 # Beside a release's environment folder: its inputs (the marker it would have) and why it cannot
@@ -313,7 +314,7 @@ def missing_package(python: Path, framework: str) -> str | None:
     )
     proc = subprocess.run([str(python), "-c", probe, package], capture_output=True, text=True)
     if proc.returncode == 3:
-        return f"installs no {package} package (a release with nothing to run)"
+        return f"installs no {package} package {NOTHING_TO_RUN}"
     return None
 
 

@@ -7,7 +7,8 @@ far) is a bug of its own, with its own releases.
 For a release V of a framework, a bug's answer is one of:
 
 - **measured**: the record (``reports/matrix.json``) or a bisect probe (``reports/bisect.json``)
-  ran the case on V itself and got an answer;
+  ran the case on V itself and got an answer, or an install of V for any case showed that V ships
+  no framework package at all (``not-applicable`` for every bug: nothing of the bug's code is there);
 - **inferred**: V was not run, but its two nearest answered releases on V's release line give
   the same outcome and a bisect searched a range holding both (so no boundary lies between:
   bisect would have found it). Never outside such a range;
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from harness.errors import UsageError
 from harness.planning import interpreters, versions
-from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED
+from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, NOTHING_TO_RUN, REPRODUCED
 from harness.store import boundaries
 
 MEASURED, INFERRED, UNKNOWN = "measured", "inferred", "unknown"
@@ -202,6 +203,7 @@ class Knowledge:
     dates: dict[str, str] = field(default_factory=dict)  # version -> dependency date (matrix rows)
     python: str = interpreters.DEFAULT  # the interpreter the answers are for
     others: dict[str, tuple[str, ...]] = field(default_factory=dict)  # BY_INTERPRETERS version -> who ran it
+    empty: dict[str, str] = field(default_factory=dict)  # version -> why it installs nothing to run (any case)
 
     def answer(self, version: str) -> Answer:
         """The bug's answer for ``version``; for one that reproduces, the first fixed release after it."""
@@ -229,6 +231,10 @@ class Knowledge:
             where = "the record's matrix" if by == BY_MATRIX else "a bisect probe"
             return Answer(outcome, MEASURED, by, (), f"{version} was run by {where}")
         below, above = self._neighbours(version)
+        if version in self.empty:
+            # The release ships no framework package: no bug of the record can apply there, which
+            # one install measured for every case (google-adk 0.0.1, a name placeholder).
+            return Answer(NOT_APPLICABLE, MEASURED, "", (), f"{version} {self.empty[version]}")
         if version in self.errors:
             why = f": {self.errors[version][:160]}" if self.errors[version] else ""
             return Answer(UNKNOWN, UNKNOWN, "", (), f"{version} was run but gave no answer (error{why})")
@@ -319,6 +325,11 @@ def knowledge(root: Path, scenarios: Iterable, python: str = interpreters.DEFAUL
         if row.inputs and digests.get(row.scenario) and row.inputs != digests[row.scenario]:
             continue
         by_case.setdefault((row.scenario, row.case, row.framework), []).append(row)
+    # A release an install showed to carry no framework package, for any case (a release-wide fact).
+    empty: dict[tuple[str, str], str] = {}
+    for row in itertools.chain(bisects.probes, results):
+        if row.outcome == ERROR and NOTHING_TO_RUN in row.detail:
+            empty.setdefault((row.framework, row.version), row.detail.removeprefix("install failed: "))
     out = {}
     for bug in bugs(scenarios):
         key = (bug.scenario, bug.case, bug.framework)
@@ -364,6 +375,7 @@ def knowledge(root: Path, scenarios: Iterable, python: str = interpreters.DEFAUL
             dates,
             python,
             others,
+            {v: why for (fw, v), why in empty.items() if fw == bug.framework and v not in points},
         )
     return out
 
