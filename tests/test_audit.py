@@ -19,8 +19,8 @@ import pytest
 
 from harness.commands.cli import main
 from harness.planning import audit_targets, index
+from harness.planning.builds import NOTHING_TO_RUN
 from harness.project import PROJECT
-from harness.runtime.outcomes import NOTHING_TO_RUN
 from harness.store import audit
 from harness.store.audit import Bug, Knowledge
 

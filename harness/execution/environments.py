@@ -23,8 +23,7 @@ from pathlib import Path
 
 from harness.execution import progress
 from harness.planning import index, interpreters
-from harness.planning.builds import Build
-from harness.runtime.outcomes import NOTHING_TO_RUN
+from harness.planning.builds import NOTHING_TO_RUN, Build
 
 MARKER = "harness-build.json"
 # Beside a release's environment folder: its inputs (the marker it would have) and why it cannot

@@ -19,6 +19,12 @@ from harness.errors import UsageError
 from harness.planning import index, versions
 from harness.runtime import frameworks
 
+# How an error's detail ends when a release installs no framework package at all (google-adk 0.0.1:
+# a name placeholder): a fact of the release, not of any one case (harness/execution/environments.py
+# ``missing_package`` writes it; harness/store/audit.py reads it). Kept out of harness/runtime/, which
+# every case loads: a change there would count as a change of every recorded result's code.
+NOTHING_TO_RUN = "(a release with nothing to run)"
+
 PIN_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([0-9][0-9A-Za-z.+!-]*)\s*$")
 DIRECT_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*@\s*(\S+)\s*$")
 

@@ -12,11 +12,6 @@ ERROR = "error"
 
 OUTCOMES = (REPRODUCED, FIXED, UNEXPECTED, NOT_APPLICABLE, ERROR)
 
-# How an error's detail ends when the release installs no framework package at all (google-adk
-# 0.0.1: a name placeholder): a fact of the release, not of any one case (harness/execution/
-# environments.py ``missing_package`` writes it; harness/store/audit.py reads it).
-NOTHING_TO_RUN = "(a release with nothing to run)"
-
 
 @dataclass(frozen=True)
 class Verdict:

@@ -33,7 +33,8 @@ from pathlib import Path
 
 from harness.errors import UsageError
 from harness.planning import interpreters, versions
-from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, NOTHING_TO_RUN, REPRODUCED
+from harness.planning.builds import NOTHING_TO_RUN
+from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.store import boundaries
 
 MEASURED, INFERRED, UNKNOWN = "measured", "inferred", "unknown"
