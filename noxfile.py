@@ -201,7 +201,7 @@ def mutants(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def new(session: nox.Session) -> None:
-    """Write a new scenario module from the template: nox -s new -- <id> --framework NAME."""
+    """Write a new bug folder from the templates: nox -s new -- <id> --framework NAME."""
     run_to_the_end(session, "python", "-m", "harness", "new", *session.posargs)
 
 

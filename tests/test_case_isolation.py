@@ -4,7 +4,7 @@ reaches the next, and nothing it started outlives it.
 The cases of one build ran in one process (a cold worker, or a warm worker's fork), so a changed
 cwd, a thread, a ``builtins`` patch or a module global of one case were seen by the next, a file
 it wrote in the temp folder stayed, and a daemon it started in a session of its own outlived the
-run. Each test runs scratch scenarios (tests/test_faults_worker.py's helpers) through
+run. Each test runs scratch bugs (tests/scratch.py, tests/test_faults_worker.py's helpers) through
 harness/execution/driver.py, cold and warm, and compares a case's verdict after another case with
 its verdict alone.
 """
@@ -23,7 +23,8 @@ import pytest
 
 from harness.execution import environments, pool
 from harness.execution.driver import run_worker
-from tests.test_faults_worker import HARNESS, HEADER, PYTHON, _running, pool_dir, scratch_project
+from scratch import HEADER, scratch_project
+from tests.test_faults_worker import HARNESS, PYTHON, _running, pool_dir
 
 __all__ = ["pool_dir"]  # the fixture, for the warm runs
 
@@ -31,9 +32,9 @@ MESS = (
     HEADER
     + """
 import json, tempfile, threading
-from harness.runtime.outcomes import reproduced
 
-ROOT = Path(__file__).resolve().parent.parent
+CASES = {"mess": {"step": "mess"}, "look": {"step": "look", "verdict": "clean"}, "crash": {"step": "crash"},
+         "look-again": {"step": "look", "verdict": "clean"}}
 STATE = ROOT / "mess-state.json"  # what the messy cases left, for the test to check afterwards
 
 
@@ -62,21 +63,21 @@ def _record(**found):
     STATE.write_text(json.dumps({**state, **found}))
 
 
-async def mess():
+async def mess(say):
     os.chdir("/")
     threading.Thread(target=time.sleep, args=(300,), name="left-behind").start()  # not a daemon thread
     daemon = _daemon()
     _record(daemon=daemon.pid, file=str(_big_file("left-behind.bin")))
-    return Observation(timeline=["mess made"])
+    say("mess made")
 
 
-async def crash():
+async def crash(say):
     daemon = _daemon()
     _record(crash_daemon=daemon.pid, crash_file=str(_big_file("crash-left.bin")))
     os._exit(3)
 
 
-async def look():
+async def look(say):
     state = json.loads(STATE.read_text()) if STATE.exists() else {}
     daemons = [state[k] for k in ("daemon", "crash_daemon") if k in state and _alive(state[k])]
     files = [state[k] for k in ("file", "crash_file") if k in state and os.path.exists(state[k])]
@@ -87,17 +88,14 @@ async def look():
         f"files left {len(files)}",
         f"temp folder entries {len(os.listdir(tempfile.gettempdir()))}",
     ]
-    return Observation(timeline=seen)
+    for line in seen:
+        say(line)
+    return {"seen": seen}
 
 
-def clean(o):
+def clean(facts):
     expected = ["cwd kept", "threads []", "daemons alive 0", "files left 0", "temp folder entries 0"]
-    return fixed("clean") if o.timeline == expected else reproduced("; ".join(o.timeline))
-
-
-SCENARIO = Scenario(id="adk-mess", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("mess", mess, ok, P), Case("look", look, clean, P),
-                                         Case("crash", crash, ok, P), Case("look-again", look, clean, P)))
+    return ("fixed", "clean") if facts["seen"] == expected else ("reproduced", "; ".join(facts["seen"]))
 """
 )
 
@@ -105,40 +103,38 @@ PATCH = (
     HEADER
     + """
 import builtins, statistics
-from harness.runtime.outcomes import reproduced
 
+CASES = {"patch": {"step": "patch"}, "look": {"step": "look", "verdict": "unpatched"}}
 MARK = "as imported"
 
 
-async def patch():
+async def patch(say):
     global MARK
     MARK = "set by an earlier case"
     builtins.left_behind = "patched by an earlier case"
     statistics.mean = lambda data: "patched"  # a module attribute another module's code would use
-    return Observation(timeline=["patched"])
+    say("patched")
 
 
-async def look():
+async def look(say):
     seen = [f"MARK {MARK}", f"builtins {getattr(builtins, 'left_behind', 'unpatched')}",
             f"statistics.mean {statistics.mean([1, 3])}"]
-    return Observation(timeline=seen)
+    for line in seen:
+        say(line)
+    return {"seen": seen}
 
 
-def unpatched(o):
+def unpatched(facts):
     expected = ["MARK as imported", "builtins unpatched", "statistics.mean 2"]
-    return fixed("unpatched") if o.timeline == expected else reproduced("; ".join(o.timeline))
-
-
-SCENARIO = Scenario(id="adk-patch", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("patch", patch, ok, P), Case("look", look, unpatched, P)))
+    return ("fixed", "unpatched") if facts["seen"] == expected else ("reproduced", "; ".join(facts["seen"]))
 """
 )
 
 
-def _runner(tmp_path: Path, modules: dict[str, str], mode: str, request: pytest.FixtureRequest):
+def _runner(tmp_path: Path, bugs: dict[str, str], mode: str, request: pytest.FixtureRequest):
     """The scratch project's root, its worker's temp folder, and a function that runs selectors
     there (cold, or in a warm worker of that project) and returns their results by case."""
-    root = scratch_project(tmp_path, modules)
+    root = scratch_project(tmp_path, bugs)
     tmp = tmp_path / "worker-tmp"
     tmp.mkdir()
     env = {**environments.worker_environment(root), "TMPDIR": str(tmp)}
@@ -163,7 +159,7 @@ def test_a_case_that_leaves_a_mess_changes_nothing_for_the_next_and_its_leftover
     run and the file stayed. Now the next case's verdict is its verdict alone; afterwards the
     daemon is gone and so is the file, also after a case that crashed (exit 3, reported as
     before: the worker restarts for the cases after it)."""
-    root, tmp, run = _runner(tmp_path, {"adk_mess": MESS}, mode, request)
+    root, tmp, run = _runner(tmp_path, {"adk-mess": MESS}, mode, request)
     alone = run("adk-mess:look")["look"]
     assert (alone["outcome"], alone["detail"]) == ("fixed", "clean"), alone
     state_file = root / "mess-state.json"
@@ -188,9 +184,9 @@ def test_a_case_that_leaves_a_mess_changes_nothing_for_the_next_and_its_leftover
 
 @pytest.mark.parametrize("mode", ["cold", "warm"])
 def test_a_builtins_patch_or_a_module_global_of_one_case_is_not_seen_by_the_next(tmp_path, mode, request):
-    """A case that sets a global of its scenario module, an attribute of ``builtins`` and patches
+    """A case that sets a global of its script, an attribute of ``builtins`` and patches
     ``statistics.mean``: the next case of the run saw all three. Now it gives its verdict alone."""
-    _, _, run = _runner(tmp_path, {"adk_patch": PATCH}, mode, request)
+    _, _, run = _runner(tmp_path, {"adk-patch": PATCH}, mode, request)
     alone = run("adk-patch:look")["look"]
     assert (alone["outcome"], alone["detail"]) == ("fixed", "unpatched"), alone
     after = run("adk-patch")["look"]
@@ -206,13 +202,12 @@ HUNG = (
     + """
 import json
 
-async def hang():
-    daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
-    (Path(__file__).resolve().parent.parent / "hung-state.json").write_text(json.dumps({"daemon": daemon.pid}))
-    time.sleep(600)  # blocks the event loop: only the driver's kill on its deadline ends the case
+CASES = {"hang": {"step": "hang"}, "after": {"step": "fine"}}
 
-SCENARIO = Scenario(id="adk-hung", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("hang", hang, ok, P), Case("after", fine, ok, P)))
+async def hang(say):
+    daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    (ROOT / "hung-state.json").write_text(json.dumps({"daemon": daemon.pid}))
+    time.sleep(600)  # blocks the event loop: only the driver's kill on its deadline ends the case
 """
 )
 
@@ -222,7 +217,7 @@ def test_a_daemon_of_a_case_killed_on_its_deadline_goes_with_it(tmp_path, mode, 
     """A case that starts a daemon in a session of its own and then blocks until the driver kills
     it on its deadline: the kill reached the worker's process group, not the daemon, which
     outlived the run. Now the driver's kill takes every descendant of the worker."""
-    root = scratch_project(tmp_path, {"adk_hung": HUNG})
+    root = scratch_project(tmp_path, {"adk-hung": HUNG})
     env = environments.worker_environment(root)
     member = None
     if mode == "warm":
@@ -247,14 +242,13 @@ HANG_WITH_DAEMON = (
     + """
 import json
 
-async def hang():
+CASES = {"hang": {"step": "hang"}}
+
+async def hang(say):
     daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
-    marker = Path(__file__).resolve().parent.parent / "hang-marker.json"
+    marker = ROOT / "hang-marker.json"
     marker.write_text(json.dumps({"worker": os.getpid(), "daemon": daemon.pid}))
     time.sleep(600)
-
-SCENARIO = Scenario(id="adk-hang", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("hang", hang, ok, P),))
 """
 )
 
@@ -264,7 +258,7 @@ def test_a_daemon_of_a_hanging_case_ends_with_the_harness(tmp_path, mode, reques
     """tests/test_faults_worker.py's kill -9 of the harness during a hanging case, whose case also
     started a daemon in a session of its own: the lifeline's killpg missed the daemon. Now it
     kills every descendant of the worker too."""
-    root = scratch_project(tmp_path, {"adk_hang": HANG_WITH_DAEMON})
+    root = scratch_project(tmp_path, {"adk-hang": HANG_WITH_DAEMON})
     if mode == "warm":
         request.getfixturevalue("pool_dir")
         env = environments.worker_environment(root)
@@ -297,15 +291,13 @@ KILLED = (
     + """
 import signal
 
-async def killed():
+CASES = {"killed": {"step": "killed"}, "segfault": {"step": "segfault"}, "after": {"step": "fine"}}
+
+async def killed(say):
     os.kill(os.getpid(), signal.SIGKILL)
 
-async def segfault():
+async def segfault(say):
     os.kill(os.getpid(), signal.SIGSEGV)
-
-SCENARIO = Scenario(id="adk-killed", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("killed", killed, ok, P), Case("segfault", segfault, ok, P),
-                                         Case("after", fine, ok, P)))
 """
 )
 
@@ -315,7 +307,7 @@ def test_a_case_killed_by_a_signal_is_reported_as_when_it_killed_its_worker(tmp_
     """A case whose process dies of a signal (SIGKILL, SIGSEGV) killed its worker, which the
     driver reported as ``worker died (exit -9)`` (``-11``). The case now dies in a process of its
     own; the worker ends with the same signal, so the report is the same, and the cases after it run."""
-    _, _, run = _runner(tmp_path, {"adk_killed": KILLED}, mode, request)
+    _, _, run = _runner(tmp_path, {"adk-killed": KILLED}, mode, request)
     results = run("adk-killed")
     assert results["killed"]["detail"].startswith("worker died (exit -9)"), results["killed"]
     assert results["segfault"]["detail"].startswith("worker died (exit -11)"), results["segfault"]

@@ -1,7 +1,7 @@
 """Issue 36, "what the thread says, beside what was measured": each scenario declares the upstream
-thread's claim (scenarios/_claims.py, harness/runtime/scenario.py ``Claim``) only where its
-docstring already states it; the scenario report shows the claim beside the measured boundaries,
-and the run's summary lists every disagreement as a finding, not a failure. Before: no report
+thread's claim (``claims=Claim(...)`` in its bug.py, harness/runtime/scenario.py ``Claim``) only
+where the scenario already states it; the scenario report shows the claim beside the measured
+boundaries, and the run's summary lists every disagreement as a finding, not a failure. Before: no report
 said what the thread claims, so a thread that reads as open on a fixed release, or names the
 wrong release, went unremarked."""
 
@@ -20,7 +20,6 @@ from harness.runtime.scenario import Claim, ScenarioError
 from harness.store import boundaries
 from harness.store.rows import of_document
 from harness.store.snapshots import SnapshotStore
-from tests.test_registry import GOOD, write
 from tests.test_reports import SCENARIO, document, result
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,44 +76,13 @@ def test_no_claim_says_so_and_finds_nothing():
     assert claims.scenario_disagreements({**SCENARIO, "claims": {}}, FIXED_IN_2_9, boundaries.empty_record()) == []
 
 
-def test_claims_are_declared_apart_from_the_scenario_module_and_checked(tmp_path):
-    """The claims module sets each scenario's ``claims`` (so the scenario's code digest is
-    untouched); a claim without its source, or for an unknown scenario, is refused in one line."""
-    write(tmp_path, "adk_one", GOOD.format(id="adk-one"))
-    write(
-        tmp_path,
-        "_claims",
-        "from harness.runtime.scenario import Claim\nCLAIMS = {'adk-one': Claim(pr='#7', source='s')}\n",
-    )
-    assert registry.discover(tmp_path)["adk-one"].claims == Claim(pr="#7", source="s")
-    other = tmp_path / "other"
-    other.mkdir()
-    write(other, "adk_one", GOOD.format(id="adk-one"))
-    write(other, "_claims", "from harness.runtime.scenario import Claim\nCLAIMS = {'adk-one': Claim(pr='#7')}\n")
-    with pytest.raises(ScenarioError, match="say where the repository states"):
-        registry.discover(other)
-    third = tmp_path / "third"
-    third.mkdir()
-    write(third, "adk_one", GOOD.format(id="adk-one"))
-    write(
-        third,
-        "_claims",
-        "from harness.runtime.scenario import Claim\nCLAIMS = {'adk-two': Claim(pr='#7', source='s')}\n",
-    )
-    with pytest.raises(ScenarioError, match="claims for unknown scenarios: adk-two"):
-        registry.discover(third)
-
-
 def stated(scenario) -> str:
-    """What a scenario itself says of its thread: a bug folder's script docstring, its declaration's
-    links and the claim's quote of the thread (scenarios/<id>/repro.py, bug.py: a script's docstring
-    names no release, the record does); an older scenario module's docstring."""
-    folder = ROOT / "scenarios" / scenario.id
-    if (folder / reproduction.SCRIPT).is_file():
-        doc = ast.get_docstring(ast.parse((folder / reproduction.SCRIPT).read_text())) or ""
-        return " ".join([*doc.split(), *scenario.links, scenario.claims.source or "", scenario.claims.quote or ""])
-    path = ROOT / "scenarios" / f"{scenario.module}.py"
-    return " ".join((ast.get_docstring(ast.parse(path.read_text())) or "").split())
+    """What a scenario itself says of its thread: its script's docstring, its declaration's links and
+    the claim's quote of the thread (scenarios/<id>/repro.py, bug.py: a script's docstring names no
+    release, the record does)."""
+    script = ROOT / "scenarios" / scenario.id / reproduction.SCRIPT
+    doc = ast.get_docstring(ast.parse(script.read_text())) or ""
+    return " ".join([*doc.split(), *scenario.links, scenario.claims.source or "", scenario.claims.quote or ""])
 
 
 def said(word: str, text: str) -> bool:
@@ -124,9 +92,9 @@ def said(word: str, text: str) -> bool:
 
 
 def test_every_declared_claim_is_stated_in_its_scenarios_docstring():
-    """No claim is invented: each PR number and release a claim names (in scenarios/_claims.py, or in
-    a bug folder's bug.py) is stated by the scenario itself; the scenarios with no claim are named
-    (5 of 31 when this was written). Claims are read from the discovered scenarios, wherever declared."""
+    """No claim is invented: each PR number and release a claim names (in a bug folder's bug.py) is
+    stated by the scenario itself; the scenarios with no claim are named
+    (5 of 31 when this was written). Claims are read from the discovered scenarios."""
     scenarios = registry.discover()
     declared = {i: s.claims for i, s in scenarios.items() if not s.claims.empty()}
     for scenario_id, claim in declared.items():
@@ -149,8 +117,8 @@ def test_every_declared_claim_is_stated_in_its_scenarios_docstring():
 
 
 def test_a_bug_folder_declares_its_claim_in_its_declaration(tmp_path):
-    """A bug folder's ``bug.py`` sets ``claims=Claim(...)`` (no claims module needed); a claim that
-    does not say where the repository states it is refused in one line."""
+    """A bug folder's ``bug.py`` sets ``claims=Claim(...)``; a claim that does not say where the
+    repository states it is refused in one line."""
     from harness.rendering import new_scenario
 
     folder = new_scenario.create("adk-one", "google-adk", tmp_path)

@@ -20,6 +20,7 @@ import pytest
 
 from harness.planning import commits
 from harness.planning.builds import SpecError
+from scratch import write_bug
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = "agents-toy-commit"
@@ -193,11 +194,8 @@ def project_copy(tmp_path: Path, outcomes: dict[str, str]) -> Path:
     """A copy of the tree with the toy scenario only, and a bisect record of its releases' outcomes."""
     project = tmp_path / "project"
     shutil.copytree(ROOT / "harness", project / "harness", ignore=shutil.ignore_patterns("__pycache__"))
-    folder = project / "scenarios" / SCENARIO
-    folder.mkdir(parents=True)
+    write_bug(project / "scenarios", SCENARIO, REPRO_PY, BUG_PY)
     (project / "scenarios" / "__init__.py").write_text("")
-    (folder / "bug.py").write_text(BUG_PY)
-    (folder / "repro.py").write_text(REPRO_PY)
     (project / "reports").mkdir()
     record = {
         "schema_version": 2,  # as committed before commit bisects: read as one with no commits

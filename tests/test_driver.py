@@ -3,51 +3,32 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import textwrap
 from pathlib import Path
 
 from harness.execution.driver import run_worker
+from scratch import HEADER, scratch_project
 
-ROOT = Path(__file__).resolve().parent.parent
+MODULE = (
+    HEADER
+    + """
+CASES = {"before": {"step": "fine"}, "hang": {"step": "hang_in_sync_code"}, "die": {"step": "die"},
+         "after": {"step": "fine"}}
 
-MODULE = """
-import os, time
-from harness.runtime.outcomes import fixed
-from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
-
-P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
-
-async def fine():
-    return Observation(timeline=["ok"])
-
-async def hang_in_sync_code():
+async def hang_in_sync_code(say):
     time.sleep(600)  # blocks the event loop: only killing the process stops it
 
-async def die():
+async def die(say):
     os._exit(3)
-
-SCENARIO = Scenario(
-    id="adk-isolation", framework="google-adk", links=("https://example.org",), description="d", expected="e",
-    cases=(
-        Case("before", fine, lambda o: fixed("ok"), P),
-        Case("hang", hang_in_sync_code, lambda o: fixed("ok"), P),
-        Case("die", die, lambda o: fixed("ok"), P),
-        Case("after", fine, lambda o: fixed("ok"), P),
-    ),
-)
 """
+)
 
 
 def test_hang_and_crash_are_errors_and_the_other_cases_still_run(tmp_path):
-    shutil.copytree(ROOT / "harness", tmp_path / "harness", ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "scenarios").mkdir()
-    (tmp_path / "scenarios" / "__init__.py").write_text("")
-    (tmp_path / "scenarios" / "adk_isolation.py").write_text(textwrap.dedent(MODULE))
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    root = scratch_project(tmp_path, {"adk-isolation": MODULE})
+    env = {**os.environ, "PYTHONPATH": str(root)}
     _, results = run_worker(
-        Path(sys.executable), "google-adk", ["adk-isolation"], env, tmp_path, timeout=1.0, grace=120.0, case_slack=2.0
+        Path(sys.executable), "google-adk", ["adk-isolation"], env, root, timeout=1.0, grace=120.0, case_slack=2.0
     )
     by_case = {r["case"]: r for r in results}
     assert list(by_case) == ["before", "hang", "die", "after"]
@@ -56,33 +37,26 @@ def test_hang_and_crash_are_errors_and_the_other_cases_still_run(tmp_path):
     assert by_case["die"]["outcome"] == "error" and "worker died (exit 3)" in by_case["die"]["detail"]
 
 
-SECRETS_MODULE = """
-import os
-from harness.runtime.outcomes import fixed, reproduced
-from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario, InProcess
-
-P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+SECRETS_MODULE = (
+    HEADER
+    + """
+CASES = {"look": {"step": "look", "verdict": "seen"}}
 LOOKED_FOR = ("GOOGLE_APPLICATION_CREDENTIALS", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_BASE_URL",
               "HTTPS_PROXY", "https_proxy", "ANTHROPIC_API_KEY", "AZURE_OPENAI_ENDPOINT", "SOME_SERVICE_PASSWORD")
 
-async def look():
-    return Observation(timeline=[], facts={"seen": sorted(k for k in LOOKED_FOR if k in os.environ)})
+async def look(say):
+    return {"seen": sorted(k for k in LOOKED_FOR if k in os.environ)}
 
-def judge(o):
-    return reproduced("sees " + ", ".join(o.facts["seen"])) if o.facts["seen"] else fixed("sees none of them")
-
-SCENARIO = Scenario(id="adk-secrets", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("look", look, judge, P),))
+def seen(facts):
+    return ("reproduced", "sees " + ", ".join(facts["seen"])) if facts["seen"] else ("fixed", "sees none of them")
 """
+)
 
 
 def test_a_worker_sees_no_credentials_from_the_users_environment(tmp_path, monkeypatch):
     from harness.execution import environments
 
-    shutil.copytree(ROOT / "harness", tmp_path / "harness", ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "scenarios").mkdir()
-    (tmp_path / "scenarios" / "__init__.py").write_text("")
-    (tmp_path / "scenarios" / "adk_secrets.py").write_text(textwrap.dedent(SECRETS_MODULE))
+    root = scratch_project(tmp_path, {"adk-secrets": SECRETS_MODULE})
     for name in (
         "GOOGLE_APPLICATION_CREDENTIALS",
         "GITHUB_TOKEN",
@@ -95,20 +69,20 @@ def test_a_worker_sees_no_credentials_from_the_users_environment(tmp_path, monke
         "SOME_SERVICE_PASSWORD",
     ):
         monkeypatch.setenv(name, "secret")
-    env = environments.worker_environment(tmp_path)
-    _, [result] = run_worker(Path(sys.executable), "google-adk", ["adk-secrets"], env, tmp_path, timeout=30.0)
+    env = environments.worker_environment(root)
+    _, [result] = run_worker(Path(sys.executable), "google-adk", ["adk-secrets"], env, root, timeout=30.0)
     assert (result["outcome"], result["detail"]) == ("fixed", "sees none of them")
 
 
-LIBC_MODULE = '''
-import ctypes, ctypes.util, errno, os, socket, struct
-from harness.runtime.outcomes import fixed, reproduced
-from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
+LIBC_MODULE = (
+    HEADER
+    + '''
+import ctypes, ctypes.util, errno, socket, struct
 
-P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+CASES = {"connect": {"step": "connect_through_libc", "verdict": "connected"}}
 PORT = int(os.environ["HARNESS_TEST_PORT"])
 
-async def connect_through_libc():
+async def connect_through_libc(say):
     """connect(2) through ctypes: Python's socket module, and so the socket guard, never sees it."""
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
     fd = libc.socket(socket.AF_INET, socket.SOCK_STREAM, 0)
@@ -116,16 +90,14 @@ async def connect_through_libc():
     rc = libc.connect(fd, ctypes.c_char_p(addr), len(addr))
     err = ctypes.get_errno()
     libc.close(fd)
-    return Observation(timeline=[], facts={"rc": rc, "errno": errno.errorcode.get(err, str(err))})
+    return {"rc": rc, "errno": errno.errorcode.get(err, str(err))}
 
-def judge(o):
-    if o.facts["rc"] == 0:
-        return reproduced("a libc-level connect to 127.0.0.1 went through")
-    return fixed(f"a libc-level connect failed in the kernel: {o.facts['errno']}")
-
-SCENARIO = Scenario(id="adk-libc-connect", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("connect", connect_through_libc, judge, P),))
+def connected(facts):
+    if facts["rc"] == 0:
+        return "reproduced", "a libc-level connect to 127.0.0.1 went through"
+    return "fixed", f"a libc-level connect failed in the kernel: {facts['errno']}"
 '''
+)
 
 
 def test_a_libc_level_connect_fails_under_the_network_namespace(tmp_path, monkeypatch):
@@ -137,16 +109,13 @@ def test_a_libc_level_connect_fails_under_the_network_namespace(tmp_path, monkey
         import pytest
 
         pytest.skip("no network namespace on this system: the socket guard alone applies")
-    shutil.copytree(ROOT / "harness", tmp_path / "harness", ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "scenarios").mkdir()
-    (tmp_path / "scenarios" / "__init__.py").write_text("")
-    (tmp_path / "scenarios" / "adk_libc_connect.py").write_text(textwrap.dedent(LIBC_MODULE))
     with socket.socket() as listener:  # a server the case could reach without isolation
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         monkeypatch.setenv("HARNESS_TEST_PORT", str(listener.getsockname()[1]))
-        env = environments.worker_environment(tmp_path)
-        record, [result] = run_worker(Path(sys.executable), "google-adk", ["adk-libc-connect"], env, tmp_path, 30.0)
+        root = scratch_project(tmp_path, {"adk-libc-connect": LIBC_MODULE})
+        env = environments.worker_environment(root)
+        record, [result] = run_worker(Path(sys.executable), "google-adk", ["adk-libc-connect"], env, root, 30.0)
         assert (result["outcome"], result["detail"]) == (
             "fixed",
             "a libc-level connect failed in the kernel: ENETUNREACH",
@@ -154,5 +123,5 @@ def test_a_libc_level_connect_fails_under_the_network_namespace(tmp_path, monkey
         assert record["isolation"] == "network-namespace"
         # The same worker without the namespace: the connect goes through (the guard cannot see it).
         monkeypatch.setattr(isolation, "wrap", lambda command: command)
-        _, [bare] = run_worker(Path(sys.executable), "google-adk", ["adk-libc-connect"], env, tmp_path, 30.0)
+        _, [bare] = run_worker(Path(sys.executable), "google-adk", ["adk-libc-connect"], env, root, 30.0)
         assert bare["outcome"] == "reproduced", bare

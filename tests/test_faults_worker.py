@@ -1,7 +1,7 @@
 """Issue 34, the worker protocol and the result cache: each fault the issue lists, reproduced.
 
-Every test builds a scratch project (this harness and only its own scenario modules) and runs its
-cases through harness/execution/driver.py, cold (a new process) or warm (a fork of a warm worker,
+Every test builds a scratch project (this harness and only its own bug folders, tests/scratch.py)
+and runs its cases through harness/execution/driver.py, cold (a new process) or warm (a fork of a warm worker,
 harness/runtime/warm.py), in this test environment's Python.
 """
 
@@ -13,7 +13,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -27,83 +26,52 @@ from harness.execution.driver import run_worker
 from harness.runtime.loaded import KEY as LOADED
 from harness.runtime.runner import DETAIL_MAX_CHARS, bounded_detail, error_detail
 from harness.store import result_cache
+from scratch import HEADER, scratch_project, write_bug
 
-ROOT = Path(__file__).resolve().parent.parent
 PYTHON = Path(sys.executable)
-
-HEADER = """
-import os, subprocess, sys, time
-from pathlib import Path
-from harness.runtime.outcomes import fixed
-from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
-
-P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
-
-async def fine():
-    return Observation(timeline=["ok"])
-
-def ok(o):
-    return fixed("ok")
-"""
 
 STRAY = (
     HEADER
     + """
-async def write_fd1():
+CASES = {"fd1": {"step": "write_fd1"}, "child": {"step": "child_prints"}, "after": {"step": "fine"}}
+
+async def write_fd1(say):
     os.write(1, b"a line on fd 1 that is no protocol\\n")
-    return Observation(timeline=["wrote"])
+    say("wrote")
 
-async def child_prints():
+async def child_prints(say):
     subprocess.run([sys.executable, "-c", "print('a child process prints this')"], check=True)
-    return Observation(timeline=["child"])
-
-SCENARIO = Scenario(id="adk-stray", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("fd1", write_fd1, ok, P), Case("child", child_prints, ok, P),
-                                         Case("after", fine, ok, P)))
+    say("child")
 """
 )
 
 CHATTY = (
     HEADER
     + """
-async def chatty():
-    print("x" * 5_000_000, end="", flush=True)  # megabytes, no newline
-    return Observation(timeline=["printed"])
+CASES = {"chatty": {"step": "chatty"}, "crash": {"step": "crash"}, "after": {"step": "fine"}}
 
-async def crash():
+async def chatty(say):
+    print("x" * 5_000_000, end="", flush=True)  # megabytes, no newline
+    say("printed")
+
+async def crash(say):
     print("crash-marker: the crashing case's own last words", flush=True)
     os._exit(3)
-
-SCENARIO = Scenario(id="adk-chatty", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("chatty", chatty, ok, P), Case("crash", crash, ok, P),
-                                         Case("after", fine, ok, P)))
 """
 )
 
 HANG = (
     HEADER
     + """
-async def hang():
+CASES = {"hang": {"step": "hang"}}
+
+async def hang(say):
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    marker = Path(__file__).resolve().parent.parent / "hang-marker.json"
+    marker = ROOT / "hang-marker.json"
     marker.write_text(__import__("json").dumps({"worker": os.getpid(), "child": child.pid}))
     time.sleep(600)  # blocks the event loop: only killing the process stops it
-
-SCENARIO = Scenario(id="adk-hang", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("hang", hang, ok, P),))
 """
 )
-
-
-def scratch_project(tmp_path: Path, modules: dict[str, str]) -> Path:
-    """A project root with this harness and only the given scenario modules."""
-    root = tmp_path / "project"
-    shutil.copytree(ROOT / "harness", root / "harness", ignore=shutil.ignore_patterns("__pycache__"))
-    (root / "scenarios").mkdir()
-    (root / "scenarios" / "__init__.py").write_text("")
-    for name, text in modules.items():
-        (root / "scenarios" / f"{name}.py").write_text(textwrap.dedent(text))
-    return root
 
 
 @pytest.fixture
@@ -137,7 +105,7 @@ def test_a_line_a_case_or_its_child_writes_to_fd_1_is_not_read_as_protocol(tmp_p
     """Fault "One stray line kills a run": a case that writes to file descriptor 1 (os.write) or
     starts a child process that prints made the driver raise JSONDecodeError and lose every result
     of the run, warm or cold. Now results travel on a channel of their own."""
-    root = scratch_project(tmp_path, {"adk_stray": STRAY})
+    root = scratch_project(tmp_path, {"adk-stray": STRAY})
     member, env = worker_for(root, mode, request)
     _, results = run_worker(PYTHON, "google-adk", ["adk-stray"], env, root, timeout=30, warm=member)
     assert [(r["case"], r["outcome"], r["detail"]) for r in results] == [
@@ -152,7 +120,7 @@ def test_megabytes_of_output_then_a_crash_give_a_short_detail_from_the_crashing_
     """Fault "a case that prints megabytes has its output become the next crashing case's one-line
     detail" (5.2 M characters in the record). Now a crash's detail is the last lines of the output of
     the case that was running, capped."""
-    root = scratch_project(tmp_path, {"adk_chatty": CHATTY})
+    root = scratch_project(tmp_path, {"adk-chatty": CHATTY})
     member, env = worker_for(root, mode, request)
     _, results = run_worker(PYTHON, "google-adk", ["adk-chatty"], env, root, timeout=30, warm=member)
     by_case = {r["case"]: r for r in results}
@@ -224,7 +192,7 @@ def test_a_worker_in_a_hanging_case_ends_with_the_harness(tmp_path, mode, reques
     """Fault "a worker stuck in a hanging case outlives the harness (120 s+ past a 60 s timeout)":
     after kill -9 of the harness, the worker (cold, or the warm worker's forked child) and the child
     process its case started kept running. Now none is running 10 s later; a warm server stays."""
-    root = scratch_project(tmp_path, {"adk_hang": HANG})
+    root = scratch_project(tmp_path, {"adk-hang": HANG})
     member = None
     if mode == "warm":
         request.getfixturevalue("pool_dir")
@@ -277,12 +245,9 @@ BUG = Bug(links=("https://example.org",), description="d", expected="e",
 
 
 def bug_folder(root: Path, scenario_id: str) -> Path:
-    folder = root / "scenarios" / scenario_id
-    folder.mkdir()
-    (folder / "repro.py").write_text(CACHED_SCRIPT)
-    (folder / "bug.py").write_text(CACHED_DECLARATION)
-    (folder / "cache-data.txt").write_text("data one\n")
-    return folder
+    return write_bug(
+        root / "scenarios", scenario_id, CACHED_SCRIPT, CACHED_DECLARATION, {"cache-data.txt": "data one\n"}
+    )
 
 
 def test_a_cached_result_is_reused_only_while_every_file_its_case_loaded_is_unchanged(tmp_path):
@@ -512,7 +477,7 @@ def test_a_first_ctrl_c_says_it_is_stopping_and_ends_the_run_within_seconds(tmp_
     """Issue 49: Ctrl-C to the harness while a case hung gave 36 s with no "stopping" line, then a
     KeyboardInterrupt traceback. Now one line says it is stopping, the worker runs under way are
     killed at once (none restarted), and the command ends with one line and exit 130."""
-    root = scratch_project(tmp_path, {"adk_hang": HANG})
+    root = scratch_project(tmp_path, {"adk-hang": HANG})
     if mode == "warm":
         request.getfixturevalue("pool_dir")
         warm_member(root)
@@ -545,13 +510,12 @@ def test_a_first_ctrl_c_says_it_is_stopping_and_ends_the_run_within_seconds(tmp_
 CLOSES_FD1 = (
     HEADER
     + """
-async def close_fd1():
+CASES = {"closes": {"step": "close_fd1"}, "after": {"step": "fine"}}
+
+async def close_fd1(say):
     print("before", flush=True)
     os.close(1)
-    return Observation(timeline=["closed"])
-
-SCENARIO = Scenario(id="adk-closes", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("closes", close_fd1, ok, P), Case("after", fine, ok, P)))
+    say("closed")
 """
 )
 
@@ -560,7 +524,7 @@ SCENARIO = Scenario(id="adk-closes", framework="google-adk", links=("https://exa
 def test_a_case_that_closes_fd_1_is_an_error_naming_it_not_a_nondeterministic_case(tmp_path, mode, request):
     """Issue 49: a case that closed file descriptor 1 was reported as "not deterministic" (its second
     run, the determinism check, could not print). Now its error says what it did; the next case runs."""
-    root = scratch_project(tmp_path, {"adk_closes": CLOSES_FD1})
+    root = scratch_project(tmp_path, {"adk-closes": CLOSES_FD1})
     member, env = worker_for(root, mode, request)
     _, results = run_worker(PYTHON, "google-adk", ["adk-closes"], env, root, timeout=30, warm=member, repeat=2)
     assert [(r["case"], r["outcome"], r["detail"]) for r in results] == [

@@ -1,7 +1,7 @@
 """Mutation testing of the oracles (harness/mutants/, harness/commands/mutants.py, ``nox -s mutants``).
 
-A tiny synthetic scenario (no framework code: its replay reports a number the proof builds
-set in process) whose oracle has mutants the proofs kill, mutants they do not, and one listed
+A tiny synthetic bug folder (no framework code: its script says a number of events the proof
+builds set in process) whose judge has mutants the proofs kill, mutants they do not, and one listed
 as equivalent. The Release path builds an environment, so that test is marked ``slow``.
 """
 
@@ -21,83 +21,91 @@ from harness.mutants.equivalents import EQUIVALENTS_FILE, MutantsError, load_equ
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED
 from harness.runtime.runner import run_case
+from scratch import write_bug
 
 ROOT = Path(__file__).resolve().parent.parent
+FIXTURE_ID = "adk-mutants-fixture"
 
 FIXTURE = '''
-"""A synthetic scenario: the replay reports ``n`` events; the proof builds set n in process."""
+"""A synthetic bug: the script says ``n`` events; the proof builds (bug.py) set n in process."""
 
 from __future__ import annotations
 
-import contextlib
+from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED
 
-from harness.runtime.outcomes import fixed, reproduced, unexpected
-from harness.runtime.scenario import Case, InProcess, Observation, Release, Scenario
-
+CASES = {"basic": {}}
 STATE = {"n": 2}  # unpatched: the bug (two events)
+
+
+class NotApplicable(Exception):
+    pass
+
+
+async def observe(say):
+    say(f"{STATE['n']} events")
+    return {"n": STATE["n"], "labels": ["a", "b"]}
+
+
+def _count(facts):
+    """A helper only the oracles call: mutated with them."""
+    return sum(1 for _ in range(facts["n"]))
+
+
+def _label(facts):
+    """A helper called only inside the detail: text, not mutated."""
+    return facts["labels"][0] if facts["labels"] else "none"
+
+
+def judge(facts):
+    n = _count(facts)
+    where = "at the start" if n == 0 else f"after {n - 1} others"
+    if n > 9:
+        return UNEXPECTED, f"{n} events ({_label(facts)}), more than the fake can make"
+    if n >= 2:
+        return REPRODUCED, f"{n} events {where}"
+    if n == 1:
+        return FIXED, "1 event"
+    return UNEXPECTED, f"{n} events"
+'''
+
+DECLARATION = '''
+import contextlib
+from pathlib import Path
+
+from harness.runtime import reproduction
+from harness.runtime.declaration import Bug, CaseRole, Edge, InProcess, Release
 
 
 @contextlib.contextmanager
 def events(n):
-    saved = STATE["n"]
-    STATE["n"] = n
+    """The script's fake makes ``n`` events while this holds."""
+    state = reproduction.load_script(Path(__file__).with_name(reproduction.SCRIPT)).STATE
+    saved = state["n"]
+    state["n"] = n
     try:
         yield
     finally:
-        STATE["n"] = saved
-
-
-async def replay():
-    return Observation(timeline=[f"{STATE['n']} events"], facts={"n": STATE["n"], "labels": ["a", "b"]})
-
-
-def _count(obs):
-    """A helper only the oracles call: mutated with them."""
-    return sum(1 for _ in range(obs.facts["n"]))
-
-
-def _label(obs):
-    """A helper called only inside the detail: text, not mutated."""
-    return obs.facts["labels"][0] if obs.facts["labels"] else "none"
-
-
-def judge(obs):
-    n = _count(obs)
-    where = "at the start" if n == 0 else f"after {n - 1} others"
-    if n > 9:
-        return unexpected(f"{n} events ({_label(obs)}), more than the fake can make")
-    if n >= 2:
-        return reproduced(f"{n} events {where}")
-    if n == 1:
-        return fixed("1 event")
-    return unexpected(f"{n} events")
+        state["n"] = saved
 
 
 PROOFS = {"reproduced": InProcess("two events", lambda: events(2)), "fixed": InProcess("one event", lambda: events(1))}
 
-SCENARIO = Scenario(
-    id="adk-mutants-fixture",
-    framework="google-adk",
+BUG = Bug(
     links=("https://example.org/bug",),
     description="a synthetic bug",
     expected="one event",
-    cases=(Case("basic", replay, judge, PROOFS),),
+    cases={"basic": CaseRole("the fake's events", **PROOFS)},
 )
 '''
 
-LOOP = """
-def judge_loop(obs):
+# The same script with another judge, one that loops, as the bug adk-mutants-loop (case "loop").
+LOOP_JUDGE = """def judge(facts):
     i = 0
-    while i < obs.facts["n"]:
+    while i < facts["n"]:
         i += 1
-    return reproduced("looped twice") if i == 2 else fixed(f"looped {i} times")
-
-
-SCENARIO = Scenario(
-    id="adk-mutants-loop", framework="google-adk", links=("https://example.org/bug",), description="d",
-    expected="e", cases=(Case("loop", replay, judge_loop, PROOFS),),
-)
+    return (REPRODUCED, "looped twice") if i == 2 else (FIXED, f"looped {i} times")
 """
+LOOP = FIXTURE.split("def judge(facts):")[0].replace('CASES = {"basic": {}}', 'CASES = {"loop": {}}') + LOOP_JUDGE
 
 # judge's mutants: the proofs make n = 1 and 2, so the three mutants of the `if n > 9` line
 # survive (2 and 1 are far from it); everything else is killed. Two edges kill those three.
@@ -114,13 +122,12 @@ reason = "the fixture's fake never makes 9 events"
 @pytest.fixture
 def fixture_dir(tmp_path):
     directory = tmp_path / "scenarios"
-    directory.mkdir()
-    (directory / "adk_mutants_fixture.py").write_text(textwrap.dedent(FIXTURE))
+    write_bug(directory, FIXTURE_ID, FIXTURE, DECLARATION)
     return directory
 
 
 def load(directory):
-    return registry.discover(directory)["adk-mutants-fixture"]
+    return registry.discover(directory)[FIXTURE_ID]
 
 
 def test_every_operator_and_what_is_left_alone(fixture_dir):
@@ -138,12 +145,12 @@ def test_every_operator_and_what_is_left_alone(fixture_dir):
         "compare: n == 1 -> n != 1",
         "constant: n == 1 -> n == 2",
         "constant: n == 1 -> n == 0",
-        "verdict: reproduced(f'{n} events {where}') -> fixed(f'{n} events {where}')",
-        "verdict: fixed('1 event') -> reproduced('1 event')",
-    }  # nothing in `where = ...` (a text variable), in f-strings, or in unexpected()'s detail
+        "verdict: REPRODUCED -> FIXED",
+        "verdict: FIXED -> REPRODUCED",
+    }  # nothing in `where = ...` (a text variable), in f-strings, or in a detail beside UNEXPECTED
     assert {t for f, t in texts if f == "_count"} == {
-        "constant: (1 for _ in range(obs.facts['n'])) -> (2 for _ in range(obs.facts['n']))",
-        "constant: (1 for _ in range(obs.facts['n'])) -> (0 for _ in range(obs.facts['n']))",
+        "constant: (1 for _ in range(facts['n'])) -> (2 for _ in range(facts['n']))",
+        "constant: (1 for _ in range(facts['n'])) -> (0 for _ in range(facts['n']))",
     }
     assert {m.cases for m in plan.mutants} == {("basic",)}
     assert len({m.key for m in plan.mutants}) == len(plan.mutants) == len(plan.codes)
@@ -151,23 +158,20 @@ def test_every_operator_and_what_is_left_alone(fixture_dir):
 
 def test_boolean_and_not_operators(tmp_path):
     directory = tmp_path / "scenarios"
-    directory.mkdir()
-    text = textwrap.dedent(FIXTURE).replace(
-        "    if n > 9:\n", "    if n > 9 and not obs.facts.get('quiet') or n < 0:\n"
-    )
-    (directory / "adk_mutants_fixture.py").write_text(text)
+    text = FIXTURE.replace("    if n > 9:\n", "    if n > 9 and not facts.get('quiet') or n < 0:\n")
+    write_bug(directory, FIXTURE_ID, text, DECLARATION)
     judge = {m.mutation for m in mutations.plan(load(directory), ROOT, directory).mutants if m.function == "judge"}
     assert {
-        "boolop: n > 9 and (not obs.facts.get('quiet')) or n < 0 -> (n > 9 and (not obs.facts.get('quiet'))) and n < 0",
-        "boolop: n > 9 and (not obs.facts.get('quiet')) -> n > 9 or not obs.facts.get('quiet')",
-        "not: not obs.facts.get('quiet') -> obs.facts.get('quiet')",
+        "boolop: n > 9 and (not facts.get('quiet')) or n < 0 -> (n > 9 and (not facts.get('quiet'))) and n < 0",
+        "boolop: n > 9 and (not facts.get('quiet')) -> n > 9 or not facts.get('quiet')",
+        "not: not facts.get('quiet') -> facts.get('quiet')",
     } <= judge, judge
 
 
 def test_each_mutant_judges_the_proofs_observation(fixture_dir):
     """In process: the case replays once; each mutant of its oracle judges a copy of what it saw,
     and one that loops forever is stopped and counted as an error."""
-    (fixture_dir / "adk_mutants_fixture.py").write_text(textwrap.dedent(FIXTURE).split("SCENARIO = ")[0] + LOOP)
+    write_bug(fixture_dir, "adk-mutants-loop", LOOP, DECLARATION.replace('{"basic": ', '{"loop": '))
     scenario = registry.discover(fixture_dir)["adk-mutants-loop"]
     plan = mutations.plan(scenario, ROOT, fixture_dir)
     sink: dict = {}
@@ -178,7 +182,7 @@ def test_each_mutant_judges_the_proofs_observation(fixture_dir):
     said = {m.mutation: sink[m.key] for m in plan.mutants}
     assert said["constant: i += 1 -> i += 0"] == (ERROR, "the oracle did not return within 0.5s")
     assert said["constant: i += 1 -> i += 2"] == (REPRODUCED, "looped twice")  # one step overshoots to 2
-    assert said["compare: i < obs.facts['n'] -> i <= obs.facts['n']"] == (REPRODUCED, "looped twice")
+    assert said["compare: i < facts['n'] -> i <= facts['n']"] == (REPRODUCED, "looped twice")
     assert said["constant: i = 0 -> i = 1"] == (FIXED, "looped 1 times")  # starts where it ends: survives here
 
 
@@ -193,7 +197,7 @@ def test_killed_survived_and_equivalent(fixture_dir, tmp_path):
     assert status == 1, text
     survived = {line.split("  ")[-1] for line in text.splitlines() if line.startswith("SURVIVED")}
     assert survived == GUARD_SURVIVORS - {"compare: n > 9 -> n >= 9"}, text
-    assert "SURVIVED adk-mutants-fixture  scenarios/adk_mutants_fixture.py:" not in text  # path outside the root
+    assert "SURVIVED adk-mutants-fixture  scenarios/adk-mutants-fixture/repro.py:" not in text  # outside the root
     row = next(line for line in text.splitlines() if line.startswith("adk-mutants-fixture")).split()
     made, killed, surv, eq = map(int, row[1:])
     assert (surv, eq) == (2, 1) and made == killed + surv + eq, text
@@ -250,17 +254,13 @@ def test_a_clean_run_exits_0_and_a_false_or_stale_equivalent_fails(fixture_dir, 
 
 
 def test_edges_kill_the_mutants_that_move_a_line_no_build_reaches(fixture_dir, tmp_path):
-    path = fixture_dir / "adk_mutants_fixture.py"
-    path.write_text(
-        path.read_text()
-        .replace(
-            'Case("basic", replay, judge, PROOFS)',
-            'Case("basic", replay, judge, PROOFS, edges=('
-            'Edge("reproduced", "nine events: still the bug", lambda obs: obs.facts.update(n=9)), '
-            'Edge("unexpected", "ten events: more than the fake makes", lambda obs: obs.facts.update(n=10))))',
-        )
-        .replace("import Case,", "import Case, Edge,")
+    declaration = DECLARATION.replace(
+        'CaseRole("the fake\'s events", **PROOFS)',
+        'CaseRole("the fake\'s events", **PROOFS, edges=('
+        'Edge("reproduced", "nine events: still the bug", lambda obs: obs.facts.update(n=9)), '
+        'Edge("unexpected", "ten events: more than the fake makes", lambda obs: obs.facts.update(n=10))))',
     )
+    write_bug(fixture_dir, FIXTURE_ID, FIXTURE, declaration)
     out = io.StringIO()
     assert (
         mutants.run(
@@ -279,12 +279,10 @@ def test_edges_kill_the_mutants_that_move_a_line_no_build_reaches(fixture_dir, t
 
 
 def test_a_proof_that_fails_unmutated_is_a_problem_not_a_kill(fixture_dir, tmp_path):
-    path = fixture_dir / "adk_mutants_fixture.py"
-    path.write_text(
-        path.read_text().replace(
-            '"fixed": InProcess("one event", lambda: events(1))', '"fixed": InProcess("no event", lambda: events(0))'
-        )
+    declaration = DECLARATION.replace(
+        '"fixed": InProcess("one event", lambda: events(1))', '"fixed": InProcess("no event", lambda: events(0))'
     )
+    write_bug(fixture_dir, FIXTURE_ID, FIXTURE, declaration)
     out = io.StringIO()
     assert (
         mutants.run(
@@ -344,13 +342,11 @@ def test_the_shipped_equivalents_file_is_well_formed():
 
 @pytest.mark.slow
 def test_a_release_proof_runs_in_its_environment_once_with_every_mutant(fixture_dir, tmp_path):
-    path = fixture_dir / "adk_mutants_fixture.py"
-    path.write_text(
-        path.read_text().replace(
-            'PROOFS = {"reproduced": InProcess("two events", lambda: events(2)),',
-            'PROOFS = {"reproduced": Release("google-adk==2.13.0", "unpatched, the fake makes two events"),',
-        )
+    declaration = DECLARATION.replace(
+        'PROOFS = {"reproduced": InProcess("two events", lambda: events(2)),',
+        'PROOFS = {"reproduced": Release("google-adk==2.13.0", "unpatched, the fake makes two events"),',
     )
+    write_bug(fixture_dir, FIXTURE_ID, FIXTURE, declaration)
     out = io.StringIO()
     status = mutants.run(
         [], root=ROOT, scenarios_dir=fixture_dir, equivalents_file=tmp_path / "none.toml", out=out, mutant_timeout=0.5
@@ -360,7 +356,7 @@ def test_a_release_proof_runs_in_its_environment_once_with_every_mutant(fixture_
     assert "adk-mutants-fixture: in-process proofs: 1/1 proofs held unmutated, 15 mutants judged" in text, text
     survived = {line.split("  ")[-1] for line in text.splitlines() if line.startswith("SURVIVED")}
     assert status == 1 and survived == GUARD_SURVIVORS, text
-    # the same figures as with both proofs in process: e.g. reproduced(...) -> fixed(...) is only
+    # the same figures as with both proofs in process: e.g. REPRODUCED -> FIXED is only
     # killed by the reproduced proof, which ran in the release's environment
     row = next(line for line in text.splitlines() if line.startswith("adk-mutants-fixture")).split()
     assert row[1:] == ["15", "12", "3", "0"], text
@@ -403,14 +399,13 @@ def test_a_category_an_oracle_compares_is_mutated(tmp_path):
     """A helper returning words the oracle compares ("refused" if ... else "failed") is mutated,
     and so is text compared with something, unlike text that only goes into a detail."""
     directory = tmp_path / "scenarios"
-    directory.mkdir()
-    text = textwrap.dedent(FIXTURE).replace(
-        "def judge(obs):\n    n = _count(obs)\n",
+    text = FIXTURE.replace(
+        "def judge(facts):\n    n = _count(facts)\n",
         'def _kind(n):\n    return "many" if n > 9 else "few"\n\n\n'
-        'def judge(obs):\n    n = _count(obs)\n    if _kind(n) == "many" or f"{n}" == "0":\n'
-        '        return unexpected(f"{n} events")\n',
+        'def judge(facts):\n    n = _count(facts)\n    if _kind(n) == "many" or f"{n}" == "0":\n'
+        '        return UNEXPECTED, f"{n} events"\n',
     )
-    (directory / "adk_mutants_fixture.py").write_text(text)
+    write_bug(directory, FIXTURE_ID, text, DECLARATION)
     got = {(m.function, m.mutation) for m in mutations.plan(load(directory), ROOT, directory).mutants}
     assert ("_kind", "compare: n > 9 -> n >= 9") in got
     assert ("_kind", "if: if n > 9 -> if not n > 9") in got
@@ -422,17 +417,13 @@ def test_an_edge_on_a_release_is_altered_in_its_environment(fixture_dir, tmp_pat
     observation where the case ran (proofs.run_edge for the proof test, and nox -s mutants)."""
     from harness.execution import proofs
 
-    path = fixture_dir / "adk_mutants_fixture.py"
-    path.write_text(
-        path.read_text()
-        .replace(
-            'Case("basic", replay, judge, PROOFS)',
-            'Case("basic", replay, judge, PROOFS, edges=('
-            'Edge("reproduced", "nine", lambda obs: obs.facts.update(n=9), Release("google-adk==2.13.0")), '
-            'Edge("unexpected", "ten", lambda obs: obs.facts.update(n=10), Release("google-adk==2.13.0"))))',
-        )
-        .replace("import Case,", "import Case, Edge,")
+    declaration = DECLARATION.replace(
+        'CaseRole("the fake\'s events", **PROOFS)',
+        'CaseRole("the fake\'s events", **PROOFS, edges=('
+        'Edge("reproduced", "nine", lambda obs: obs.facts.update(n=9), Release("google-adk==2.13.0")), '
+        'Edge("unexpected", "ten", lambda obs: obs.facts.update(n=10), Release("google-adk==2.13.0"))))',
     )
+    write_bug(fixture_dir, FIXTURE_ID, FIXTURE, declaration)
     scenario = load(fixture_dir)
     case = scenario.case("basic")
     run = proofs.run_edge(scenario, case, case.edges[1])

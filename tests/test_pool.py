@@ -12,7 +12,6 @@ import os
 import shutil
 import signal
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -24,6 +23,8 @@ from harness.execution import environments, pool
 from harness.execution.driver import run_worker
 from harness.runtime import registry
 from harness.runtime import warm as pool_warm
+from scratch import HEADER
+from scratch import scratch_project as bugs_project
 from test_driver import MODULE as DRIVER_MODULE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,14 +41,9 @@ def pool_dir(tmp_path_factory, monkeypatch):
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def scratch_project(tmp_path: Path, modules: dict[str, str]) -> Path:
-    """A project root with this harness and only the given scenario modules."""
-    root = tmp_path / "project"
-    shutil.copytree(ROOT / "harness", root / "harness", ignore=shutil.ignore_patterns("__pycache__"))
-    (root / "scenarios").mkdir()
-    (root / "scenarios" / "__init__.py").write_text("")
-    for name, text in modules.items():
-        (root / "scenarios" / f"{name}.py").write_text(textwrap.dedent(text))
+def scratch_project(tmp_path: Path, bugs: dict[str, str]) -> Path:
+    """A project root with this harness, only the given bugs (tests/scratch.py) and what PROBE imports."""
+    root = bugs_project(tmp_path, bugs)
     (root / "harness" / "probe_helper.py").write_text("VALUE = 1\n")  # what PROBE reads
     (root / "scenarios" / "_probe_shared.py").write_text('SHARED = ""\n')  # a scenario helper PROBE imports
     return root
@@ -86,32 +82,31 @@ def _results(raw: list[dict]) -> list[dict]:
     return [{k: v for k, v in r.items() if k != "loaded"} for r in raw]
 
 
-PROBE = """
-from harness.runtime.outcomes import fixed, reproduced
-from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
+PROBE = (
+    HEADER
+    + """
 from harness import probe_helper
 from scenarios._probe_shared import SHARED
 
-P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+CASES = {"look": {"step": "look", "verdict": "judged"}}
 VERDICT = "reproduced"
 
-async def look():
+async def look(say):
     import agents, json
     leaked = [name for name, mod in (("agents", agents), ("json", json)) if hasattr(mod, "_probe_mark")]
     agents._probe_mark = json._probe_mark = True  # state a case leaves behind in modules it imported
-    return Observation(timeline=[f"helper {probe_helper.VALUE}{SHARED}", f"leaked {leaked}"], facts={"leaked": leaked})
+    say(f"helper {probe_helper.VALUE}{SHARED}")
+    say(f"leaked {leaked}")
+    return {"leaked": leaked}
 
-def judge(o):
-    verdict = reproduced if VERDICT == "reproduced" else fixed
-    return verdict("leaked " + ", ".join(o.facts["leaked"]) if o.facts["leaked"] else "clean")
-
-SCENARIO = Scenario(id="agents-pool-probe", framework="openai-agents", links=("https://example.org",),
-                    description="d", expected="e", cases=(Case("look", look, judge, P),))
+def judged(facts):
+    return VERDICT, ("leaked " + ", ".join(facts["leaked"]) if facts["leaked"] else "clean")
 """
+)
 
 
 def test_an_edited_scenario_or_harness_module_is_rejudged_and_no_state_leaks(tmp_path, pool_dir):
-    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    root = scratch_project(tmp_path, {"agents-pool-probe": PROBE})
     member, env = start(root)
 
     def run() -> dict:
@@ -124,13 +119,13 @@ def test_an_edited_scenario_or_harness_module_is_rejudged_and_no_state_leaks(tmp
     second = run()  # the first run marked `agents` and `json`; the next fork never sees it
     assert second == first
     time.sleep(pool_warm.LEARN_AFTER + 1)  # the worker now holds the project modules the runs imported
-    module = root / "scenarios" / "agents_pool_probe.py"
+    module = root / "scenarios" / "agents-pool-probe" / "repro.py"
     module.write_text(module.read_text().replace('VERDICT = "reproduced"', 'VERDICT = "fixed"'))
     (root / "harness" / "probe_helper.py").write_text("VALUE = 2\n")
     third = run()
     assert (third["outcome"], third["timeline"]) == ("fixed", "helper 2\nleaked []\n")
     module.write_text(module.read_text().replace('VERDICT = "fixed"', 'VERDICT = "reproduced"'))
-    assert run()["outcome"] == "reproduced"  # a scenario module alone
+    assert run()["outcome"] == "reproduced"  # the bug's script alone
     (root / "harness" / "probe_helper.py").write_text("VALUE = 3\n")
     assert run()["timeline"] == "helper 3\nleaked []\n"  # a harness module alone
     time.sleep(pool_warm.LEARN_AFTER + 1)
@@ -141,7 +136,7 @@ def test_an_edited_scenario_or_harness_module_is_rejudged_and_no_state_leaks(tmp
 
 
 def test_a_changed_environment_or_warm_module_retires_the_worker(tmp_path, pool_dir):
-    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    root = scratch_project(tmp_path, {"agents-pool-probe": PROBE})
     env_dir = tmp_path / "env"
     env_dir.mkdir()
     (env_dir / "harness-build.json").write_text("{}")
@@ -176,7 +171,7 @@ def test_every_worker_a_change_retired_is_replaced_whatever_lists_the_pool_first
     """Issue 49: warm.py rewritten (a `git checkout`) ends every worker of the checkout; the next run
     replaced the first build's and, since starting it listed the pool (``_make_room``) and the
     listing removed the files of the dead ones, ran every other build cold from then on."""
-    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    root = scratch_project(tmp_path, {"agents-pool-probe": PROBE})
     env = environments.worker_environment(root)
     envs = []
     for name in ("env-a", "env-b"):
@@ -203,7 +198,7 @@ HANGS = DRIVER_MODULE
 
 
 def test_a_hung_or_dying_case_in_a_warm_worker_is_reported_as_a_cold_one_is(tmp_path, pool_dir):
-    root = scratch_project(tmp_path, {"adk_isolation": HANGS})
+    root = scratch_project(tmp_path, {"adk-isolation": HANGS})
     env = environments.worker_environment(root)
     kwargs = {"timeout": 1.0, "grace": 120.0, "case_slack": 2.0}
     _, cold = run_worker(PYTHON, "google-adk", ["adk-isolation"], env, root, **kwargs)
@@ -215,19 +210,18 @@ def test_a_hung_or_dying_case_in_a_warm_worker_is_reported_as_a_cold_one_is(tmp_
     assert pool.find(PYTHON, root, env) is not None  # the worker itself survives its children
 
 
-TWO_CASES = """
-from harness.runtime.outcomes import fixed
-from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
+TWO_CASES = (
+    HEADER
+    + """
+CASES = {"first": {"step": "fine", "verdict": "one"}, "second": {"step": "fine", "verdict": "two"}}
 
-P = {"reproduced": AsInstalled(), "fixed": AsInstalled()}
+def one(facts):
+    return "fixed", "one"
 
-async def fine():
-    return Observation(timeline=["ok"])
-
-SCENARIO = Scenario(id="adk-two", framework="google-adk", links=("https://example.org",), description="d",
-                    expected="e", cases=(Case("first", fine, lambda o: fixed("one"), P),
-                                         Case("second", fine, lambda o: fixed("two"), P)))
+def two(facts):
+    return "fixed", "two"
 """
+)
 
 
 def test_a_child_lost_between_cases_with_its_worker_leaves_no_case_unreported(tmp_path, monkeypatch):
@@ -237,7 +231,7 @@ def test_a_child_lost_between_cases_with_its_worker_leaves_no_case_unreported(tm
 
     from harness.execution import driver
 
-    root = scratch_project(tmp_path, {"adk_two": TWO_CASES})
+    root = scratch_project(tmp_path, {"adk-two": TWO_CASES})
     env = environments.worker_environment(root)
     _, cold = run_worker(PYTHON, "google-adk", ["adk-two"], env, root, timeout=30)
     assert [r["case"] for r in cold] == ["first", "second"]
@@ -277,7 +271,7 @@ def test_a_child_lost_between_cases_with_its_worker_leaves_no_case_unreported(tm
 
 
 def test_memory_is_reported_and_kept_within_the_budget(tmp_path, pool_dir):
-    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    root = scratch_project(tmp_path, {"agents-pool-probe": PROBE})
     env_a = {**environments.worker_environment(root), "LANG": "C.UTF-8"}
     env_b = {**env_a, "LANG": "C"}  # another key: a second worker
     a = pool.start(PYTHON, root, env_a, None, "openai-agents", "agents")
@@ -291,7 +285,7 @@ def test_memory_is_reported_and_kept_within_the_budget(tmp_path, pool_dir):
 
 
 def test_a_worker_that_cannot_fork_safely_is_refused_once_and_runs_go_cold(tmp_path, pool_dir):
-    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    root = scratch_project(tmp_path, {"agents-pool-probe": PROBE})
     (root / "harness" / "thready.py").write_text(
         "import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
     )
@@ -307,7 +301,7 @@ def test_a_worker_that_cannot_fork_safely_is_refused_once_and_runs_go_cold(tmp_p
 
 
 def test_a_worker_exits_after_its_idle_period(tmp_path, pool_dir):
-    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    root = scratch_project(tmp_path, {"agents-pool-probe": PROBE})
     env = environments.worker_environment(root)
     member = pool.start(PYTHON, root, env, None, "openai-agents", "json", idle=1.0)
     assert member is not None
@@ -320,7 +314,7 @@ def test_a_worker_exits_after_its_idle_period(tmp_path, pool_dir):
 
 
 def test_sigterm_stops_a_worker(tmp_path, pool_dir):
-    root = scratch_project(tmp_path, {"agents_pool_probe": PROBE})
+    root = scratch_project(tmp_path, {"agents-pool-probe": PROBE})
     member, _ = start(root)
     os.kill(member.pid, signal.SIGTERM)
     deadline = time.monotonic() + 10
@@ -358,8 +352,8 @@ def test_workers_belong_to_their_checkout(tmp_path, pool_dir, monkeypatch, capsy
     from harness import project
     from harness.commands import pool as pool_command
 
-    first = scratch_project(tmp_path / "a", {"agents_pool_probe": PROBE})
-    second = scratch_project(tmp_path / "b", {"agents_pool_probe": PROBE})
+    first = scratch_project(tmp_path / "a", {"agents-pool-probe": PROBE})
+    second = scratch_project(tmp_path / "b", {"agents-pool-probe": PROBE})
     a, _ = start(first)
     b, _ = start(second)
     assert [m.pid for m in pool.members(first)] == [a.pid] and [m.pid for m in pool.members(second)] == [b.pid]

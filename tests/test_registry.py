@@ -1,76 +1,90 @@
-"""Scenario discovery and the scenario contract."""
+"""Scenario discovery and the scenario contract: every bug folder (scenarios/<id>/: repro.py, bug.py)."""
 
 from __future__ import annotations
 
-import textwrap
+import re
+import shutil
 
 import pytest
 
 from harness.runtime import registry
 from harness.runtime.scenario import ScenarioError
+from scratch import write_bug
+
+SCRIPT = """
+CASES = {"only-case": {}}
+
+
+class NotApplicable(Exception):
+    pass
+
+
+async def observe(say):
+    say("x")
+    return {}
+
+
+def judge(facts):
+    return "fixed", "ok"
+"""
 
 GOOD = """
-from harness.runtime.outcomes import fixed
-from harness.runtime.scenario import AsInstalled, Case, Observation, Scenario
+from harness.runtime.declaration import AsInstalled, Bug, CaseRole
 
-async def run():
-    return Observation(timeline=["x"])
-
-SCENARIO = Scenario(
-    id={id!r}, framework="google-adk", links=("https://example.org/issue/1",),
+BUG = Bug(
+    links=("https://example.org/issue/1",),
     description="bug", expected="no bug",
-    cases=(Case("only-case", run, lambda o: fixed("ok"), {{"reproduced": AsInstalled(), "fixed": AsInstalled()}}),),
+    cases={"only-case": CaseRole("the case", reproduced=AsInstalled(), fixed=AsInstalled())},
 )
 """
 
 
-def write(tmp_path, name, text):
-    (tmp_path / f"{name}.py").write_text(textwrap.dedent(text))
-
-
-def test_discovers_every_module_without_a_list(tmp_path):
-    write(tmp_path, "adk_one", GOOD.format(id="adk-one"))
-    write(tmp_path, "adk_two", GOOD.format(id="adk-two"))
-    write(tmp_path, "_private", "raise RuntimeError('not a scenario')")
-    assert sorted(registry.discover(tmp_path)) == ["adk-one", "adk-two"]
+def test_discovers_every_bug_folder_without_a_list(tmp_path):
+    write_bug(tmp_path, "adk-found-one", SCRIPT, GOOD)
+    write_bug(tmp_path, "adk-found-two", SCRIPT, GOOD)
+    (tmp_path / "_private.py").write_text("raise RuntimeError('not a scenario')")
+    (tmp_path / "pytest").mkdir()  # a folder without a bug.py (as scenarios/pytest/) is no bug
+    (tmp_path / "pytest" / "test_x.py").write_text("raise RuntimeError('not a scenario')")
+    assert sorted(registry.discover(tmp_path)) == ["adk-found-one", "adk-found-two"]
 
 
 @pytest.mark.parametrize(
-    ("replace", "message"),
+    ("scenario_id", "replace", "message"),
     [
-        (('links=("https://example.org/issue/1",)', "links=()"), "links must list"),
-        (('description="bug"', 'description=""'), "description is empty"),
-        (("cases=(Case(", "cases=() and (Case("), "it has no cases"),
-        (('{"reproduced": AsInstalled(), ', "{"), "does not say how to obtain a build that is reproduced"),
-        (('framework="google-adk"', 'framework="langchain"'), "unknown framework 'langchain'"),
+        ("adk-broken", ('links=("https://example.org/issue/1",)', "links=()"), "links must list"),
+        ("adk-broken", ('description="bug"', 'description=""'), "description is empty"),
+        ("adk-broken", ("cases={", "cases={} and {"), "CASES (only-case) are not the declared cases"),
+        ("adk-broken", ("reproduced=AsInstalled(), ", "reproduced=None, "), "'reproduced' proof is a NoneType"),
+        ("langchain-broken", ("", ""), "the folder's name must start with one of adk-, agents-"),
     ],
 )
-def test_a_broken_scenario_is_rejected_naming_module_and_problem(tmp_path, replace, message):
-    text = GOOD.format(id="adk-broken").replace(*replace)
-    write(tmp_path, "adk_broken", text)
+def test_a_broken_scenario_is_rejected_naming_its_folder_and_problem(tmp_path, scenario_id, replace, message):
+    write_bug(tmp_path, scenario_id, SCRIPT, GOOD.replace(*replace))
     with pytest.raises(ScenarioError) as err:
         registry.discover(tmp_path)
-    assert "adk_broken" in str(err.value) and message in str(err.value)
+    assert scenario_id in str(err.value) and message in str(err.value)
 
 
-def test_missing_scenario_and_bad_id_and_duplicates(tmp_path):
-    write(tmp_path, "adk_none", "X = 1")
-    with pytest.raises(ScenarioError, match="adk_none: it defines no SCENARIO"):
+def test_a_declaration_without_a_bug_and_a_bad_id_are_refused(tmp_path):
+    """(No two scenarios can share an id: a scenario's id is its folder's name.)"""
+    write_bug(tmp_path, "adk-none", SCRIPT, "X = 1")
+    with pytest.raises(ScenarioError, match=re.escape("scenario adk-none: bug.py defines no BUG")):
         registry.discover(tmp_path)
-    (tmp_path / "adk_none.py").unlink()
-    write(tmp_path, "adk_bad", GOOD.format(id="Bad_Id"))
-    with pytest.raises(ScenarioError, match="not lower-case and hyphenated"):
-        registry.discover(tmp_path)
-    (tmp_path / "adk_bad.py").unlink()
-    write(tmp_path, "adk_a", GOOD.format(id="adk-same"))
-    write(tmp_path, "adk_b", GOOD.format(id="adk-same"))
-    with pytest.raises(ScenarioError, match="already used by module adk_a"):
+    shutil.rmtree(tmp_path / "adk-none")
+    write_bug(tmp_path, "adk-Bad_Id", SCRIPT, GOOD)
+    with pytest.raises(ScenarioError, match="'adk-Bad_Id' is not lower-case and hyphenated"):
         registry.discover(tmp_path)
 
 
-def test_a_module_that_raises_on_import_is_named(tmp_path):
-    write(tmp_path, "adk_boom", "raise RuntimeError('boom')")
-    with pytest.raises(ScenarioError, match="adk_boom failed to import: RuntimeError: boom"):
+BOOM = "raise RuntimeError('boom')"
+
+
+@pytest.mark.parametrize(
+    ("declaration", "script", "named"), [(BOOM, SCRIPT, "bug.py"), (GOOD, BOOM, "repro.py")], ids=["bug.py", "repro.py"]
+)
+def test_a_file_that_raises_on_import_is_named(tmp_path, declaration, script, named):
+    write_bug(tmp_path, "adk-boom", script, declaration)
+    with pytest.raises(ScenarioError, match=re.escape(f"adk-boom/{named} failed to import: RuntimeError: boom")):
         registry.discover(tmp_path)
 
 
@@ -86,7 +100,7 @@ def test_select_unknown_ids_name_the_valid_ones():
 
 
 def test_shipped_scenarios_import_without_their_frameworks():
-    """The core and scenario modules load in any environment (framework imports are inside cases)."""
+    """The core and the bugs' declarations load in any environment (framework imports are inside cases)."""
     import subprocess
     import sys
 

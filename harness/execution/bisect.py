@@ -214,7 +214,7 @@ class EnvironmentEvaluator:
     """Evaluates a release the way the matrix does: environments.ensure, then one worker run.
 
     Like the matrix, it reuses a case's recorded result in that environment when the case's
-    inputs (scenario module, harness code, environment) are unchanged, and records the
+    inputs (bug folder, harness code, environment) are unchanged, and records the
     results it gets, so bisect and ``nox -s matrix`` share both environments and results.
     """
 

@@ -8,8 +8,8 @@ scenario's oracle functions, runs the proofs against each mutant, and reports ea
 that no proof kills: a missing proof, or an equivalent mutant that ``mutants-equivalent.toml``
 explains.
 
-What is mutated: the functions scenarios pass as ``Case.oracle`` (through ``partial``, a
-lambda or a closure as well), and the helper functions of the scenario module that only
+What is mutated: each case's ``Case.oracle``, its bug script's ``judge`` (through ``partial``, a
+lambda or a closure as well), and the helper functions of the script that only
 oracles call (``_figures``, ``_unjudgeable``: every reference to them lies inside an oracle
 or another such helper, so mutating them cannot change what the case observed). Code that
 only formats the detail is left alone, since the proofs check outcomes and a detail-only

@@ -100,14 +100,10 @@ def run_all_in_release(
     """Proofs and edges (``edge-N``) of ``case`` in ``release``'s matrix environment, unmutated, in one
     worker (its edges judge one run of the case): proof -> its run."""
     task = Task(scenario, release.spec, [(case.id, proof) for proof in proofs])
-    # The folder the scenario was loaded from (scenarios/, or another in the harness's tests): a
-    # bug folder's script (its judge's file) one level below it, a scenario module's replay in it.
+    # The folder the scenario was loaded from (scenarios/, or another in the harness's tests): its
+    # bug folder's script (its judge's file) is one level below it.
     judge = Path(getattr(getattr(unwrap(case.oracle), "__code__", None), "co_filename", ""))
-    code = getattr(unwrap(case.run), "__code__", None)
-    if judge.name == reproduction.SCRIPT:
-        folder = judge.parent.parent
-    else:
-        folder = Path(code.co_filename).parent if code is not None else registry.SCENARIOS_DIR
+    folder = judge.parent.parent if judge.name == reproduction.SCRIPT else registry.SCENARIOS_DIR
     results, problems = run_task(task, None, root, folder, timeout, MUTANT_TIMEOUT)
     where = f"{release.framework} {release.version} (its matrix environment)"
     got = {r.proof: ProofRun(CaseResult(scenario.id, case.id, r.got, r.detail, ""), release, where) for r in results}

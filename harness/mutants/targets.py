@@ -1,5 +1,5 @@
-"""Which functions are mutated: a case's oracle (through ``partial``, a lambda or a closure as
-well) and the helpers of its scenario module that only oracles call.
+"""Which functions are mutated: a case's oracle (a bug script's ``judge``; through ``partial``, a
+lambda or a closure as well) and the helpers of its script that only oracles call.
 
 Runs on both sides of the build seam (the coordinator and the worker inside a framework's
 environment), so this is stdlib only.
@@ -149,10 +149,10 @@ def targets(
         oracle_target = Target(path, file, qual, code.co_name, code.co_firstlineno, helper=False)
         live[oracle_target] = fn
         chosen = [oracle_target]
-        # Helpers only oracles call: module-level functions of a scenario module every load of
+        # Helpers only oracles call: module-level functions of the bug's script every load of
         # whose name lies inside an oracle or another such helper (a fixpoint).
         module = sys.modules.get(fn.__module__)
-        # A scenario module (scenarios/x.py) or a bug's script (scenarios/<id>/repro.py).
+        # A bug's script (scenarios/<id>/repro.py), not a module of the harness.
         if scenarios_dir in Path(file).resolve().parents:
             chosen += _helpers(tree, node, file, path, module, live, scenario)
         per_case[case.id] = chosen

@@ -1,6 +1,6 @@
 """Import one Python file as a module, once per process: the one way the harness loads a bug's
-``bug.py`` and ``repro.py``, an upgrade's declaration and the old scenario modules (stdlib only:
-both sides of the build use it)."""
+``bug.py`` and ``repro.py`` and an upgrade's declaration (stdlib only: both sides of the build
+use it)."""
 
 from __future__ import annotations
 

@@ -11,11 +11,9 @@ A case's files are:
 - every module of the project in ``sys.modules`` (the harness's runtime), whoever
   imported it in this process: the case's own, a fork of the worker (issue 49), which holds
   what the worker imported before it and what the case imported, never another case's imports;
-- of the scenario modules, which the worker imports all at once to discover them, only the
-  case's own, those whose source names it transitively (a helper such as
-  ``scenarios/_shared.py``: the only way a scenario module imports another), and those first
-  imported while the case ran;
-- its bug folder's script and declaration (scenarios/<id>/: imported like the modules above);
+- of the bug folders' scripts and declarations (scenarios/<id>/), which the worker imports all
+  at once to discover them, only the case's own folder's, and those first imported while the
+  case ran;
 - every file under the project its process opened for reading (a data file), seen by an audit
   hook on ``open``.
 
@@ -27,7 +25,6 @@ the environment's own files are an input of every case run in it, as a whole
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 KEY = "loaded"  # the result's key the list travels under
@@ -39,11 +36,9 @@ class LoadedFiles:
 
     def __init__(self, root: str) -> None:
         self.roots = tuple({os.path.abspath(root) + os.sep, os.path.realpath(root) + os.sep})
-        self.root = os.path.abspath(root)
         self.opened: set[str] = set()
         self.before_case: set[str] = set()
         self._relative: dict[str, str | None] = {}
-        self._words_of: dict[str, set[str]] = {}
         sys.addaudithook(self._audit)
 
     def _audit(self, event: str, args: tuple) -> None:
@@ -69,13 +64,12 @@ class LoadedFiles:
 
     def prime(self) -> None:
         """Answer now what a case's ``for_case`` asks of the modules loaded so far (their paths
-        relative to the project, the scenario modules' words), so the case's process, a fork of
-        this one, finds them answered (issue 49: what a fork works out is lost with it)."""
+        relative to the project), so the case's process, a fork of this one, finds them answered
+        (issue 49: what a fork works out is lost with it)."""
         for module in list(sys.modules.values()):
             origin = getattr(module, "__file__", None)
-            rel = self.relative(origin) if isinstance(origin, str) else None
-            if rel is not None and rel.startswith("scenarios/"):
-                self._words(os.path.join(self.root, rel))
+            if isinstance(origin, str):
+                self.relative(origin)
 
     def relative(self, path: str) -> str | None:
         """``path`` relative to the project root, or None when it is not a file of the project.
@@ -91,18 +85,8 @@ class LoadedFiles:
             self._relative[path] = "/".join(parts) if parts and not hidden else None
         return self._relative[path]
 
-    def _words(self, path: str) -> set[str]:
-        """The identifiers in the source file at ``path`` (read once)."""
-        if path not in self._words_of:
-            try:
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    self._words_of[path] = set(re.findall(r"\w+", f.read()))
-            except OSError:
-                self._words_of[path] = set()
-        return self._words_of[path]
-
     def for_case(self, module_file: str) -> list[str]:
-        """The project files the case of the scenario module ``module_file`` loaded, sorted."""
+        """The project files the case whose declaration is ``module_file`` (scenarios/<id>/bug.py) loaded, sorted."""
         own = self.relative(module_file)
         folder = os.path.dirname(own) if own is not None else None
         modules: dict[str, str] = {}  # relative path -> module name
@@ -119,25 +103,10 @@ class LoadedFiles:
             if rel.count("/") == 2 and rel.startswith("scenarios/") and os.path.dirname(rel) != folder
         }
         files |= {rel for rel, name in modules.items() if name not in self.before_case}
-        if own is not None:
-            mine = {rel for rel in modules if os.path.dirname(rel) == folder}
-            if own.count("/") == 2:  # a bug folder (scenarios/<id>/): its script is the case, named or not
-                files |= mine
-            files |= self._named_from(own, mine)
+        if own is not None:  # its bug folder (scenarios/<id>/): its declaration and its script are the case
+            files |= {own, *(rel for rel in modules if os.path.dirname(rel) == folder)}
         for path in self.opened:
             rel = self.relative(path)
             if rel is not None and os.path.isfile(path):
                 files.add(rel)
         return sorted(files)
-
-    def _named_from(self, own: str, scenario_modules: set[str]) -> set[str]:
-        """``own`` and every scenario module its source names, and those theirs, and so on."""
-        found, todo = {own}, [own]
-        while todo:
-            words = self._words(os.path.join(self.root, todo.pop()))
-            for rel in scenario_modules - found:
-                leaf = os.path.splitext(os.path.basename(rel))[0]
-                if leaf == "__init__" or leaf in words:
-                    found.add(rel)
-                    todo.append(rel)
-        return found

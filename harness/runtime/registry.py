@@ -1,13 +1,12 @@
-"""Scenario discovery: every module in ``scenarios/`` with no hand-kept list.
+"""Scenario discovery: every bug folder in ``scenarios/`` (``<id>/bug.py`` beside its script
+``<id>/repro.py``), with no hand-kept list.
 
 Mirrors nox's registry: one mapping from id to scenario, handed out as a copy.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 
 from harness.errors import UsageError
 from harness.project import PROJECT
@@ -21,74 +20,27 @@ class UnknownId(UsageError, ValueError):
     """A scenario or case id that no scenario defines."""
 
 
-def _shown(path: Path) -> str:
-    """How errors name a scenario module: a bug folder's declaration by its folder
-    (``scenarios/<id>/bug.py``: every one is a bug.py), any other module by its name."""
-    if path.name == reproduction.DECLARATION:
-        return "/".join(path.parts[-3:])
-    return path.stem
-
-
-def _load_module(path: Path, package: str) -> ModuleType:
-    return importing.import_file(path, f"{package}.{path.stem}", f"scenario module {_shown(path)}")
-
-
 def _python_name(folder: str) -> str:
     return folder.replace("-", "_")
 
 
 def discover(directory: Path = SCENARIOS_DIR) -> dict[str, Scenario]:
-    """Load and validate every scenario module in ``directory``, keyed by scenario id."""
+    """Load and validate every bug folder in ``directory`` (its declaration and its script), keyed
+    by scenario id: the folder's name, so no two can share one."""
     package = "scenarios" if directory == SCENARIOS_DIR else f"_scenarios_{abs(hash(str(directory)))}"
     found: dict[str, Scenario] = {}
-    paths = sorted([*directory.glob("*.py"), *directory.glob(f"*/{reproduction.DECLARATION}")])
-    for path in paths:
-        if path.name.startswith("_"):
-            continue
-        if path.name == reproduction.DECLARATION:  # a bug folder: its script and its declaration
-            declaration = _load_module(path, f"{package}.{_python_name(path.parent.name)}")
-            if not hasattr(declaration, "BUG"):
-                raise ScenarioError(f"scenario {path.parent.name}: {path.name} defines no BUG")
-            written = reproduction.scenario_from_folder(path.parent, declaration.BUG)
-        else:
-            module = _load_module(path, package)
-            if not hasattr(module, "SCENARIO"):
-                raise ScenarioError(f"scenario module {path.stem}: it defines no SCENARIO")
-            written = module.SCENARIO
-            if isinstance(written, Scenario):
-                written = replace(written, module=path.stem)
-        where = path.stem if path.name != reproduction.DECLARATION else path.parent.name
+    for path in sorted(directory.glob(f"*/{reproduction.DECLARATION}")):
+        folder = path.parent.name
+        # Errors name the declaration by its folder (scenarios/<id>/bug.py: every one is a bug.py).
+        name = f"{package}.{_python_name(folder)}.{path.stem}"
+        declaration = importing.import_file(path, name, f"scenario module {'/'.join(path.parts[-3:])}")
+        if not hasattr(declaration, "BUG"):
+            raise ScenarioError(f"scenario {folder}: {path.name} defines no BUG")
+        written = reproduction.scenario_from_folder(path.parent, declaration.BUG)
         # Validated as written, then with one case per backend (their ids must not collide).
-        scenario = validate(expand_backends(validate(written, where)), where)
-        if scenario.id in found:
-            raise ScenarioError(
-                f"scenario module {where}: id {scenario.id!r} is already used by module {found[scenario.id].module}"
-            )
+        scenario = validate(expand_backends(validate(written, folder)), folder)
         found[scenario.id] = scenario
-    return _with_claims(found, directory, package)
-
-
-CLAIMS_MODULE = (
-    "_claims.py"  # a folder of scenario modules may declare their threads' claims here (a bug folder: in bug.py)
-)
-
-
-def _with_claims(found: dict[str, Scenario], directory: Path, package: str) -> dict[str, Scenario]:
-    """``found`` with each claim of the folder's claims module set on its scenario. The claims live
-    apart from the scenario modules so declaring one leaves the scenario's code digest as it was."""
-    path = directory / CLAIMS_MODULE
-    if not path.exists():
-        return dict(found)
-    claims = getattr(_load_module(path, package), "CLAIMS", None)
-    if not isinstance(claims, dict):
-        raise ScenarioError(f"{CLAIMS_MODULE}: it defines no CLAIMS dict")
-    unknown = sorted(set(claims) - set(found))
-    if unknown:
-        raise ScenarioError(f"{CLAIMS_MODULE}: claims for unknown scenarios: {', '.join(unknown)}")
-    out = dict(found)
-    for scenario_id, claim in claims.items():
-        out[scenario_id] = validate(replace(found[scenario_id], claims=claim), found[scenario_id].module)
-    return out
+    return found
 
 
 def select(scenarios: dict[str, Scenario], selectors: list[str]) -> list[tuple[Scenario, Case]]:

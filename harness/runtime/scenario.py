@@ -1,8 +1,10 @@
 """The scenario API: a documented bug, its cases, and how each case's oracle is proven.
 
-A scenario module in ``scenarios/`` defines one module-level ``SCENARIO``. Its top level
-imports only the standard library and the harness core; framework imports live inside the
-case functions, so the harness can list and validate every scenario in any environment.
+A bug folder ``scenarios/<id>/`` is read as a Scenario (harness/runtime/reproduction.py): its
+script's cases with its declaration's roles (harness/runtime/declaration.py). The declaration's
+top level imports only the standard library and the harness core; framework imports live inside
+the script's ``observe`` and the declaration's patches, so the harness can list and validate every
+scenario in any environment.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def current_backend() -> str:
 
 
 class ScenarioError(UsageError, ValueError):
-    """A scenario module breaks the scenario contract."""
+    """A bug folder (its script or its declaration) breaks the scenario contract."""
 
 
 class NotApplicable(Exception):
@@ -161,7 +163,7 @@ class Case:
     # for a bug that lives in PostgreSQL only (on SQLite the same steps hold on every release).
     # Applied by ``expand_backends``; any field but id, run and backend.
     per_backend: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    # The database this case runs on: set by ``expand_backends``, never by a scenario module.
+    # The database this case runs on: set by ``expand_backends``, never by a declaration.
     backend: str = SQLITE
 
 
@@ -219,7 +221,7 @@ class Scenario:
     description: str  # the bug, in a sentence or two
     expected: str  # the behaviour the bug report expects
     cases: tuple[Case, ...]
-    module: str = ""
+    module: str = ""  # "<id>/bug": its declaration, relative to scenarios/ (reproduction.scenario_from_folder)
     # One sentence per boundary of the outcome table that the description does not explain
     # (another mechanism on an older range, a release that behaves a third way): the comment
     # and the report print them under the headline.
@@ -249,11 +251,10 @@ class Scenario:
         )
 
 
-def validate(scenario: object, module: str) -> Scenario:
-    """Check a module's SCENARIO against the contract; raise ScenarioError naming what is missing."""
-    where = f"scenario module {module}"
-    if not isinstance(scenario, Scenario):
-        raise ScenarioError(f"{where}: SCENARIO must be a harness.scenario.Scenario, got {type(scenario).__name__}")
+def validate(scenario: Scenario, name: str) -> Scenario:
+    """Check ``scenario`` (of the bug folder ``name``) against the contract; raise ScenarioError
+    naming what is missing."""
+    where = f"scenario module {name}"
     problems = []
     if not scenario.id or not ID_RE.match(scenario.id):
         problems.append(f"id {scenario.id!r} is not lower-case and hyphenated")

@@ -67,11 +67,10 @@ def _digest_at(path: str, mtime_ns: int, size: int, inode: int) -> str | None:
 
 
 def _scenario_files(root: Path, scenario_module: str) -> list[Path]:
-    if "/" in scenario_module:  # a bug folder (scenarios/<id>/): its script and data, not its declaration
-        folder = root / "scenarios" / Path(scenario_module).parent
-        declaration = folder / f"{Path(scenario_module).name}.py"
-        return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p != declaration)
-    return [root / "scenarios" / f"{scenario_module}.py"]
+    """A bug folder's (scenarios/<id>/, its module ``<id>/bug``) script and data, not its declaration."""
+    folder = root / "scenarios" / Path(scenario_module).parent
+    declaration = folder / f"{Path(scenario_module).name}.py"
+    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p != declaration)
 
 
 def scenario_inputs(root: Path, scenario_module: str) -> str:
