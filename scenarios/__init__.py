@@ -1,1 +1,2 @@
-"""One module per documented bug; each defines ``SCENARIO`` (see harness/runtime/scenario.py)."""
+"""One folder per documented bug: ``<id>/repro.py``, the standalone script, and ``<id>/bug.py``, its
+declaration (see harness/runtime/declaration.py)."""
