@@ -13,9 +13,9 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import ROOT
-from harness.rendering import boundary_evidence, comment, evidence, reports, summary
+from harness.rendering import comment, evidence, reports, summary
 from harness.runtime import registry
-from harness.store import record
+from harness.store import boundary_files, record
 from harness.store.snapshots import SnapshotStore
 from tests.test_reports import SCENARIO, document, result
 
@@ -59,7 +59,7 @@ def boundaries_file(root: Path) -> Path:
 
 def rendered(root: Path) -> str:
     doc = document([result("2.8.0", "reproduced", "a\n"), result("2.9.0", "fixed", "b\n")])
-    return evidence.render({**SCENARIO, "explained": boundary_evidence.load(root, "adk-demo")}, doc)
+    return evidence.render({**SCENARIO, "explained": boundary_files.read(root / "reports", "adk-demo")}, doc)
 
 
 def test_the_report_shows_each_boundary_its_excerpt_folded_or_why_not(tmp_path):
@@ -127,14 +127,14 @@ def test_every_boundary_of_the_record_has_its_executed_code_change_or_says_why_n
         for w in explain.wanted(scenario, None, None, ROOT)
     }
     have = {
-        (e["case"], e["before"]["version"], e["before"]["outcome"], e["after"]["version"], e["after"]["outcome"])
-        for e in boundary_evidence.load(ROOT, scenario_id)
+        (e.case, e.before.version, e.before.outcome, e.after.version, e.after.outcome)
+        for e in boundary_files.read(ROOT / "reports", scenario_id)
     }
     assert wanted <= have, f"not explained: {sorted(wanted - have)}; run python -m harness explain {scenario_id}"
     stale = sorted(have - wanted)
     assert not stale, f"no boundary of the record: {stale}; run python -m harness explain {scenario_id}"
-    for e in boundary_evidence.load(ROOT, scenario_id):
-        assert e["status"] == boundary_evidence.EXPLAINED or e.get("reason"), e
+    for e in boundary_files.read(ROOT / "reports", scenario_id):
+        assert e.status == boundary_files.EXPLAINED or e.reason, e
 
 
 def test_an_excerpt_several_cases_share_is_shown_once_per_comment():
@@ -142,14 +142,16 @@ def test_an_excerpt_several_cases_share_is_shown_once_per_comment():
     from harness.rendering import boundary_evidence
 
     def entry(case, excerpt):
-        return {
-            "case": case,
-            "summary": "first fixed in 1.0.0",
-            "before": {"version": "0.5.0", "outcome": "reproduced"},
-            "after": {"version": "1.0.0", "outcome": "fixed"},
-            "status": "explained",
-            "excerpt": excerpt,
-        }
+        return boundary_files.Entry.from_json(
+            {
+                "case": case,
+                "summary": "first fixed in 1.0.0",
+                "before": {"version": "0.5.0", "outcome": "reproduced"},
+                "after": {"version": "1.0.0", "outcome": "fixed"},
+                "status": "explained",
+                "excerpt": excerpt,
+            }
+        )
 
     shared = ["--- a/x.py", "+++ b/x.py", "-old", "+new"]
     entries = [entry("a", shared), entry("b", shared), entry("c", ["-other", "+lines"])]
@@ -167,14 +169,16 @@ def test_the_comments_first_screen_names_where_the_code_changed_at_each_flip():
     from harness.rendering import boundary_evidence
 
     def entry(case, before, after, hunks, status="explained"):
-        return {
-            "case": case,
-            "before": {"version": before[0], "outcome": before[1]},
-            "after": {"version": after[0], "outcome": after[1]},
-            "status": status,
-            "reason": "" if status == "explained" else "unexplained (no executed framework line changed)",
-            "hunks": hunks,
-        }
+        return boundary_files.Entry.from_json(
+            {
+                "case": case,
+                "before": {"version": before[0], "outcome": before[1]},
+                "after": {"version": after[0], "outcome": after[1]},
+                "status": status,
+                "reason": "" if status == "explained" else "unexplained (no executed framework line changed)",
+                "hunks": hunks,
+            }
+        )
 
     cause = {"file": "pkg/contents.py", "where": "def _contains_empty_content(event) -> bool:"}
     tracing = {"file": "pkg/tracing.py", "where": "def _trace(request):"}

@@ -440,18 +440,21 @@ def test_a_boundary_shows_its_commit_or_says_release_pair_only():
 
 def test_the_files_the_case_ran_come_first_among_those_the_commit_changed():
     from harness.rendering import commit_words
-    from harness.store import boundaries
+    from harness.store import boundaries, boundary_files
 
     files = [{"path": p, "added": 2, "removed": 1} for p in ("tests/test_run.py", "src/agents/run.py")]
     record = boundaries.add_commit(boundaries.empty_record(), _found(files=files))
     known = boundaries.Known({"0.19.1": "reproduced", "0.19.2": "fixed"}, 0, [], [])
     explained = [
-        {
-            "case": "run",
-            "before": {"version": "0.19.1"},
-            "after": {"version": "0.19.2"},
-            "hunks": [{"file": "agents/run.py"}],
-        }
+        boundary_files.Entry.from_json(
+            {
+                "case": "run",
+                "before": {"version": "0.19.1", "outcome": "reproduced"},
+                "after": {"version": "0.19.2", "outcome": "fixed"},
+                "status": "explained",
+                "hunks": [{"file": "agents/run.py"}],
+            }
+        )
     ]
     lines = commit_words.case_lines(record, known, SCENARIO, "run", "openai-agents", explained)
     assert lines[1] == (

@@ -7,6 +7,7 @@ names, traced in their real builds.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import sys
@@ -18,8 +19,9 @@ import pytest
 from harness.commands import cli
 from harness.execution import explain, trace_runs
 from harness.project import PROJECT
+from harness.rendering import boundary_evidence
 from harness.runtime import line_trace, registry, trace_case
-from harness.store import boundaries, changed_lines
+from harness.store import boundaries, boundary_files, changed_lines
 
 # --- the tracer -------------------------------------------------------------------------------
 
@@ -141,9 +143,9 @@ def test_a_boundary_where_no_executed_line_changed_is_unexplained(tmp_path):
     case = registry.discover()["adk-retry-same-invocation-id"].cases[0]
     b = boundaries.Boundary(boundaries.Side("1.0.0", "reproduced"), boundaries.Side("1.1.0", "fixed"), "first fixed")
     e = explain.entry(explain.Wanted(case, b), *sides)
-    assert (e["status"], e["reason"]) == ("unexplained", changed_lines.UNEXPLAINED)
-    assert e["excerpt"] == [] and e["hunks"] == []
-    assert "unexplained (no executed framework line changed" in "\n".join(explain.text(e))
+    assert (e.status, e.reason) == ("unexplained", changed_lines.UNEXPLAINED)
+    assert e.excerpt == () and e.hunks == ()
+    assert "unexplained (no executed framework line changed" in "\n".join(boundary_evidence.terminal_lines(e))
 
 
 def test_a_boundary_explained_by_a_class_body_says_so(tmp_path):
@@ -165,8 +167,8 @@ def test_a_boundary_explained_by_a_class_body_says_so(tmp_path):
     case = registry.discover()["adk-retry-same-invocation-id"].cases[0]
     b = boundaries.Boundary(boundaries.Side("0.6.9", "reproduced"), boundaries.Side("0.7.0", "fixed"), "first fixed")
     e = explain.entry(explain.Wanted(case, b), *sides)
-    assert (e["status"], e["reason"]) == ("explained", changed_lines.DEFINITION_LEVEL)
-    assert "-    nest: bool = True" in e["excerpt"] and "+    nest: bool = False" in e["excerpt"]
+    assert (e.status, e.reason) == ("explained", changed_lines.DEFINITION_LEVEL)
+    assert "-    nest: bool = True" in e.excerpt and "+    nest: bool = False" in e.excerpt
     inside = before.replace("return 1", "return 2")
     new2 = _tree(tmp_path / "new2", {"pkg/run.py": inside})
     assert changed_lines.definition_changes(old, new2, ran, ran) == []
@@ -265,7 +267,7 @@ def test_diverged_functions_lead_then_the_most_code_that_ran(tmp_path):
     assert shown.lines[2].endswith("def check(e):")
 
 
-def _entry_for(case_id: str, old: str, new: str, tmp_path: Path, failed: bool = False) -> dict:
+def _entry_for(case_id: str, old: str, new: str, tmp_path: Path, failed: bool = False) -> boundary_files.Entry:
     scenario = registry.discover()["adk-retry-same-invocation-id"]
     root = _tree(tmp_path / f"src-{case_id}-{old}", {"pkg/a.py": _lines(5)})
     sides = [
@@ -278,11 +280,17 @@ def _entry_for(case_id: str, old: str, new: str, tmp_path: Path, failed: bool = 
     return explain.entry(explain.Wanted(scenario.case(case_id), b), *sides)
 
 
+def _save(root: Path, scenario, entries: list[boundary_files.Entry], replace_all: bool) -> Path:
+    """``python -m harness explain``'s write of ``scenario``'s entries under ``root``."""
+    ids = [c.id for c in scenario.cases]
+    return boundary_files.save(root / "reports", scenario.id, scenario.framework, ids, entries, replace_all)
+
+
 def test_a_build_that_cannot_be_traced_is_an_error_naming_it(tmp_path):
     """An install or a traced run that fails is no explanation and no 'unexplained': it says which release failed."""
     e = _entry_for("resumable-resume", "2.8.0", "2.9.0", tmp_path, failed=True)
-    assert (e["status"], e["reason"]) == ("error", "2.9.0: install failed: no solution")
-    assert explain.text(e)[-1] == "  not explained: 2.9.0: install failed: no solution"
+    assert (e.status, e.reason) == ("error", "2.9.0: install failed: no solution")
+    assert boundary_evidence.terminal_lines(e)[-1] == "  not explained: 2.9.0: install failed: no solution"
 
 
 def test_the_document_is_merged_sorted_and_holds_no_machine_path(tmp_path):
@@ -292,9 +300,9 @@ def test_the_document_is_merged_sorted_and_holds_no_machine_path(tmp_path):
     later = _entry_for("non-resumable-retry", "2.8.0", "2.9.0", tmp_path)
     earlier = _entry_for("non-resumable-retry", "2.3.0", "2.4.0", tmp_path)
     first_case = _entry_for("resumable-resume", "2.8.0", "2.9.0", tmp_path)
-    path = explain.save(tmp_path, scenario, [later, earlier], replace_all=True)
+    path = _save(tmp_path, scenario, [later, earlier], replace_all=True)
     assert path == tmp_path / "reports" / "boundaries" / "adk-retry-same-invocation-id.json"
-    explain.save(tmp_path, scenario, [first_case, {**later, "summary": "again"}], replace_all=False)
+    _save(tmp_path, scenario, [first_case, dataclasses.replace(later, summary="again")], replace_all=False)
     document = json.loads(path.read_text())
     assert [(e["case"], e["before"]["version"], e["summary"]) for e in document["boundaries"]] == [
         ("resumable-resume", "2.8.0", "first fixed in 2.9.0"),
@@ -303,8 +311,46 @@ def test_the_document_is_merged_sorted_and_holds_no_machine_path(tmp_path):
     ]
     assert str(tmp_path) not in path.read_text()
     before = path.read_bytes()
-    explain.save(tmp_path, scenario, [first_case], replace_all=False)
+    _save(tmp_path, scenario, [first_case], replace_all=False)
     assert path.read_bytes() == before
+
+
+def test_every_committed_boundaries_file_reads_and_writes_back_to_its_bytes():
+    """The typed entries (harness/store/boundary_files.py ``Entry``) hold all a file holds: each
+    committed reports/boundaries/<scenario>.json, read and written again, is byte for byte the same."""
+    reports_dir = PROJECT.root / "reports"
+    paths = sorted((reports_dir / boundary_files.FOLDER).glob("*.json"))
+    assert paths
+    for path in paths:
+        document = json.loads(path.read_text())
+        entries = boundary_files.read(reports_dir, path.stem)
+        assert len(entries) == len(document["boundaries"]), path.name
+        assert boundary_files.dumps(document["scenario"], document["framework"], entries) == path.read_text(), path
+
+
+def test_the_boundaries_file_is_written_under_the_records_lock_all_or_nothing(tmp_path):
+    """Before, explain.py wrote the file with ``write_text``, outside the staging and the lock: now a
+    write waits for the record's lock, and leaves no staging folder behind."""
+    from harness.store.lock import locked
+
+    scenario = registry.discover()["adk-retry-same-invocation-id"]
+    entry = _entry_for("non-resumable-retry", "2.8.0", "2.9.0", tmp_path)
+    reports_dir = tmp_path / "reports"
+    written = threading.Event()
+
+    def write() -> None:
+        _save(tmp_path, scenario, [entry], replace_all=True)
+        written.set()
+
+    with locked(reports_dir, log=lambda line: None):
+        writer = threading.Thread(target=write)
+        writer.start()
+        assert not written.wait(0.5)
+        assert not boundary_files.path_of(reports_dir, scenario.id).exists()
+    writer.join(10)
+    assert written.is_set()
+    assert boundary_files.read(reports_dir, scenario.id) == [entry]
+    assert [p.name for p in reports_dir.iterdir() if p.name.startswith(".tmp-stage-")] == []
 
 
 # --- the command --------------------------------------------------------------------------------
@@ -326,17 +372,14 @@ def test_explain_of_an_unknown_scenario_is_a_usage_error(capsys):
 # --- slow: the two boundaries the issue names, in their real builds ---------------------------------
 
 
-def _explained(selector: str, old: str, new: str) -> dict:
+def _explained(selector: str, old: str, new: str) -> boundary_files.Entry:
     scenario_id, _, case_id = selector.partition(":")
     scenario = registry.discover()[scenario_id]
     chosen = explain.wanted(scenario, case_id, (old, new), PROJECT.root)
     [entry] = explain.explain(scenario, chosen, PROJECT.root, timeout=120)
-    assert (entry["traced"]["before"], entry["traced"]["after"]) == (
-        entry["before"]["outcome"],
-        entry["after"]["outcome"],
-    )
-    assert entry["status"] == "explained"
-    assert len(entry["excerpt"]) <= changed_lines.EXCERPT_LINES
+    assert entry.traced == (entry.before.outcome, entry.after.outcome)
+    assert entry.status == "explained"
+    assert len(entry.excerpt) <= changed_lines.EXCERPT_LINES
     return entry
 
 
@@ -345,10 +388,10 @@ def test_the_adk_fix_of_2_9_0_is_shown_as_the_user_message_guard_in_runners():
     """adk-retry-same-invocation-id, 2.8.0 -> 2.9.0: the excerpt leads with the guard that skips a
     user message already in the session for the invocation (google/adk/runners.py)."""
     entry = _explained("adk-retry-same-invocation-id:resumable-resume", "2.8.0", "2.9.0")
-    first = entry["hunks"][0]
+    first = entry.hunks[0]
     assert (first["file"], first["where"]) == ("google/adk/runners.py", "async def _handle_new_message(")
-    assert entry["excerpt"][:2] == ["--- google/adk/runners.py (2.8.0)", "+++ google/adk/runners.py (2.9.0)"]
-    shown = "\n".join(entry["excerpt"])
+    assert entry.excerpt[:2] == ("--- google/adk/runners.py (2.8.0)", "+++ google/adk/runners.py (2.9.0)")
+    shown = "\n".join(entry.excerpt)
     assert "+    if not is_function_response and self._find_user_message_for_invocation(" in shown
     assert "+      return" in shown
 
@@ -357,6 +400,6 @@ def test_the_adk_fix_of_2_9_0_is_shown_as_the_user_message_guard_in_runners():
 def test_the_agents_fix_of_0_19_0_is_shown_in_the_handoff_history_code():
     """agents-nested-handoff-4hop, 0.18.3 -> 0.19.0: the excerpt leads with agents/handoffs/history.py."""
     entry = _explained("agents-nested-handoff-4hop:nested-4hop", "0.18.3", "0.19.0")
-    assert entry["hunks"][0]["file"] == "agents/handoffs/history.py"
-    assert entry["excerpt"][0] == "--- agents/handoffs/history.py (0.18.3)"
-    assert any(h["where"] == "def nest_handoff_history(" for h in entry["hunks"])
+    assert entry.hunks[0]["file"] == "agents/handoffs/history.py"
+    assert entry.excerpt[0] == "--- agents/handoffs/history.py (0.18.3)"
+    assert any(h["where"] == "def nest_handoff_history(" for h in entry.hunks)

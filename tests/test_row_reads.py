@@ -29,20 +29,6 @@ ROW_READERS = [
 # subscripted and the keys it may be read by (what each is in the comment). Any other read by a row
 # key's name is reported, these expressions included.
 NOT_ROWS: dict[str, dict[str, set[str]]] = {
-    "execution/explain.py": {  # an entry of reports/boundaries/<scenario>.json and its two sides
-        "e": {"case"},
-        "e['before']": {"version"},
-        "e['after']": {"version"},
-        "before": {"version", "outcome"},
-        "after": {"version", "outcome"},
-    },
-    "rendering/boundary_evidence.py": {  # the same entries, as the reports show them
-        "e": {"case"},
-        "e['before']": {"version", "outcome"},
-        "e['after']": {"version", "outcome"},
-        "before": {"version", "outcome"},
-        "after": {"version", "outcome"},
-    },
     "execution/trace_runs.py": {"answer": {"outcome", "detail"}},  # a traced run's answer line
     "execution/matrix.py": {"env_record": {"version"}},  # the build's environment record
     "execution/candidate.py": {"e": {"source"}},  # an environment of the record (its dependency date)
@@ -70,11 +56,6 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
 NOT_ROWS["rendering/reproduce.py"]["e"] = {"source"}  # an environment of the record (its date and extras)
 NOT_ROWS["rendering/claims.py"]["claim"] = {"source"}  # a thread's claim (a bug's bug.py)
 NOT_ROWS["execution/pending.py"] = {"p": {"scenario", "case", "framework", "version"}}  # a bisect probe
-NOT_ROWS["rendering/commit_words.py"] = {  # an explain entry of the boundary whose commit is shown
-    "e": {"case"},
-    "e['before']": {"version"},
-    "e['after']": {"version"},
-}
 
 
 def row_subscripts(paths: list[Path], root: Path = HARNESS) -> list[str]:

@@ -2,7 +2,8 @@
 
 For every boundary of the record (reports/matrix.json and reports/bisect.json), the case runs
 traced in both releases' builds and the change between their sources is shown where the case
-executed it (harness/execution/explain.py); written to reports/boundaries/<scenario>.json.
+executed it (harness/execution/explain.py); written to reports/boundaries/<scenario>.json
+(harness/store/boundary_files.py) under the record's lock.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ def run(args: argparse.Namespace) -> int:
     """Explain the selected boundaries; exit 0 (an unexplained boundary is a finding, not a failure)."""
     from harness.execution import explain, postgres
     from harness.project import PROJECT
+    from harness.rendering import boundary_evidence
     from harness.runtime import registry
+    from harness.store import boundary_files
 
     scenario_id, _, case_id = args.id.partition(":")
     scenarios = registry.discover()
@@ -42,19 +45,26 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.id}: no boundary in the record (every release gives the same outcome)")
         return 0
 
-    def progress(entry: dict, sides: list) -> None:
+    def progress(entry: boundary_files.Entry, sides: list) -> None:
         # What it cost: each build's process (start, framework import, the case), and the traced case in it.
         seconds = "; ".join(
             f"{t.version}: {t.seconds:.1f} s, of which the traced case {t.case_seconds:.2f} s" for t in sides
         )
-        print("\n".join([*explain.text(entry), f"  ({seconds})", ""]), flush=True)
+        print("\n".join([*boundary_evidence.terminal_lines(entry), f"  ({seconds})", ""]), flush=True)
 
     try:
         entries = explain.explain(scenario, chosen, PROJECT.root, args.timeout, progress)
     finally:
         postgres.stop()
-    path = explain.save(PROJECT.root, scenario, entries, replace_all=not case_id and between is None)
-    unexplained = [e for e in entries if e["status"] != explain.EXPLAINED]
+    path = boundary_files.save(
+        PROJECT.reports,
+        scenario.id,
+        scenario.framework,
+        [c.id for c in scenario.cases],
+        entries,
+        replace_all=not case_id and between is None,
+    )
+    unexplained = [e for e in entries if e.status != boundary_files.EXPLAINED]
     print(f"{len(entries)} boundaries, {len(unexplained)} not explained; written to {path.relative_to(PROJECT.root)}")
     sys.stdout.flush()
     return 0

@@ -44,13 +44,13 @@ from harness.planning import builds as builds_mod
 from harness.planning import commits
 from harness.planning.builds import SpecError
 from harness.planning.commits import Commit
-from harness.project import PROJECT
-from harness.rendering import boundary_evidence, commit_words, reports
+from harness.project import PROJECT, Project
+from harness.rendering import commit_words, reports
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE
 from harness.runtime.runner import DEFAULT_TIMEOUT, strip_paths
 from harness.runtime.scenario import Scenario
-from harness.store import boundaries, result_cache, staging
+from harness.store import boundaries, boundary_files, result_cache, staging
 from harness.store.boundaries import Boundary, Side
 
 
@@ -331,7 +331,7 @@ def excerpt_of(clone: Path, root: Path, scenario_id: str, case: str, boundary: B
     """The entry's ``excerpt``: its commit's diff in the files the case ran at this boundary (the
     executed-line record of ``python -m harness explain``, reports/boundaries/), or, where there is
     none, in the first two framework source files it changed; ``excerpt_of`` says which."""
-    executed = commit_words.executed_files(boundary_evidence.load(root, scenario_id), case, boundary)
+    executed = commit_words.executed_files(boundary_files.read(Project(root).reports, scenario_id), case, boundary)
     files = [f["path"] for f in entry.get("files") or []]
     ran = [f for f in files if commit_words.ran(f, executed)]
     paths, why = (ran, "ran") if ran else ([f for f in files if _is_source(f)][:2], "source")

@@ -1,6 +1,6 @@
 """Each boundary's executed-code change (reports/boundaries/<scenario>.json, written by
-``python -m harness explain``: harness/execution/explain.py) as the scenario report and the run's
-summary show it.
+``python -m harness explain``: harness/store/boundary_files.py) as the scenario report, the
+comment, the run's summary and the terminal show it.
 
 A scenario report shows, per case, each boundary's summary and then its excerpt (the change
 between the two releases' sources the case executed) in a folded diff block, or why there is
@@ -11,31 +11,17 @@ renders to the same bytes.
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from harness.project import Project
+from harness.store import boundary_files
+from harness.store.boundary_files import ERROR, EXPLAINED, UNEXPLAINED, Entry
 
-FOLDER = "boundaries"  # under reports/, as harness/execution/explain.py writes it
-EXPLAINED, UNEXPLAINED, ERROR = "explained", "unexplained", "error"
 # A failed run's reason may quote a path of the machine that traced it: only its last part is shown.
 _ABSOLUTE_PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[/\\](?:[^\s/\\:'\"]+[/\\])+")
-
-
-def load(root: Path, scenario_id: str) -> list[dict]:
-    """The boundaries of ``scenario_id``'s file under ``root``'s reports/, or [] when it has none.
-    A file that is not a boundaries document counts as none: it is a derived view, rebuilt by
-    ``python -m harness explain``, and a report must still render without it."""
-    path = Project(root).reports / FOLDER / f"{scenario_id}.json"
-    try:
-        document = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return []
-    entries = document.get("boundaries") if isinstance(document, dict) else None
-    if not isinstance(entries, list):
-        return []
-    return [e for e in entries if isinstance(e, dict) and {"case", "before", "after", "status"} <= e.keys()]
 
 
 def _one_line(text: object) -> str:
@@ -43,9 +29,8 @@ def _one_line(text: object) -> str:
     return _ABSOLUTE_PATH.sub("…/", " ".join(str(text).split()))
 
 
-def _sides(e: dict) -> str:
-    before, after = e["before"], e["after"]
-    return f"{before['version']} {before['outcome']} → {after['version']} {after['outcome']}"
+def _sides(e: Entry) -> str:
+    return f"{e.before.version} {e.before.outcome} → {e.after.version} {e.after.outcome}"
 
 
 def _fence(lines: list[str]) -> list[str]:
@@ -53,56 +38,50 @@ def _fence(lines: list[str]) -> list[str]:
     return ["```diff", *(line.replace("```", "ʼʼʼ") for line in lines), "```"]
 
 
-def _traced_note(e: dict) -> list[str]:
+def _traced_note(e: Entry) -> list[str]:
     """When the traced runs did not give the record's outcomes, the excerpt explains another flip."""
-    traced = e.get("traced") or {}
-    before, after = e["before"]["outcome"], e["after"]["outcome"]
-    if e["status"] == ERROR or not traced or (traced.get("before"), traced.get("after")) == (before, after):
+    if e.status == ERROR or e.traced is None or e.traced == (e.before.outcome, e.after.outcome):
         return []
-    return [
-        f"Note: the traced runs gave {traced.get('before')} → {traced.get('after')}, not the record's outcomes.",
-        "",
-    ]
+    return [f"Note: the traced runs gave {e.traced[0]} → {e.traced[1]}, not the record's outcomes.", ""]
 
 
-def _shared_key(e: dict) -> tuple:
+def _shared_key(e: Entry) -> tuple:
     """What makes two cases' boundary evidence the same: the two releases and the excerpt shown."""
-    return (e["before"]["version"], e["after"]["version"], e["status"], tuple(map(str, e.get("excerpt") or ())))
+    return (e.before.version, e.after.version, e.status, e.excerpt)
 
 
 _DEFINED = re.compile(r"(?:async\s+)?(?:def|class)\s+(\w+)")
 CAUSE_NAMED = 3  # changed functions a first-screen line names per boundary
 
 
-def _changed_where(hunk: dict) -> str:
+def _changed_where(hunk: Mapping[str, Any]) -> str:
     name = _DEFINED.match(hunk.get("where", ""))
     return f"`{hunk['file']}`" + (f" `{name.group(1)}`" if name else "")
 
 
-def cause_lines(entries: list[dict], case_ids: list[str]) -> list[str]:
+def cause_lines(entries: list[Entry], case_ids: list[str]) -> list[str]:
     """The comment's first-screen lines on the cause: for each boundary where a bug case flips
     between reproduced and fixed (a not-applicable side is no cause: issue 45), once per release
     pair, the cases that flip there and the first changed functions the case ran, likeliest cause
     first (harness/store/changed_lines.py ``cause_order``), or that no executed line changed."""
-    flips: dict[tuple[str, str], list[dict]] = {}
+    flips: dict[tuple[str, str], list[Entry]] = {}
     for case_id in case_ids:
-        for e in (e for e in entries if e["case"] == case_id):
-            if {e["before"]["outcome"], e["after"]["outcome"]} == {"reproduced", "fixed"}:
-                flips.setdefault((e["before"]["version"], e["after"]["version"]), []).append(e)
+        for e in (e for e in entries if e.case == case_id):
+            if {e.before.outcome, e.after.outcome} == {"reproduced", "fixed"}:
+                flips.setdefault((e.before.version, e.after.version), []).append(e)
     out = []
     for (old, new), es in flips.items():
-        cases = ", ".join(f"`{e['case']}` {e['before']['outcome']} → {e['after']['outcome']}" for e in es)
+        cases = ", ".join(f"`{e.case}` {e.before.outcome} → {e.after.outcome}" for e in es)
         first = es[0]
-        if first["status"] == EXPLAINED:
-            hunks = first.get("hunks") or []
-            named = list(dict.fromkeys(_changed_where(h) for h in hunks))
+        if first.status == EXPLAINED:
+            named = list(dict.fromkeys(_changed_where(h) for h in first.hunks))
             rest = len(named) - CAUSE_NAMED
             where = ", ".join(named[:CAUSE_NAMED]) + (f" and {rest} more" if rest > 0 else "")
-            said = f"the framework code the case ran changed in {where}" if named else _one_line(first["reason"])
-        elif first["status"] == UNEXPLAINED:
+            said = f"the framework code the case ran changed in {where}" if named else _one_line(first.reason)
+        elif first.status == UNEXPLAINED:
             said = _unexplained_words(first)
         else:
-            said = f"not explained: the traced runs failed ({_one_line(first.get('reason', ''))})"
+            said = f"not explained: the traced runs failed ({_one_line(first.reason)})"
         out.append(f"- {old} → {new} ({cases}): {said}.")
     if not out:
         return []
@@ -114,7 +93,7 @@ def cause_lines(entries: list[dict], case_ids: list[str]) -> list[str]:
     ]
 
 
-def comment_lines(entries: list[dict], case_ids: list[str]) -> list[str]:
+def comment_lines(entries: list[Entry], case_ids: list[str]) -> list[str]:
     """A comment's lines for the boundaries of ``case_ids``, in that order: an excerpt several cases
     share is shown once, with the first case that has it; the others name that case (issue 45: a
     545-line 0.5.0 -> 1.0.0 excerpt was printed four times in one comment, once per case)."""
@@ -122,10 +101,10 @@ def comment_lines(entries: list[dict], case_ids: list[str]) -> list[str]:
     first_with: dict[tuple, str] = {}
     for case_id in case_ids:
         shown: list[str] = []
-        for e in (e for e in entries if e["case"] == case_id):
+        for e in (e for e in entries if e.case == case_id):
             key = _shared_key(e)
-            if key in first_with and e.get("excerpt"):
-                heading = f"**Executed code, {_sides(e)}**: {_one_line(e.get('summary', ''))}"
+            if key in first_with and e.excerpt:
+                heading = f"**Executed code, {_sides(e)}**: {_one_line(e.summary)}"
                 shown += [heading, "", f"The same framework lines as for `{first_with[key]}` above.", ""]
                 continue
             first_with.setdefault(key, case_id)
@@ -135,32 +114,31 @@ def comment_lines(entries: list[dict], case_ids: list[str]) -> list[str]:
     return out
 
 
-def case_lines(entries: list[dict], case_id: str) -> list[str]:
+def case_lines(entries: list[Entry], case_id: str) -> list[str]:
     """The report's lines for one case's boundaries: heading line, then excerpt or reason."""
     out: list[str] = []
-    for e in (e for e in entries if e["case"] == case_id):
+    for e in (e for e in entries if e.case == case_id):
         out += _entry_lines(e)
     return out
 
 
-def _entry_lines(e: dict) -> list[str]:
+def _entry_lines(e: Entry) -> list[str]:
     """One boundary's lines: its heading, then its excerpt or why there is none."""
-    heading = f"**Executed code, {_sides(e)}**: {_one_line(e.get('summary', ''))}"
-    if e["status"] == UNEXPLAINED:
+    heading = f"**Executed code, {_sides(e)}**: {_one_line(e.summary)}"
+    if e.status == UNEXPLAINED:
         return [heading, "", *_traced_note(e), _unexplained_words(e), ""]
-    if e["status"] != EXPLAINED:
-        return [heading, "", f"not explained: the traced runs failed ({_one_line(e.get('reason', ''))})", ""]
-    more = (e.get("more") or {}).get("words", "")
+    if e.status != EXPLAINED:
+        return [heading, "", f"not explained: the traced runs failed ({_one_line(e.reason)})", ""]
     out = [heading, "", *_traced_note(e)]
-    if e.get("reason"):  # explained by a class or module body only (changed_lines.DEFINITION_LEVEL)
-        out += [f"Note: {_one_line(e['reason'])}.", ""]
+    if e.reason:  # explained by a class or module body only (changed_lines.DEFINITION_LEVEL)
+        out += [f"Note: {_one_line(e.reason)}.", ""]
     out += ["<details>", f"<summary>framework lines the case executed that changed, {_sides(e)}</summary>", ""]
-    out += _fence([str(line) for line in e.get("excerpt", [])])
-    return out + ([f"({more})"] if more else []) + ["", "</details>", ""]
+    out += _fence(list(e.excerpt))
+    return out + ([f"({e.more_words})"] if e.more_words else []) + ["", "</details>", ""]
 
 
-def _unexplained_words(e: dict) -> str:
-    reason = _one_line(e.get("reason", ""))
+def _unexplained_words(e: Entry) -> str:
+    reason = _one_line(e.reason)
     return reason if reason.startswith("unexplained") else f"unexplained ({reason})"
 
 
@@ -169,13 +147,32 @@ def unexplained(root: Path, scenario_ids: list[str]) -> list[str]:
     runs failed), in scenario, then file order: for the run's summary."""
     out = []
     for scenario_id in sorted(set(scenario_ids)):
-        for e in load(root, scenario_id):
-            if e["status"] == EXPLAINED:
+        for e in boundary_files.read(Project(root).reports, scenario_id):
+            if e.status == EXPLAINED:
                 continue
             words = (
                 _unexplained_words(e)
-                if e["status"] == UNEXPLAINED
-                else f"not explained: the traced runs failed ({_one_line(e.get('reason', ''))})"
+                if e.status == UNEXPLAINED
+                else f"not explained: the traced runs failed ({_one_line(e.reason)})"
             )
-            out.append(f"`{scenario_id}:{e['case']}` {_sides(e)}: {words}")
+            out.append(f"`{scenario_id}:{e.case}` {_sides(e)}: {words}")
     return out
+
+
+def terminal_lines(e: Entry) -> list[str]:
+    """One boundary for a terminal (``python -m harness explain``): its heading, then its excerpt or
+    why there is none."""
+    sides = f"{e.before.version} {e.before.outcome} -> {e.after.version} {e.after.outcome}"
+    lines = [f"{e.case}: {e.summary} ({sides})"]
+    if e.status != ERROR and e.traced is not None and e.traced != (e.before.outcome, e.after.outcome):
+        lines.append(f"  note: the traced runs gave {e.traced[0]} -> {e.traced[1]}, not the record's outcomes")
+    if e.status == EXPLAINED:
+        lines += [f"  note: {e.reason}"] if e.reason else []
+        lines += [f"  {line}" for line in e.excerpt]
+        if e.more_words:
+            lines.append(f"  ({e.more_words})")
+    elif e.status == UNEXPLAINED:
+        lines.append(f"  {e.reason}")
+    else:
+        lines.append(f"  not explained: {e.reason}")
+    return lines

@@ -11,6 +11,7 @@ from harness.planning import versions
 from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.store import boundaries
 from harness.store.boundaries import Boundary
+from harness.store.boundary_files import Entry
 
 
 def measured(b: Boundary) -> bool:
@@ -70,15 +71,9 @@ def files_words(entry: dict, executed: set[str]) -> str:
     return ", ".join(shown) + more
 
 
-def executed_files(explained: list[dict], case: str, b: Boundary) -> set[str]:
+def executed_files(explained: list[Entry], case: str, b: Boundary) -> set[str]:
     """The framework files of the boundary's executed changes (``python -m harness explain``), as installed."""
-    return {
-        h["file"]
-        for e in explained
-        if e["case"] == case and (e["before"]["version"], e["after"]["version"]) == (b.before.version, b.after.version)
-        for h in [*e.get("hunks", []), *e.get("one_sided", [])]
-        if h.get("file")
-    }
+    return {f for e in explained if e.key == (case, b.before.version, b.after.version) for f in e.files()}
 
 
 def case_lines(
@@ -87,7 +82,7 @@ def case_lines(
     scenario: str,
     case: str,
     framework: str,
-    explained: list[dict] | None = None,
+    explained: list[Entry] | None = None,
 ) -> list[str]:
     """The case's measured boundaries, each with its commit (and the files it changed, those the case
     ran first) or "release pair only" (a list for the report)."""

@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.planning import interpreters, versions
-from harness.project import PROJECT
-from harness.rendering import boundary_evidence
-from harness.store import result_cache
+from harness.project import PROJECT, Project
+from harness.store import boundary_files, result_cache
 from harness.store.rows import Row, upgrades_of
 from harness.store.rows import of_document as rows_of
 from harness.store.rows import on as on_interpreter
@@ -137,7 +136,7 @@ def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
         # Its code's digest: the boundaries quoted ignore probes and results of older code.
         "inputs": result_cache.scenario_inputs(root or PROJECT.root, scenario.module),
         # Each boundary's executed-code change, where `python -m harness explain` wrote one.
-        "explained": boundary_evidence.load(root or PROJECT.root, scenario.id),
+        "explained": boundary_files.read(Project(root or PROJECT.root).reports, scenario.id),
         "cases": [
             {
                 "id": c.id,
