@@ -23,7 +23,6 @@ names the two steps (harness/execution/progress.py). What the reusable workflow 
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
@@ -279,6 +278,8 @@ def _matrix(
 ) -> dict:
     """One step of the run (a matrix run on ``specs`` on each interpreter of ``python``, the default
     one without it, for its outcomes); its matrix.json."""
+    from harness.store import record
+
     title, then = step
     options = matrix.Options(
         specs=specs,
@@ -296,7 +297,7 @@ def _matrix(
     if jobs:
         options.jobs = jobs
     matrix.run(options)  # its exit status speaks of snapshots; the evidence is the outcomes
-    return json.loads((out / "matrix.json").read_text())
+    return record.read(out / record.RECORD_NAME, str(out / record.RECORD_NAME), releases_only=False)
 
 
 def run_folder(root: Path, source: str, now: float | None = None) -> Path:

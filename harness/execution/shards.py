@@ -21,7 +21,7 @@ def merge(paths: list[Path], root: Path = PROJECT.root) -> int:
     documents = []
     for path in paths:
         try:
-            document = json.loads(path.read_text())
+            document = record.parse(path)
         except (OSError, ValueError) as exc:
             raise builds_mod.SpecError(f"{path.name}: not a shard result ({exc})") from None
         documents.append(record.migrate(record.validate(document, path.name, releases_only=False)))

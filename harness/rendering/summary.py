@@ -17,7 +17,6 @@ document (one line on stderr). The summary is cut at 60,000 characters, saying w
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -25,6 +24,7 @@ from pathlib import Path
 from harness.project import PROJECT, Project
 from harness.rendering import boundary_evidence
 from harness.runtime.outcomes import ERROR, OUTCOMES, UNEXPECTED
+from harness.store import record
 from harness.store.rows import AnyRow, Row, as_rows, of_document, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, UPDATED, SnapshotStore
 
@@ -65,7 +65,7 @@ def load(paths: list[Path]) -> list[Row]:
     results: list[Row] = []
     for path in paths:
         try:
-            document = json.loads(path.read_text())
+            document = record.parse(path)
         except (OSError, ValueError) as exc:
             raise NotResults(f"{path}: not a results document ({exc})") from None
         if not isinstance(document, dict) or not isinstance(document.get("results"), list):
@@ -178,7 +178,6 @@ def claim_lines(results: list[Row], root: Path) -> list[str]:
     ``results`` (their record rows and the bisect record of ``root``'s reports/)."""
     from harness.rendering import claims, reports
     from harness.runtime import registry
-    from harness.store import record
 
     scenarios = registry.discover(Project(root).scenarios)
     bisects = record.bisect_record(Project(root).reports)

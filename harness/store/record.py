@@ -242,10 +242,16 @@ def with_timelines(document: dict, store_root: Path, where: str) -> dict:
     return document
 
 
+def parse(path: Path) -> object:
+    """The JSON of a record, run folder's or shard result file as it stands: not validated, migrated
+    or given its stored timelines (``read`` is). ``OSError`` or ``ValueError`` when it cannot be read."""
+    return json.loads(path.read_text())
+
+
 def read(path: Path, where: str, releases_only: bool = True) -> dict:
     """The validated, migrated document at ``path`` (a record or a shard result), every timeline in it."""
     try:
-        document = json.loads(path.read_text())
+        document = parse(path)
     except (OSError, ValueError) as exc:
         raise RecordError(
             f"{where} cannot be read ({exc}); restore it with `git checkout -- {where}` or move it away"
