@@ -73,11 +73,13 @@ def install_test_dependencies(session: nox.Session) -> None:
 
 
 def pytest_arguments(posargs: list[str]) -> list[str]:
-    """The session's arguments, with -n auto (every core) unless the caller chose (-n, -p no:xdist)."""
+    """The session's arguments, with -n auto (every core) unless the caller chose (-n, -p no:xdist).
+    Work stealing: the suite's longest tests (minutes each: the walkthrough, the candidate and
+    upgrade end-to-end runs) otherwise land on one worker near the end while the other idles."""
     chosen = any(a == "-n" or a.startswith(("-n", "--numprocesses")) or a == "no:xdist" for a in posargs)
     if chosen:
         return posargs
-    return ["-n", "auto", *posargs]
+    return ["-n", "auto", "--dist", "worksteal", *posargs]
 
 
 # pgserver: PostgreSQL's binaries in a wheel, for the database scenarios' -postgresql cases

@@ -97,6 +97,26 @@ def fake_steps(monkeypatch):
     monkeypatch.setattr(candidate, "_matrix", fake_matrix)
 
 
+def test_without_only_both_steps_run_every_scenario_of_the_candidates_framework(tmp_path, monkeypatch, one_release):
+    """The workflow runs `nox -s candidate -- PATH` with no --only: each step gets every scenario of the
+    framework, and none of the other's (what test_candidate's end-to-end runs on a sample, issue 51: the
+    suite must not grow with the library)."""
+    asked: list[list[str]] = []
+
+    def fake_matrix(specs, only, out, root, timeout, jobs, step=None, history=None, python=None):
+        asked.append(list(only))
+        spec = specs[0]
+        framework, version = spec.split("==") if "==" in spec else ("google-adk", None)
+        source = spec if version else f"local:{Path(spec).name}"
+        return record.document_of(rows_of(framework, source, version), [], {})
+
+    monkeypatch.setattr(candidate, "_matrix", fake_matrix)
+    monkeypatch.setattr(candidate, "RUNS_FOLDER", tmp_path / "runs")
+    candidate.run(str(checkout(tmp_path, "google-adk", "2.13.0")), None, ROOT)
+    every = sorted(s.id for s in registry.discover().values() if s.framework == "google-adk")
+    assert len(asked) == 2 and all(sorted(only) == every for only in asked), asked
+
+
 def test_two_candidate_runs_leave_two_folders_each_complete_and_alone(tmp_path, monkeypatch, one_release, fake_steps):
     """Fault (issue 37, one shared output folder): every candidate wrote reports/runs/candidate/,
     and the other framework's earlier reports stayed beside the new summary. Now each run without
