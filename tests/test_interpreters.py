@@ -13,7 +13,7 @@ import pytest
 
 from harness.commands.cli import main
 from harness.execution import interpreter_axis
-from harness.planning import builds, index, interpreters
+from harness.planning import builds, index, interpreters, versions
 from harness.rendering import audit_report, interpreter_words
 from harness.runtime import registry
 from harness.runtime.result import CaseResult
@@ -285,8 +285,28 @@ def test_a_full_run_adds_the_newest_release_of_each_line_and_a_differing_scenari
     differing = [row("0.17.0", "reproduced"), row("0.17.0", "fixed", python="3.10")]
     plan = interpreter_axis.extras(selected, members, differing, Path("."), found=["3.10", "3.11", "3.13"])
     on_310 = sorted((b.version, len(cases)) for b, cases in plan if b.python == "3.10")
+    # 3.10 lacks results of 0.16.1 and 0.17.1: the whole matrix, to find its boundaries there.
     assert on_310 == [("0.16.1", len(generic.cases)), ("0.17.0", len(generic.cases)), ("0.17.1", len(selected))]
     assert all(b.python != interpreters.DEFAULT for b, _ in plan)
+
+
+def test_a_differing_scenario_whose_matrix_is_measured_keeps_both_sides_of_its_steps_measured(monkeypatch):
+    """Once the record holds an interpreter's result for every release of the matrix, a full run
+    measures there only the newest release of each line and both sides of each step, on that
+    interpreter or the default one: rerunning generic-dict's 24 releases on 3.10 and mcp-stdio's 25
+    on three interpreters made the default cold run 1.45x the release axis's (issue 46: at most 1.3x)."""
+    versions_ = ("0.0.11", "0.0.12", "0.16.1", "0.17.0", "0.17.1", "0.24.0")
+    known = {v: index.Release(v, "2026-01-01T00:00:00Z", False, ">=3.10") for v in versions_}
+    monkeypatch.setattr(index, "releases", lambda name, cache_dir: dict(known))
+    generic = registry.discover()[GENERIC]
+    selected = [(generic, c) for c in generic.cases if c.id == "dict-str-int"]
+    on_311 = ("not-applicable", "reproduced", "reproduced", "reproduced", "fixed", "fixed")
+    on_310 = ("not-applicable", "fixed", "fixed", "fixed", "fixed", "fixed")
+    recorded = [row(v, o) for v, o in zip(versions_, on_311, strict=True)]
+    recorded += [row(v, o, python="3.10") for v, o in zip(versions_, on_310, strict=True)]
+    plan = interpreter_axis.extras(selected, {GENERIC: list(versions_)}, recorded, Path("."), found=["3.10", "3.11"])
+    # 0.0.11 | 0.0.12 (both interpreters), 0.17.0 | 0.17.1 (3.11's step), 0.24.0 (the newest): not 0.16.1.
+    assert sorted((b.version for b, _ in plan), key=versions.key) == ["0.0.11", "0.0.12", "0.17.0", "0.17.1", "0.24.0"]
 
 
 def test_a_report_lists_the_default_interpreter_s_environment_once(tmp_path):
