@@ -71,7 +71,6 @@ def test_read_with_osv_semantics_every_release_agrees_with_the_audit(records, kn
     affected range exactly when the audit does not know it unaffected (fixed or not-applicable), so every
     answer that reproduces, is unexpected or is unknown reads "affected", never "not affected"; every
     ``fixed`` event names a release known unaffected; there are no ``limit`` events."""
-    unknown_read = 0
     for record in records:
         bug_id = f"{record['database_specific']['scenario']}:{record['database_specific']['case']}"
         k = known[bug_id]
@@ -80,7 +79,6 @@ def test_read_with_osv_semantics_every_release_agrees_with_the_audit(records, kn
             answer = k.answer(version)
             inside = any(_affected(r["events"], version) for r in ranges)
             assert inside == (answer.outcome not in ("fixed", "not-applicable")), (record["id"], version, answer)
-            unknown_read += answer.basis == audit.UNKNOWN
         for r in ranges:
             for e in r["events"]:
                 assert "limit" not in e, record["id"]
@@ -88,7 +86,8 @@ def test_read_with_osv_semantics_every_release_agrees_with_the_audit(records, kn
                     assert k.answer(e["fixed"]).outcome in ("fixed", "not-applicable"), (record["id"], e)
         listed = [v for r in ranges for v in r["database_specific"]["unknown"]]
         assert listed == record["database_specific"]["unknown"], record["id"]
-    assert unknown_read > 0  # the record has unknowns today; each of them was checked to read affected
+    # The record has no unknown answer today (issue 51); that an unknown reads affected is checked in
+    # small by the next test.
 
 
 def test_an_unknown_release_between_two_fixed_ones_is_inside_a_range(known):
@@ -109,19 +108,17 @@ def test_an_unknown_release_between_two_fixed_ones_is_inside_a_range(known):
     assert not _affected(r["events"], "1.0.0") and _affected(r["events"], "1.1.0")
 
 
-def test_known_ranges_of_the_done_when_bugs(records):
+def test_known_ranges_of_the_done_when_bugs(records, known):
     """The duplicate user turn: introduced on 2.x, fixed in 2.9.0; its over-correction introduced in 2.9.0 and
     still open; the nested handoff duplication fixed in 0.19.0. The non-regression case relates to its bug.
-    Before them, one range of the one release the record has no answer for: google-adk 0.0.1, which
-    installs no google.adk package (an error), never read as not affected."""
+    google-adk 0.0.1 installs no google.adk package: measured not applicable to every bug (it was an
+    unknown range of its own while the record read that install failure as one case's error)."""
     by_id = {r["id"]: r for r in records}
     dup = by_id["x_HARNESS-adk-retry-same-invocation-id-non-resumable-retry"]
-    *unknown, last = dup["affected"][0]["ranges"]
-    assert last["events"] == [{"introduced": "2.4.0"}, {"fixed": "2.9.0"}]
-    assert last["database_specific"]["unknown"] == []
-    assert [r["events"] for r in unknown] == [[{"introduced": "0.0.1"}, {"fixed": "0.0.2"}]]
-    assert unknown[0]["database_specific"]["reproduced"] == []
-    assert unknown[0]["database_specific"]["unknown"] == ["0.0.1"]
+    (only,) = dup["affected"][0]["ranges"]
+    assert only["events"] == [{"introduced": "2.4.0"}, {"fixed": "2.9.0"}]
+    assert only["database_specific"]["unknown"] == []
+    assert known["adk-retry-same-invocation-id:non-resumable-retry"].answer("0.0.1").outcome == "not-applicable"
     over = by_id["x_HARNESS-adk-retry-same-invocation-id-retry-different-message"]
     assert over["affected"][0]["ranges"][-1]["events"] == [{"introduced": "2.9.0"}]
     assert over["database_specific"]["kind"] == "non-regression"
