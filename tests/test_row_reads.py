@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from ast_reads import key_read
 from harness.rendering import reports
 from harness.runtime import registry
 from harness.store import record, rows
@@ -69,18 +70,10 @@ def row_subscripts(paths: list[Path], root: Path = HARNESS) -> list[str]:
         name = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
         exempt = NOT_ROWS.get(name, {})
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-                read, key = node.value, node.slice.value
-            elif (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "get"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-            ):
-                read, key = node.func.value, node.args[0].value
-            else:
+            found_read = key_read(node)
+            if found_read is None:
                 continue
+            read, key = found_read
             if key in keys and key not in exempt.get(ast.unparse(read), set()):
                 found.append(f"{name}:{node.lineno} {key}")
     return found

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from ast_reads import key_read
+
 HARNESS = Path(__file__).resolve().parents[1] / "harness"
 
 # What names the files in a path: their names, and the store's constants for them.
@@ -114,18 +116,9 @@ def opened_files(path: Path, root: Path) -> list[str]:
         if not parses_a_file:
             continue
         for node in body:
-            key = None
-            if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-                key = node.slice.value
-            elif (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "get"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-            ):
-                key = node.args[0].value
-            if key in DOCUMENT_KEYS:
+            found_read = key_read(node)
+            if found_read is not None and found_read[1] in DOCUMENT_KEYS:
+                key = found_read[1]
                 found.append(f"{name}:{node.lineno} reads a parsed file's {key!r}")
     return sorted(set(found), key=lambda f: int(f.split(":")[1].split()[0]))
 
