@@ -110,7 +110,8 @@ def parse(text: str) -> list[str]:
         have = found()
         raise InterpreterError(
             f"--python {missing[0]}: no CPython {missing[0]} on this machine (none is downloaded); "
-            f"found: {', '.join(have) or 'none'}"
+            f"found: {', '.join(have) or 'none'} (of {KNOWN[0]}-{KNOWN[-1]}, what `all` runs; an older one "
+            "is used when named and present)"
         )
     return sorted(dict.fromkeys(words), key=key)
 
