@@ -16,12 +16,13 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
-from harness.execution import environments, pool
+from harness.execution import driver, environments, pool, scratch
 from harness.execution.driver import run_worker
 from scratch import HEADER, scratch_project
 from tests.test_faults_worker import HARNESS, PYTHON, _running, pool_dir
@@ -202,21 +203,34 @@ HUNG = (
     + """
 import json
 
+import tempfile
+
 CASES = {"hang": {"step": "hang"}, "after": {"step": "fine"}}
 
 async def hang(say):
     daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
-    (ROOT / "hung-state.json").write_text(json.dumps({"daemon": daemon.pid}))
+    (ROOT / "hung-state.json").write_text(json.dumps({"daemon": daemon.pid, "tmp": tempfile.gettempdir()}))
     time.sleep(600)  # blocks the event loop: only the driver's kill on its deadline ends the case
 """
 )
 
 
 @pytest.mark.parametrize("mode", ["cold", "warm"])
-def test_a_daemon_of_a_case_killed_on_its_deadline_goes_with_it(tmp_path, mode, request):
+def test_a_daemon_of_a_case_killed_on_its_deadline_goes_with_it(tmp_path, mode, request, monkeypatch):
     """A case that starts a daemon in a session of its own and then blocks until the driver kills
     it on its deadline: the kill reached the worker's process group, not the daemon, which
-    outlived the run. Now the driver's kill takes every descendant of the worker."""
+    outlived the run. Now the driver's kill takes every descendant of the worker.
+
+    And its temporary folder: the worker made it in the temporary directory and removed it in a
+    ``finally`` that a killed worker never reaches (99 ``/tmp/case-*`` folders were left by the
+    test runs of one day). Now it is inside the run's folder, which the driver removes; and the
+    first run of a process removes the run folders of a harness killed with SIGKILL."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(driver, "_swept_pids", set())
+    killed = temp / f"{scratch.PREFIX}{driver.RUN_KIND}-999999999-abc"
+    killed.mkdir()
     root = scratch_project(tmp_path, {"adk-hung": HUNG})
     env = environments.worker_environment(root)
     member = None
@@ -232,6 +246,9 @@ def test_a_daemon_of_a_case_killed_on_its_deadline_goes_with_it(tmp_path, mode, 
         assert by_case["after"]["outcome"] == "fixed"
         daemon = json.loads(state.read_text())["daemon"]
         assert not _running(daemon), "the daemon of the killed case outlived it"
+        case_temp = Path(json.loads(state.read_text())["tmp"])
+        assert case_temp.name.startswith("case-") and not case_temp.exists()
+        assert list(temp.iterdir()) == [], "a folder of the run, or of a killed harness's, is left"
     finally:
         if state.exists() and _running(pid := json.loads(state.read_text())["daemon"]):
             os.kill(pid, signal.SIGKILL)

@@ -11,12 +11,14 @@ import itertools
 import json
 import os
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
 
 import pytest
 
+from harness.execution import scratch
 from harness.execution import upgrades as upgrades_run
 from harness.planning import upgrades as planning
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
@@ -129,7 +131,7 @@ def test_a_case_runs_only_on_the_readers_it_admits(tmp_path):
 
 
 def test_a_pair_breaks_and_a_pair_works_each_in_its_own_process_on_one_folder(tmp_path, monkeypatch):
-    monkeypatch.setattr(upgrades_run.tempfile, "tempdir", str(tmp_path / "tmp"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
     scenario = toy_scenario(tmp_path)
     pythons = Pythons(tmp_path, {"1.0.0": 1, "1.1.0": 2, "2.0.0": 1})
@@ -478,9 +480,9 @@ def test_sigterm_during_a_step_ends_the_step_and_removes_the_pairs_folder(tmp_pa
 
 
 def test_a_pair_folder_of_a_killed_run_is_removed_by_the_next(tmp_path, monkeypatch):
-    monkeypatch.setattr(upgrades_run.tempfile, "tempdir", str(tmp_path))
-    dead = tmp_path / f"{upgrades_run.STATE_PREFIX}999999999-abc"
-    mine = tmp_path / f"{upgrades_run.STATE_PREFIX}{os.getpid()}-abc"
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = tmp_path / f"{scratch.PREFIX}{upgrades_run.STATE_KIND}-999999999-abc"
+    mine = tmp_path / f"{scratch.PREFIX}{upgrades_run.STATE_KIND}-{os.getpid()}-abc"
     dead.mkdir()
     mine.mkdir()
     assert upgrades_run.sweep() == [dead]

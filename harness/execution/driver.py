@@ -25,12 +25,11 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from harness.execution import isolation, pool, postgres, progress
+from harness.execution import isolation, pool, postgres, progress, scratch
 from harness.runtime import lifeline
 from harness.runtime.outcomes import ERROR
 from harness.runtime.result import wire_case, wire_failed, wire_name
@@ -41,6 +40,7 @@ IMPORT_GRACE = 120.0  # first import of a framework in a cold environment can be
 # Once a case has started, the framework is imported (the worker imports it first), so a
 # case that overruns its own timeout by this much is hung in sync code and is killed.
 CASE_SLACK = 10.0
+RUN_KIND = "run"  # a worker run's folder: harness-run-<pid>-... (harness/execution/scratch.py)
 TAIL_BYTES = 16384  # of a case's output, what a crash's detail is made from (its last lines)
 
 
@@ -186,6 +186,20 @@ class _WarmRun:
             self.conn.shutdown(socket.SHUT_RDWR)
 
 
+_swept = threading.Lock()
+_swept_pids: set[int] = set()
+
+
+def _sweep_once() -> None:
+    """The first run of this process removes the run folders of processes killed with SIGKILL."""
+    with _swept:
+        if os.getpid() in _swept_pids:
+            return
+        _swept_pids.add(os.getpid())
+    for found in scratch.sweep(RUN_KIND):
+        progress.log(f"removed {found.name}, the folder of a worker run whose harness was killed")
+
+
 def _frame(line: str, key: str) -> int | None:
     """The number a warm worker's own frame (``pid``, ``exit``) carries, None if it is garbled."""
     try:
@@ -227,15 +241,19 @@ def run_worker(
     """
     done: list[dict] = []
     env_record = None
+    _sweep_once()
     while True:
         skip = [wire_name(r) for r in done]
         argv = ["--framework", framework, "--timeout", str(timeout), "--repeat", str(repeat)]
         argv += ["--only", *selectors, "--skip", *skip]
         if repeat_only is not None:  # the cases that run ``repeat`` times; the others once
             argv += ["--repeat-only", *repeat_only]
-        with tempfile.TemporaryDirectory() as tmp:
-            output = Path(tmp) / "worker.out"  # the worker's own output, outside any case
-            cases_output = Path(tmp) / "cases"
+        # The run's folder holds the worker's output and each case's output and temporary folder
+        # (harness/runtime/worker.py): a worker killed on a case's deadline leaves them here, not in
+        # the temporary directory (99 case-* folders had piled up in /tmp from killed runs).
+        with scratch.folder(RUN_KIND) as tmp:
+            output = tmp / "worker.out"  # the worker's own output, outside any case
+            cases_output = tmp / "cases"
             cases_output.mkdir()
             argv += ["--output-dir", str(cases_output)]
             proc: _ColdRun | _WarmRun | None = None

@@ -21,18 +21,16 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.execution import environments, isolation, postgres, progress
+from harness.execution import environments, isolation, postgres, progress, scratch
 from harness.planning import builds as builds_mod
 from harness.planning import interpreters
 from harness.planning.upgrades import PlannedPair
@@ -81,7 +79,7 @@ def _verdict(lines: list[str], code: int | None, timed_out: bool) -> tuple[str, 
 # and a folder left by a run killed with SIGKILL is removed by the next run (``sweep``).
 _live_groups: set[int] = set()
 _live_folders: set[Path] = set()
-STATE_PREFIX = "harness-upgrade-"
+STATE_KIND = "upgrade"  # the pair folders: harness-upgrade-<pid>-... (harness/execution/scratch.py)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
@@ -90,7 +88,7 @@ def _end_everything() -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(group, signal.SIGKILL)
     for folder in list(_live_folders):
-        shutil.rmtree(folder, ignore_errors=True)
+        scratch.remove(folder)
 
 
 postgres.on_signal(_end_everything)
@@ -108,25 +106,19 @@ def _die_with_the_harness() -> None:
 
 def new_state_folder() -> Path:
     """A fresh folder for a pair, named with this process's id (``sweep`` knows whose it is)."""
-    folder = Path(tempfile.mkdtemp(prefix=f"{STATE_PREFIX}{os.getpid()}-"))
+    folder = scratch.make(STATE_KIND)
     _live_folders.add(folder)
     return folder
 
 
 def remove_state_folder(folder: Path) -> None:
-    shutil.rmtree(folder, ignore_errors=True)
+    scratch.remove(folder)
     _live_folders.discard(folder)
 
 
 def sweep() -> list[Path]:
     """Remove the pair folders of runs that no longer exist (one killed with SIGKILL); the removed."""
-    removed = []
-    for folder in Path(tempfile.gettempdir()).glob(f"{STATE_PREFIX}*-*"):
-        owner = folder.name[len(STATE_PREFIX) :].partition("-")[0]
-        if owner.isdigit() and int(owner) != os.getpid() and not Path(f"/proc/{owner}").exists():
-            shutil.rmtree(folder, ignore_errors=True)
-            removed.append(folder)
-    return removed
+    return scratch.sweep(STATE_KIND)
 
 
 def run_step(python: Path, script: Path, step: str, case: str, state: Path, env: dict[str, str]) -> StepEnd:

@@ -300,7 +300,9 @@ def main(argv: list[str] | None = None) -> int:
         "--repeat-only", nargs="*", default=None, help="scenario:case pairs --repeat applies to (default: every case)"
     )
     parser.add_argument("--protocol-fd", type=int, default=None, help="the descriptor results go on (default: stdout)")
-    parser.add_argument("--output-dir", default=None, help="a folder for each case's output while it runs")
+    parser.add_argument(
+        "--output-dir", default=None, help="a folder for each case's output and temporary folder while it runs"
+    )
     args = parser.parse_args(argv)
 
     channel = _protocol_channel(args.protocol_fd)
@@ -333,7 +335,9 @@ def main(argv: list[str] | None = None) -> int:
         importlib.import_module(frameworks.get(framework).entry_module)
     scenarios = {k: s for k, s in registry.discover().items() if s.framework == framework}
     skip = set(args.skip)
-    tmp_parent = tempfile.gettempdir()
+    # In the driver's folder for the run, which it removes even when it kills this worker on a
+    # case's deadline (no finally of this process runs then); alone, the temporary directory.
+    tmp_parent = args.output_dir or tempfile.gettempdir()
     deferred = warm.deferred_models()
     todo = [(s, c) for s, c in registry.select(scenarios, args.only) if f"{s.id}:{c.id}" not in skip]
     loaded.prime()
