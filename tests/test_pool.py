@@ -252,7 +252,7 @@ def test_a_child_lost_between_cases_with_its_worker_leaves_no_case_unreported(tm
         def __init__(self, member, argv, stderr_path, env):
             forks.append(argv)
 
-        def lines(self):  # as _WarmRun.lines gives them: the pid and exit frames taken out
+        def lines(self):  # as WarmRun.lines gives them: the pid and exit frames taken out
             yield from printed[: first_result + 1]
 
         def kill(self):
@@ -264,7 +264,7 @@ def test_a_child_lost_between_cases_with_its_worker_leaves_no_case_unreported(tm
         def close(self):
             pass
 
-    monkeypatch.setattr(driver, "_WarmRun", LostAfterTheFirstCase)
+    monkeypatch.setattr(driver, "WarmRun", LostAfterTheFirstCase)
     _, results = run_worker(PYTHON, "google-adk", ["adk-two"], env, root, timeout=30, warm=object())
     assert json.dumps(results, sort_keys=True) == json.dumps(cold, sort_keys=True)
     assert len(forks) == 1  # the restart went cold: the worker is gone

@@ -27,6 +27,10 @@ from harness.runtime.upgrade import Pair, Step, Upgrade, UpgradeCase
 from harness.store import record
 from harness.store.rows import Row, upgrades_of
 from harness.store.upgrade_snapshots import UpgradeSnapshots
+from scratch import scratch_project
+from tests.test_faults_worker import pool_dir
+
+__all__ = ["pool_dir"]  # the fixture, for the warm steps
 
 TOY = '''
 """A toy upgrade: the writer stores a number; the reader refuses one above its own."""
@@ -539,3 +543,83 @@ def test_a_documented_downgrade_refusal_is_not_an_upgrade_that_breaks():
     adk = upgrade_report.render(scenarios["adk-database-session-upgrade"], document, {})
     breaks = adk.split("## Pairs that break")[1]
     assert "carry-over: 1.22.0 -> 1.21.0" in breaks and "| D |" not in adk
+
+
+WHERE = '''
+"""Says where it runs, in its timeline and (for the test alone) in a file beside it."""
+import json, os, sys
+from pathlib import Path
+
+CASES = {"look": {}, "hang": {}, "message": {}}
+SEEN = Path(__file__).resolve().parent / "seen.jsonl"
+
+
+def main(step, case, state):
+    if case == "hang" and step == "read":
+        import time
+        time.sleep(600)
+    with SEEN.open("a") as f:
+        f.write(json.dumps({"warm": "google" in sys.modules or "harness.runtime.worker" in sys.modules}) + "\\n")
+    print(f"cwd is the state folder: {os.getcwd() == str(Path(state).resolve())}")
+    print(f"argv: {sys.argv[1:3]}; script folder first on the path: {sys.path[0] == str(SEEN.parent)}")
+    print(f"the project on the path: {any(Path(p, 'harness', 'runtime').is_dir() for p in sys.path if p)}")
+    print(f"PYTHONPATH: {os.environ.get('PYTHONPATH')}; bytecode written: {not sys.dont_write_bytecode}")
+    if case == "message" and step == "read":
+        sys.exit("a message, then exit 1")
+    print("verdict: written: here" if step == "write" else "verdict: fixed: read")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
+'''
+
+
+def test_a_step_in_a_fork_of_the_release_s_warm_worker_sees_what_the_command_gives_it(tmp_path, monkeypatch, pool_dir):
+    """Issue 47: each step was a cold process importing the framework (about 3.4 s a pair); now it
+    runs in a fork of its release's warm worker (harness/runtime/step.py). The script sees what
+    ``python repro.py STEP CASE STATE`` gives it (its folder on the path and not the project's, the
+    state folder as cwd, no PYTHONPATH, no bytecode written), so the timelines are the same warm
+    and cold; an exit message and a step past its deadline are judged as cold ones are, and the
+    worker survives a killed step."""
+    from harness.execution import environments, pool
+
+    root = scratch_project(tmp_path, {})
+    folder = root / "upgrades" / "adk-toy-upgrade"
+    folder.mkdir(parents=True)
+    (folder / "repro.py").write_text(WHERE)
+    scenario = planning.UpgradeScenario(
+        "adk-toy-upgrade", "google-adk", toy_scenario(tmp_path / "decl").declaration, folder
+    )
+    pythons = {"1.0.0": Path(sys.executable), "1.1.0": Path(sys.executable)}
+    env = environments.worker_environment(root)
+    member = pool.start(Path(sys.executable), root, env, None, "google-adk", "json")
+    assert member is not None, "the warm worker did not start"
+    warm = upgrades_run.WarmStep(member, "google-adk", env)
+
+    def both(case):
+        cold = upgrades_run.run_pair(pair(scenario, case), pythons, root)
+        forked = upgrades_run.run_pair(pair(scenario, case), pythons, root, warm=lambda version: warm)
+        return cold, forked
+
+    cold, forked = both("look")
+    seen = [json.loads(line)["warm"] for line in (folder / "seen.jsonl").read_text().splitlines()]
+    assert seen == [False, False, True, True]  # two cold processes, then two forks of the worker
+    assert (forked.outcome, forked.detail, forked.timeline) == (cold.outcome, cold.detail, cold.timeline)
+    assert cold.timeline.splitlines()[1:5] == [
+        "cwd is the state folder: True",
+        "argv: ['write', 'look']; script folder first on the path: True",
+        "the project on the path: False",
+        "PYTHONPATH: None; bytecode written: False",
+    ]
+    cold, forked = both("message")
+    assert (forked.outcome, forked.detail) == (cold.outcome, cold.detail)
+    assert forked.outcome == ERROR and forked.detail.startswith("exit 1 with no verdict line")
+    assert "a message, then exit 1" in forked.detail
+    monkeypatch.setattr(upgrades_run, "STEP_TIMEOUT", 3.0)
+    started = time.monotonic()
+    hung = upgrades_run.run_pair(pair(scenario, "hang"), pythons, root, warm=lambda version: warm)
+    assert time.monotonic() - started < 30
+    assert hung.outcome == ERROR and hung.detail.startswith("no verdict within 3 s")
+    again = upgrades_run.run_pair(pair(scenario, "look"), pythons, root, warm=lambda version: warm)
+    assert again.outcome == FIXED and pool.find(Path(sys.executable), root, env) is not None

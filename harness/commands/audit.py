@@ -164,6 +164,7 @@ def _move(args: argparse.Namespace, target: Target, known: dict[str, Knowledge],
     import sys
 
     from harness.execution import upgrades as run_upgrades
+    from harness.execution.run import RunSettings
     from harness.planning import upgrades
     from harness.project import PROJECT
     from harness.store import moves, record, rows
@@ -188,10 +189,8 @@ def _move(args: argparse.Namespace, target: Target, known: dict[str, Knowledge],
     print(f"--to: measuring {lacking}", file=sys.stderr)
     run = run_upgrades.run(
         planned,
-        PROJECT.root,
-        PROJECT.cache,
+        RunSettings(PROJECT.root),
         args.jobs or os.cpu_count() or 1,
-        rerun=False,
         repeat_new=lambda p: False,
         log=lambda line: print(line, file=sys.stderr, flush=True),
     )

@@ -63,7 +63,7 @@ def _tail(path: Path, prefix: str) -> str:
 
 # Every worker run under way, so that a Ctrl-C, SIGTERM or SIGHUP ends them at once instead of after
 # a hanging case's deadline (issue 49: a first Ctrl-C gave 36 s with no word, then a traceback).
-_live: set[_ColdRun | _WarmRun] = set()
+_live: set[_ColdRun | WarmRun] = set()
 _stopping = threading.Event()
 STOPPED = "stopped: the run was interrupted (Ctrl-C, SIGTERM or SIGHUP) before this case ended"
 
@@ -142,7 +142,7 @@ class _ColdRun:
             self.kill()
 
 
-class _WarmRun:
+class WarmRun:
     """The same run as a fork of a warm worker (harness/runtime/warm.py): the same lines, framed by
     the child's pid first and its exit code last. Its output goes to the file ``output``."""
 
@@ -256,10 +256,10 @@ def run_worker(
             cases_output = tmp / "cases"
             cases_output.mkdir()
             argv += ["--output-dir", str(cases_output)]
-            proc: _ColdRun | _WarmRun | None = None
+            proc: _ColdRun | WarmRun | None = None
             if warm is not None:
                 try:
-                    proc = _WarmRun(warm, argv, output, env)
+                    proc = WarmRun(warm, argv, output, env)
                 except OSError:
                     warm = None  # not answering: this run, and the restarts after it, go cold
             if proc is None:
@@ -283,7 +283,7 @@ def run_worker(
 
 
 def _follow(
-    proc: _ColdRun | _WarmRun,
+    proc: _ColdRun | WarmRun,
     env_record: dict | None,
     done: list[dict],
     cases_output: Path,

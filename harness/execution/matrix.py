@@ -320,14 +320,7 @@ def run(options: Options) -> int:
         with tracker, ThreadPoolExecutor(max_workers=options.jobs) as executor:
             outcomes = list(executor.map(one, plan))
         upgrade_run = upgrade_axis.run(
-            upgrade_plan,
-            options.root,
-            cache_dir,
-            options.jobs,
-            options.rerun,
-            options.update_snapshots,
-            options.today_deps,
-            locks,
+            upgrade_plan, RunSettings.of(options, recorded=locks), options.jobs, options.update_snapshots
         )
         fresh = _pending_probes(options, plan, [r for _, rows in outcomes for r in rows], locks)
     finally:

@@ -5,10 +5,12 @@ they contradict.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness.execution import upgrades
+from harness.execution.run import RunSettings
 from harness.planning import builds as builds_mod
 from harness.planning import upgrades as planning
 from harness.project import PROJECT, Project
@@ -46,18 +48,9 @@ def plan(root: Path, only: list[str], of_given_builds: bool) -> tuple[UpgradePla
     return UpgradePlan(found, pairs, store), others
 
 
-def run(
-    upgrade_plan: UpgradePlan,
-    root: Path,
-    cache_dir: Path,
-    jobs: int,
-    rerun: bool,
-    update_snapshots: bool,
-    today: bool,
-    locks: dict,
-) -> upgrades.UpgradeRun:
+def run(upgrade_plan: UpgradePlan, settings: RunSettings, jobs: int, update_snapshots: bool) -> upgrades.UpgradeRun:
     """The plan's pairs: one whose script and builds are unchanged keeps its last run's result
-    (``rerun`` and ``update_snapshots`` run every pair); one with no snapshot to meet runs twice."""
+    (``settings.rerun`` and ``update_snapshots`` run every pair); one with no snapshot to meet runs twice."""
     if not upgrade_plan.pairs:
         return upgrades.UpgradeRun([], [], {})
 
@@ -67,9 +60,9 @@ def run(
             or not upgrade_plan.store.path(pair.scenario.id, pair.case, pair.writer, pair.reader).exists()
         )
 
-    return upgrades.run(
-        upgrade_plan.pairs, root, cache_dir, jobs, rerun or update_snapshots, repeat_new, today=today, recorded=locks
-    )
+    if update_snapshots:
+        settings = dataclasses.replace(settings, rerun=True)
+    return upgrades.run(upgrade_plan.pairs, settings, jobs, repeat_new)
 
 
 def check_snapshots(rows: list[Row], store: UpgradeSnapshots, update: bool) -> None:

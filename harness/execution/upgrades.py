@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import difflib
 import hashlib
 import json
@@ -30,7 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.execution import environments, isolation, postgres, progress, scratch
+from harness.execution import driver, environments, isolation, pool, postgres, progress, scratch
+from harness.execution.run import RunSettings
 from harness.planning import builds as builds_mod
 from harness.planning import interpreters
 from harness.planning.upgrades import PlannedPair
@@ -40,6 +42,7 @@ from harness.runtime.reproduction import libpq_environment, normalise
 from harness.runtime.result import CaseResult
 from harness.runtime.runner import strip_paths
 from harness.runtime.scenario import SQLITE
+from harness.store import result_cache
 from harness.store.rows import Row
 
 WRITTEN = "written"  # the writer's verdict word when it wrote its state
@@ -78,12 +81,16 @@ def _verdict(lines: list[str], code: int | None, timed_out: bool) -> tuple[str, 
 # handlers); a step also dies with the harness thread that started it (Linux's parent-death signal);
 # and a folder left by a run killed with SIGKILL is removed by the next run (``sweep``).
 _live_groups: set[int] = set()
+_live_runs: set[driver.WarmRun] = set()
 _live_folders: set[Path] = set()
 STATE_KIND = "upgrade"  # the pair folders: harness-upgrade-<pid>-... (harness/execution/scratch.py)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def _end_everything() -> None:
+    for run in list(_live_runs):
+        with contextlib.suppress(Exception):
+            run.kill()
     for group in list(_live_groups):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(group, signal.SIGKILL)
@@ -121,9 +128,32 @@ def sweep() -> list[Path]:
     return scratch.sweep(STATE_KIND)
 
 
-def run_step(python: Path, script: Path, step: str, case: str, state: Path, env: dict[str, str]) -> StepEnd:
-    """``python script step case state`` in its own process group (killed whole on the deadline, on a
+def run_step(
+    python: Path,
+    script: Path,
+    step: str,
+    case: str,
+    state: Path,
+    env: dict[str, str],
+    warm: WarmStep | None = None,
+) -> StepEnd:
+    """``python script step case state``: in a fork of the release's warm worker where ``warm``
+    names one that answers (harness/runtime/step.py: what the script sees is the same), else as a
+    process of its own; in its own process group either way (killed whole on the deadline, on a
     signal that ends the run, and with the harness)."""
+    ended = _in_warm_worker(warm, script, step, case, state) if warm is not None else None
+    if ended is None:
+        ended = _in_own_process(python, script, step, case, state, env)
+    text, code, timed_out = ended
+    lines = normalise([strip_paths(line) for line in text.replace(str(state), STATE_PLACEHOLDER).splitlines()])
+    word, detail = _verdict(lines, code, timed_out)
+    return StepEnd(word, " ".join(detail.split()), lines)
+
+
+def _in_own_process(
+    python: Path, script: Path, step: str, case: str, state: Path, env: dict[str, str]
+) -> tuple[str, int | None, bool]:
+    """(output, exit code, timed out) of the step as the command a maintainer runs."""
     proc = subprocess.Popen(
         isolation.wrap([str(python), str(script), step, case, str(state)]),
         stdout=subprocess.PIPE,
@@ -153,10 +183,58 @@ def run_step(python: Path, script: Path, step: str, case: str, state: Path, env:
     ):  # a child the step left behind (a migration tool) ends with it
         os.killpg(proc.pid, signal.SIGKILL)
     _live_groups.discard(proc.pid)
-    text = out.decode(errors="replace").replace(str(state), STATE_PLACEHOLDER)
-    lines = normalise([strip_paths(line) for line in text.splitlines()])
-    word, detail = _verdict(lines, proc.returncode, timed_out)
-    return StepEnd(word, " ".join(detail.split()), lines)
+    return out.decode(errors="replace"), proc.returncode, timed_out
+
+
+@dataclass(frozen=True)
+class WarmStep:
+    """A release's warm worker for its steps, and what a run of it needs: the framework and the
+    process environment the worker was started with (its per-run part: the server's socket)."""
+
+    member: pool.Member
+    framework: str
+    env: dict[str, str]
+
+
+def _in_warm_worker(
+    warm: WarmStep, script: Path, step: str, case: str, state: Path
+) -> tuple[str, int | None, bool] | None:
+    """(output, exit code, timed out) of the step in a fork of ``warm``'s worker; None when the
+    worker did not answer (the step then runs as a process of its own)."""
+    argv = ["--framework", warm.framework, "--step", str(script), step, case, str(state)]
+    output = new_state_folder()  # the step's output, beside its state folder, never in it
+    try:
+        try:
+            run = driver.WarmRun(warm.member, argv, output / "step.out", warm.env)
+        except OSError:
+            return None
+        finished = threading.Event()
+
+        def follow() -> None:
+            for _ in run.lines():  # a step says nothing on the channel: the frames only (pid, exit)
+                pass
+            finished.set()
+
+        reader = threading.Thread(target=follow, daemon=True)
+        _live_runs.add(run)
+        try:
+            reader.start()
+            timed_out = not finished.wait(STEP_TIMEOUT)
+            if timed_out:
+                run.kill()
+            reader.join()
+        finally:
+            _live_runs.discard(run)
+            run.close()
+        if run.pid is None:  # never forked: the worker went away
+            return None
+        try:
+            text = (output / "step.out").read_text(errors="replace")
+        except OSError:
+            text = ""
+        return text, run.exit_code(), timed_out
+    finally:
+        remove_state_folder(output)
 
 
 def judge_pair(writer: StepEnd, reader: StepEnd | None, pair: PlannedPair) -> tuple[str, str]:
@@ -190,21 +268,36 @@ def step_environment(root: Path, backend: str) -> dict[str, str]:
     return env
 
 
-def run_pair(pair: PlannedPair, pythons: dict[str, Path], root: Path, repeat: int = 1) -> CaseResult:
-    """The pair's result: the two steps on a fresh folder (``repeat`` times; runs that disagree are an error)."""
+def run_pair(
+    pair: PlannedPair,
+    pythons: dict[str, Path],
+    root: Path,
+    repeat: int = 1,
+    warm: Callable[[str], WarmStep | None] = lambda version: None,
+) -> CaseResult:
+    """The pair's result: the two steps on a fresh folder (``repeat`` times; runs that disagree are an
+    error). ``warm``: a release's warm worker for its steps, if it has one."""
     rendered: list[tuple[str, str, str]] = []
     backend = pair.scenario.backend(pair.case)
     try:
         env = step_environment(root, backend)
     except postgres.Unavailable as exc:
         return CaseResult(pair.scenario.id, pair.case, ERROR, "the PostgreSQL server could not start: " + str(exc))
+    served = {} if backend == SQLITE else {postgres.SOCKET_ENV: postgres.server().socket_dir}
+
+    def step(version: str, name: str, state: Path) -> StepEnd:
+        found = warm(version)
+        if found is not None and served:
+            found = dataclasses.replace(found, env={**found.env, **served})
+        return run_step(pythons[version], pair.scenario.script, name, pair.case, state, env, found)
+
     for _ in range(repeat):
         state = new_state_folder()
         try:
-            writer = run_step(pythons[pair.writer], pair.scenario.script, "write", pair.case, state, env)
+            writer = step(pair.writer, "write", state)
             reader = None
             if writer.word == WRITTEN:
-                reader = run_step(pythons[pair.reader], pair.scenario.script, "read", pair.case, state, env)
+                reader = step(pair.reader, "read", state)
         finally:
             remove_state_folder(state)
         outcome, detail = judge_pair(writer, reader, pair)
@@ -378,18 +471,17 @@ def _remember(pair: PlannedPair, reader_env: Path, writer_env: Path, result: Cas
 
 def run(
     pairs: list[PlannedPair],
-    root: Path,
-    cache_dir: Path,
+    settings: RunSettings,
     jobs: int,
-    rerun: bool,
     repeat_new: Callable[[PlannedPair], bool],
-    today: bool = False,
-    recorded: dict[str, tuple[str, ...]] | None = None,
     log: Callable[[str], None] = progress.log,
 ) -> UpgradeRun:
     """Every pair of ``pairs``: a result each (errors included). A pair whose script and two builds
-    are those of its last run keeps that run's result unless ``rerun``; ``repeat_new``: whether a pair
-    runs twice (it has no stored snapshot to meet)."""
+    are those of its last run keeps that run's result unless ``settings.rerun``; ``repeat_new``:
+    whether a pair runs twice (it has no stored snapshot to meet). Unless ``settings.pool`` is
+    "cold", each release's steps run in forks of its warm worker (started for the axis where none
+    is, and stopped when its last pair is done unless the pool is "warm")."""
+    root, cache_dir = settings.root, settings.cache_dir
     for folder in sweep():
         log(f"upgrades: removed {folder.name}, a pair folder of a run that was killed")
     wanted = sorted({(p.scenario.framework, v) for p in pairs for v in (p.writer, p.reader)})
@@ -405,7 +497,11 @@ def run(
         build = builds[fv]
         try:
             env = environments.ensure(
-                build, Project(root).builds, cache_dir, today=today, recorded=(recorded or {}).get(build.source)
+                build,
+                Project(root).builds,
+                cache_dir,
+                today=settings.today_deps,
+                recorded=settings.recorded.get(build.source),
             )
         except (environments.BuildFailed, OSError, subprocess.SubprocessError, ValueError) as exc:
             failures[fv] = f"install failed: {strip_paths(str(exc))}"
@@ -427,35 +523,43 @@ def run(
         except (OSError, subprocess.SubprocessError, ValueError, KeyError) as exc:
             log(f"upgrades: {builds[fv].source}: its packages could not be read: {strip_paths(str(exc))}")
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        list(pool.map(ensure, wanted))
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool_threads:
+        list(pool_threads.map(ensure, wanted))
 
+    workers = _StepWorkers(settings, made, pairs)
     done = 0
     reused = 0
 
     def one(pair: PlannedPair) -> Row:
         nonlocal done, reused
         fw = pair.scenario.framework
-        failed = failures.get((fw, pair.writer)) or failures.get((fw, pair.reader))
-        if failed:
-            result = CaseResult(pair.scenario.id, pair.case, ERROR, failed)
-        else:
-            writer_env, reader_env = env_paths[(fw, pair.writer)], env_paths[(fw, pair.reader)]
-            kept = None if rerun else _cached(pair, reader_env, writer_env)
-            if kept is not None:
-                reused += 1
-                return row_of(pair, kept)
-            by_version = {pair.writer: pythons[(fw, pair.writer)], pair.reader: pythons[(fw, pair.reader)]}
-            describe((fw, pair.writer))
-            describe((fw, pair.reader))
-            result = run_pair(pair, by_version, root, repeat=2 if repeat_new(pair) else 1)
-            _remember(pair, reader_env, writer_env, result)
+        try:
+            failed = failures.get((fw, pair.writer)) or failures.get((fw, pair.reader))
+            if failed:
+                result = CaseResult(pair.scenario.id, pair.case, ERROR, failed)
+            else:
+                writer_env, reader_env = env_paths[(fw, pair.writer)], env_paths[(fw, pair.reader)]
+                kept = None if settings.rerun else _cached(pair, reader_env, writer_env)
+                if kept is not None:
+                    reused += 1
+                    return row_of(pair, kept)
+                by_version = {pair.writer: pythons[(fw, pair.writer)], pair.reader: pythons[(fw, pair.reader)]}
+                describe((fw, pair.writer))
+                describe((fw, pair.reader))
+                repeat = 2 if repeat_new(pair) else 1
+                result = run_pair(pair, by_version, root, repeat, lambda version: workers.get((fw, version)))
+                _remember(pair, reader_env, writer_env, result)
+        finally:
+            workers.done_with(pair)
         done += 1
         log(f"[upgrades {done} run] {pair.name}: {result.outcome}")
         return row_of(pair, result)
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        rows = list(pool.map(one, pairs))
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool_threads:
+            rows = list(pool_threads.map(one, pairs))
+    finally:
+        workers.stop_all()
     if pairs:
         log(f"upgrades: {done} pairs run, {reused} unchanged since their last run and not run again")
     changes = {}
@@ -470,6 +574,66 @@ def run(
                 pair.scenario.declaration.schema_markers,
             )
     return UpgradeRun(rows, env_records, changes)
+
+
+class _StepWorkers:
+    """Each release's warm worker for the steps of a run: found or started when its first step
+    comes, and (those this run started, unless the pool is "warm") stopped when its last pair is done."""
+
+    def __init__(
+        self, settings: RunSettings, made: dict[tuple[str, str], environments.Environment], pairs: list[PlannedPair]
+    ) -> None:
+        self.settings = settings
+        self.made = made
+        self.env = environments.worker_environment(settings.root)
+        self.left: dict[tuple[str, str], int] = {}
+        for p in pairs:
+            for v in {p.writer, p.reader}:
+                self.left[(p.scenario.framework, v)] = self.left.get((p.scenario.framework, v), 0) + 1
+        self.found: dict[tuple[str, str], WarmStep | None] = {}
+        self.started: dict[tuple[str, str], pool.Member] = {}
+        self.locks: dict[tuple[str, str], threading.Lock] = {fv: threading.Lock() for fv in self.left}
+
+    def get(self, fv: tuple[str, str]) -> WarmStep | None:
+        if self.settings.pool == "cold" or fv not in self.made or not pool.usable():
+            return None
+        with self.locks[fv]:
+            if fv not in self.found:
+                self.found[fv] = self._member(fv)
+            return self.found[fv]
+
+    def _member(self, fv: tuple[str, str]) -> WarmStep | None:
+        env = self.made[fv]
+        if not env.build.release:
+            return None
+        there = pool.find(env.python, self.settings.root, self.env)
+        member = pool.for_run(
+            "warm",
+            env.python,
+            self.settings.root,
+            self.env,
+            env.path,
+            fv[0],
+            self.settings.pool_memory_mb,
+            installed=result_cache.environment_digest(env.path),
+        )
+        if member is None:
+            return None
+        if there is None and self.settings.pool != "warm":
+            self.started[fv] = member
+        return WarmStep(member, fv[0], self.env)
+
+    def done_with(self, pair: PlannedPair) -> None:
+        for v in {pair.writer, pair.reader}:
+            fv = (pair.scenario.framework, v)
+            with self.locks[fv]:
+                self.left[fv] -= 1
+                if self.left[fv] == 0 and fv in self.started:
+                    pool.stop(self.started.pop(fv))
+
+    def stop_all(self) -> None:
+        for fv in list(self.started):
+            pool.stop(self.started.pop(fv))
 
 
 def change_key(row: Row) -> str:

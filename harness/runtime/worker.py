@@ -42,7 +42,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.runtime import frameworks, lifeline, registry, warm
+from harness.runtime import frameworks, lifeline, registry, step, warm
 from harness.runtime.loaded import KEY as LOADED
 from harness.runtime.loaded import LoadedFiles
 from harness.runtime.outcomes import ERROR
@@ -303,6 +303,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--output-dir", default=None, help="a folder for each case's output and temporary folder while it runs"
     )
+    parser.add_argument(
+        "--step",
+        nargs=4,
+        metavar=("SCRIPT", "STEP", "CASE", "STATE"),
+        help="an upgrade step instead of cases: `python SCRIPT STEP CASE STATE` (harness/runtime/step.py)",
+    )
     args = parser.parse_args(argv)
 
     channel = _protocol_channel(args.protocol_fd)
@@ -310,6 +316,10 @@ def main(argv: list[str] | None = None) -> int:
     watcher = lifeline.watch(channel)
     keep = {watcher} if watcher is not None else set()
     _become_subreaper()
+    if args.step:
+        code = step.run(*args.step)
+        _end_descendants(keep)  # what the step left (a migration tool's process) ends with it
+        return code
     emit = _emitter(channel)
     # Line by line: what a case printed before it crashed is in its output file.
     with contextlib.suppress(AttributeError, ValueError):
