@@ -5,9 +5,11 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from harness.project import PROJECT
 from harness.rendering import new_scenario
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR
@@ -49,6 +51,45 @@ def test_every_reproduction_ends_with_the_templates_runner_block():
         text = script.read_text()
         assert new_scenario.RUNNER_MARKER in text, script
         assert text[text.index(new_scenario.RUNNER_MARKER) :] == block, f"{script}: the runner block differs"
+
+
+def database_helpers(scripts: list[Path]) -> tuple[list[str], list[str]]:
+    """(the scripts that define ``database`` as the template does, those that define another one)."""
+    helper = new_scenario.database_helper()
+    same, differing = [], []
+    for script in scripts:
+        source = new_scenario.function_source(script.read_text(), new_scenario.DATABASE_HELPER)
+        if source is not None:
+            (same if source == helper else differing).append(script.parent.name)
+    return same, differing
+
+
+def test_every_database_helper_is_the_templates(tmp_path):
+    """Issue 47: the google-adk scripts on a database carry one helper, ``database(backend)`` (a fresh
+    SQLite file or PostgreSQL database through the release's driver, dropped at the end), byte for byte
+    as templates/database_google_adk.py holds it, decorator included; each scenario on PostgreSQL has
+    it (none names it otherwise). The check is shown to catch seeded variants: a docstring's words,
+    a comment line left out, another yield, no decorator. (The upgrade script's database outlives
+    one process: the writer creates it, the reader drops it; it has helpers of its own.)"""
+    scripts = sorted([*registry.SCENARIOS_DIR.glob("*/repro.py"), *PROJECT.upgrades.glob("*/repro.py")])
+    same, differing = database_helpers(scripts)
+    assert differing == [], "database() differs from harness/rendering/templates/database_google_adk.py's"
+    on_postgresql = sorted(s.id for s in registry.discover().values() if "postgresql" in s.backends)
+    assert same == on_postgresql and len(same) >= 5
+    text = (registry.SCENARIOS_DIR / same[0] / "repro.py").read_text()
+    helper = new_scenario.database_helper()
+    assert helper.startswith("@contextlib.asynccontextmanager\nasync def database(backend):\n") and helper in text
+    variants = {
+        "docstring": helper.replace("(async or not, as its service)", "(async where the service is)"),
+        "comment": "".join(line for line in helper.splitlines(keepends=True) if "# postgresql://" not in line),
+        "yield": helper.replace('/sessions.db"', '/sessions.db", None'),
+        "decorator": helper.removeprefix("@contextlib.asynccontextmanager\n"),
+    }
+    for variant, changed in variants.items():
+        assert changed != helper, variant
+        (tmp_path / variant).mkdir()
+        (tmp_path / variant / "repro.py").write_text(text.replace(helper, changed))
+    assert database_helpers(sorted(tmp_path.glob("*/repro.py"))) == ([], sorted(variants))
 
 
 BLOCK_FRAMEWORKS = """

@@ -9,10 +9,13 @@ working where the framework is not installed; it shows two cases: the bug, and a
 
 The templates are real files that ruff checks (harness/rendering/templates/repro_<framework>.py and
 bug.py); their words ``__ID__``, ``__CASE__`` and ``__FRAMEWORK__`` are replaced when written.
+templates/database_google_adk.py holds the one copy of ``database(backend)``, the helper of the
+google-adk scripts on a database (a new bug's script gets no database: it copies the helper in).
 """
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from harness.rendering import templates
@@ -39,6 +42,26 @@ def runner_block() -> str:
 
 
 RUNNER_MARKER = "# --- the same in every reproduction"
+DATABASE_HELPER = "database"  # the function's name, in the template and in every script that defines it
+DATABASE_TEMPLATE = "database_google_adk.py"
+
+
+def function_source(text: str, name: str) -> str | None:
+    """The source of the module-level function ``name`` in ``text``, from its first decorator line to its
+    last line; None where the module defines no such function."""
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            return "".join(text.splitlines(keepends=True)[first - 1 : node.end_lineno])
+    return None
+
+
+def database_helper() -> str:
+    """``database(backend)`` as the template holds it: what every script that defines it carries."""
+    source = function_source(templates.read(DATABASE_TEMPLATE), DATABASE_HELPER)
+    if source is None:
+        raise ValueError(f"harness/rendering/templates/{DATABASE_TEMPLATE} defines no {DATABASE_HELPER}()")
+    return source
 
 
 def create(

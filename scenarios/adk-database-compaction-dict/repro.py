@@ -68,7 +68,7 @@ class NotApplicable(Exception):
 
 @contextlib.asynccontextmanager
 async def database(backend):
-    """A fresh database's SQLAlchemy URL, through the release's driver (async where the service is)."""
+    """A fresh database's SQLAlchemy URL, through the release's driver (async or not, as its service)."""
     from google.adk.sessions import database_session_service
 
     is_async = "create_async_engine" in inspect.getsource(database_session_service)
@@ -94,6 +94,7 @@ async def database(backend):
     name = f"repro_{uuid.uuid4().hex}"
     await admin(f"CREATE DATABASE {name}")
     try:
+        # postgresql:// is psycopg2, SQLAlchemy's default; the first releases accept no "+driver" suffix.
         yield f"postgresql+asyncpg:///{name}" if is_async else f"postgresql:///{name}"
     finally:
         await admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

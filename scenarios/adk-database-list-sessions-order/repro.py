@@ -55,13 +55,13 @@ class NotApplicable(Exception):
 
 @contextlib.asynccontextmanager
 async def database(backend):
-    """A fresh database: (SQLAlchemy URL, SQLite file path or None), through the release's driver."""
+    """A fresh database's SQLAlchemy URL, through the release's driver (async or not, as its service)."""
     from google.adk.sessions import database_session_service
 
     is_async = "create_async_engine" in inspect.getsource(database_session_service)
     if backend == "sqlite":
         with tempfile.TemporaryDirectory() as folder:
-            yield f"sqlite{'+aiosqlite' if is_async else ''}:///{folder}/sessions.db", f"{folder}/sqlite-service.db"
+            yield f"sqlite{'+aiosqlite' if is_async else ''}:///{folder}/sessions.db"
         return
 
     async def admin(sql):  # on the server's maintenance database (PGDATABASE)
@@ -82,7 +82,7 @@ async def database(backend):
     await admin(f"CREATE DATABASE {name}")
     try:
         # postgresql:// is psycopg2, SQLAlchemy's default; the first releases accept no "+driver" suffix.
-        yield (f"postgresql+asyncpg:///{name}" if is_async else f"postgresql:///{name}"), None
+        yield f"postgresql+asyncpg:///{name}" if is_async else f"postgresql:///{name}"
     finally:
         await admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
@@ -140,20 +140,21 @@ async def observe(say, scope, checks, backend):
     who = "the whole app" if scope is None else f"user {scope}"
     say("created u1/a, u1/b, u2/x, u1/c; appended to a (event stamped +20 s), then to c (stamped +10 s)")
     listings = {}
-    async with database(backend) as (url, sqlite_file):
+    async with database(backend) as url:
         service = DatabaseSessionService(db_url=url)
         try:
             listings["DatabaseSessionService"] = await listing(service, scope)
         finally:
             await close(service)
-        if sqlite_file is not None and SqliteSessionService is not None:
-            service = SqliteSessionService(db_path=sqlite_file)
+    if backend == "sqlite" and SqliteSessionService is not None:
+        with tempfile.TemporaryDirectory() as folder:  # a fresh SQLite file of its own
+            service = SqliteSessionService(db_path=f"{folder}/sqlite-service.db")
             try:
                 listings["SqliteSessionService"] = await listing(service, scope)
             finally:
                 await close(service)
-        elif sqlite_file is not None:
-            say("SqliteSessionService: not in this release")
+    elif backend == "sqlite":
+        say("SqliteSessionService: not in this release")
     expected = [sid for sid in BY_UPDATE_TIME if scope is None or ({s: u for u, s in SESSIONS}[sid] == scope)]
     say(f"by update_time, {who}: {', '.join(expected)}")
     for name, ids in listings.items():

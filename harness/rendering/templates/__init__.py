@@ -1,6 +1,7 @@
 """Templates as real files, read by ruff like any module: a new bug's reproduction script per
-framework and its declaration (``python -m harness new``). Their ``__UPPER__`` words are replaced
-when a file is written from them."""
+framework and its declaration (``python -m harness new``), and the database helper of the google-adk
+scripts on a database (database_google_adk.py). Their ``__UPPER__`` words are replaced when a file is
+written from them."""
 
 from __future__ import annotations
 
