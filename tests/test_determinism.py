@@ -98,7 +98,7 @@ def test_a_scenario_id_selects_every_check_that_covers_it_and_only_its_cases():
     collected = [line for line in out.stdout.splitlines() if "::" in line]
     assert "tests/test_determinism.py::test_every_case_is_deterministic_in_and_across_processes" in collected
     assert any(
-        "test_a_warm_run_gives_the_cold_runs_results_byte_for_byte_for_every_case[google-adk]" in line
+        "test_a_warm_run_gives_the_matrix_s_results_byte_for_byte_for_every_case[google-adk]" in line
         for line in collected
     )
     assert any(f"test_case_is_deterministic[{sid}:" in line for line in collected)
