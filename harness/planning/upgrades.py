@@ -18,7 +18,7 @@ from harness.planning import versions
 from harness.project import PROJECT
 from harness.runtime import frameworks, importing
 from harness.runtime.outcomes import FIXED, REPRODUCED
-from harness.runtime.scenario import BACKENDS, SQLITE, ScenarioError
+from harness.runtime.scenario import BACKENDS, ScenarioError, backend_case_id, split_backend
 from harness.runtime.upgrade import Pair, Upgrade
 
 SCRIPT = "repro.py"
@@ -41,17 +41,14 @@ class UpgradeScenario:
     def case_ids(self) -> list[str]:
         """Every case of the script: each declared case on each backend (``<case>-postgresql``)."""
         return [
-            case if backend == SQLITE else f"{case}-{backend}"
-            for case in self.declaration.cases
-            for backend in self.declaration.backends
+            backend_case_id(case, backend) for case in self.declaration.cases for backend in self.declaration.backends
         ]
 
     def backend(self, case_id: str) -> str:
-        return next((b for b in BACKENDS if b != SQLITE and case_id.endswith(f"-{b}")), SQLITE)
+        return split_backend(case_id)[1]
 
     def base_case(self, case_id: str) -> str:
-        backend = self.backend(case_id)
-        return case_id if backend == SQLITE else case_id[: -len(backend) - 1]
+        return split_backend(case_id)[0]
 
     def inputs(self) -> str:
         """The digest of what answers a pair: the script (a result of an older script is re-run)."""

@@ -27,12 +27,12 @@ from harness.runtime.declaration import Bug
 from harness.runtime.outcomes import FIXED, REPRODUCED, UNEXPECTED, Verdict
 from harness.runtime.scenario import (
     POSTGRESQL,
-    SQLITE,
     Case,
     NotApplicable,
     Observation,
     Scenario,
     ScenarioError,
+    backend_case_id,
     current_backend,
 )
 
@@ -99,7 +99,7 @@ def libpq_environment(socket_dir: str) -> dict[str, str]:
 
 async def _observe(script: ModuleType, case_id: str) -> Observation:
     backend = current_backend()
-    script_case = case_id if backend == SQLITE else f"{case_id}-{backend}"
+    script_case = backend_case_id(case_id, backend)
     if backend == POSTGRESQL:
         os.environ.update(_libpq_environment())  # the runner restores the environment after the case
     lines: list[str] = []
@@ -134,9 +134,7 @@ def scenario_from_folder(folder: Path, declaration: Any) -> Scenario:
         prefixes = ", ".join(f.id_prefix for f in frameworks.FRAMEWORKS.values())
         raise ScenarioError(f"{where}: the folder's name must start with one of {prefixes}")
     expected_ids = {
-        case_id if backend == SQLITE else f"{case_id}-{backend}"
-        for case_id in declaration.cases
-        for backend in declaration.backends
+        backend_case_id(case_id, backend) for case_id in declaration.cases for backend in declaration.backends
     }
     if set(script.CASES) != expected_ids:
         raise ScenarioError(

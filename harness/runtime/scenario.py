@@ -41,6 +41,18 @@ BACKENDS = (SQLITE, POSTGRESQL)
 _BACKEND: contextvars.ContextVar[str] = contextvars.ContextVar("harness_backend", default=SQLITE)
 
 
+def backend_case_id(case_id: str, backend: str) -> str:
+    """The id of case ``case_id`` on ``backend``: its own on SQLite, else ``<case>-<backend>``
+    (the key of the script's ``CASES``, of a result and of a snapshot)."""
+    return case_id if backend == SQLITE else f"{case_id}-{backend}"
+
+
+def split_backend(case_id: str) -> tuple[str, str]:
+    """(the case's own id, its backend) of a backend's case id: the inverse of ``backend_case_id``."""
+    backend = next((b for b in BACKENDS if b != SQLITE and case_id.endswith(f"-{b}")), SQLITE)
+    return (case_id if backend == SQLITE else case_id[: -len(backend) - 1]), backend
+
+
 def current_backend() -> str:
     """The backend of the case being run (``sqlite`` outside a case and for single-backend scenarios)."""
     return _BACKEND.get()
@@ -348,7 +360,7 @@ def on_backend(case: Case, backend: str) -> Case:
     if backend == SQLITE:
         return replace(case, **changes) if changes else case
     run = functools.partial(_on_backend, case.run, backend)
-    return replace(case, **changes, id=f"{case.id}-{backend}", run=run, backend=backend)
+    return replace(case, **changes, id=backend_case_id(case.id, backend), run=run, backend=backend)
 
 
 def expand_backends(scenario: Scenario) -> Scenario:
