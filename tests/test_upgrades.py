@@ -7,9 +7,11 @@ runs the real scenarios on real releases, both ways.
 
 from __future__ import annotations
 
+import importlib.metadata
 import itertools
 import json
 import os
+import platform
 import sys
 import tempfile
 import textwrap
@@ -623,3 +625,44 @@ def test_a_step_in_a_fork_of_the_release_s_warm_worker_sees_what_the_command_giv
     assert hung.outcome == ERROR and hung.detail.startswith("no verdict within 3 s")
     again = upgrades_run.run_pair(pair(scenario, "look"), pythons, root, warm=lambda version: warm)
     assert again.outcome == FIXED and pool.find(Path(sys.executable), root, env) is not None
+
+
+@pytest.mark.parametrize("mode", ["auto", "cold"])
+def test_the_axis_runs_a_release_s_steps_in_its_worker_and_stops_it_after_its_last_pair(
+    tmp_path, monkeypatch, pool_dir, mode
+):
+    """upgrades.run: with the pool "auto", a release's steps and its environment's record come from
+    forks of a worker the axis starts at the release's first step and stops after its last pair (no
+    process of the run outlives it); with "cold", every step is a process of its own. The release
+    here is the test environment's own (its build stands in for a release's)."""
+    from harness.execution import environments, pool
+    from harness.execution.run import RunSettings
+    from harness.planning import builds as builds_mod
+
+    root = scratch_project(tmp_path, {})
+    folder = root / "upgrades" / "adk-toy-upgrade"
+    folder.mkdir(parents=True)
+    (folder / "repro.py").write_text(WHERE)
+    scenario = planning.UpgradeScenario(
+        "adk-toy-upgrade", "google-adk", toy_scenario(tmp_path / "decl").declaration, folder
+    )
+    version = importlib.metadata.version("google-adk")
+    env_path = tmp_path / "env"
+    env_path.mkdir()
+    (env_path / environments.MARKER).write_text("{}")
+    build = builds_mod.Build("google-adk", f"google-adk=={version}", f"google-adk=={version}", version, release=True)
+    monkeypatch.setattr(upgrades_run.builds_mod, "parse", lambda spec, cache_dir: build)
+    monkeypatch.setattr(
+        upgrades_run.environments,
+        "ensure",
+        lambda *a, **k: environments.Environment(build, env_path, Path(sys.executable), None, reused=True),
+    )
+    pairs = [pair(scenario, "look", version, version), pair(scenario, "message", version, version)]
+    run = upgrades_run.run(pairs, RunSettings(root, pool=mode), 1, lambda p: False, log=lambda line: None)
+    assert [(r.case, r.outcome) for r in run.rows] == [("look", FIXED), ("message", ERROR)]
+    [described] = run.environments
+    assert (described["version"], described["source"]) == (version, f"google-adk=={version}")
+    assert described["packages"] and described["python"] == platform.python_version()
+    seen = [json.loads(line)["warm"] for line in (folder / "seen.jsonl").read_text().splitlines()]
+    assert seen == [mode != "cold"] * 4
+    assert pool.members(root) == []  # the worker the axis started is stopped

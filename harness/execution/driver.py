@@ -233,8 +233,10 @@ def run_worker(
     warm: pool.Member | None = None,
     repeat: int = 1,
     repeat_only: list[str] | None = None,
+    describe: bool = False,
 ) -> tuple[dict | None, list[dict]]:
-    """Run the selected cases; return (environment record, one result dict per case).
+    """Run the selected cases; return (environment record, one result dict per case). With
+    ``describe``, no case: only the environment's record (what the upgrade axis writes of a build).
 
     With ``warm``, each run is a fork of that warm worker (harness/execution/pool.py); where it does
     not answer, the run goes cold. The results are the same either way (tests/test_pool.py).
@@ -248,6 +250,8 @@ def run_worker(
         argv += ["--only", *selectors, "--skip", *skip]
         if repeat_only is not None:  # the cases that run ``repeat`` times; the others once
             argv += ["--repeat-only", *repeat_only]
+        if describe:
+            argv.append("--describe")
         # The run's folder holds the worker's output and each case's output and temporary folder
         # (harness/runtime/worker.py): a worker killed on a case's deadline leaves them here, not in
         # the temporary directory (99 case-* folders had piled up in /tmp from killed runs).

@@ -313,32 +313,30 @@ def run_pair(
     return CaseResult(pair.scenario.id, pair.case, *first)
 
 
-def _environment_record(env: environments.Environment, root: Path) -> dict:
-    """The record's entry for a build only the upgrade axis used (the worker writes the others')."""
-    fw = env.build.framework
-    code = (
-        "import json, platform; from harness.runtime.worker import installed_version, provided_extras, "
-        f"resolved_packages; print(json.dumps(dict(version=installed_version({fw!r}), "
-        f"python=platform.python_version(), packages=resolved_packages(), extras=provided_extras({fw!r}))))"
-    )
-    out = subprocess.run(
-        [str(env.python), "-c", code],
-        capture_output=True,
-        text=True,
-        env={**environments.worker_environment(root), "PYTHONDONTWRITEBYTECODE": "1"},
+def _environment_record(env: environments.Environment, root: Path, warm: WarmStep | None) -> dict:
+    """The record's entry for a build only the upgrade axis used (the worker writes the others'):
+    what the build's worker says of its environment (in a fork of ``warm``'s, else a process)."""
+    said, _ = driver.run_worker(
+        env.python,
+        env.build.framework,
+        [],
+        environments.worker_environment(root),
+        root,
         timeout=120,
-        check=True,
+        warm=warm.member if warm is not None else None,
+        describe=True,
     )
-    found = json.loads(out.stdout.strip().splitlines()[-1])
+    if said is None:
+        raise ValueError("the worker said nothing of its environment")
     return {
         "source": env.build.source,
         "framework": env.build.framework,
-        "version": found["version"],
+        "version": said["version"],
         "interpreter": interpreters.DEFAULT,  # upgrade pairs run on the default interpreter
-        "python": found["python"],
+        "python": said["python"],
         "exclude_newer": env.exclude_newer,
-        "packages": found["packages"],
-        "extras": found["extras"],
+        "packages": said["packages"],
+        "extras": said["extras"],
         "isolation": isolation.kind(),
     }
 
@@ -519,7 +517,7 @@ def run(
                 return
             described.add(fv)
         try:
-            env_records.append(_environment_record(made[fv], root))
+            env_records.append(_environment_record(made[fv], root, workers.get(fv)))
         except (OSError, subprocess.SubprocessError, ValueError, KeyError) as exc:
             log(f"upgrades: {builds[fv].source}: its packages could not be read: {strip_paths(str(exc))}")
 

@@ -309,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar=("SCRIPT", "STEP", "CASE", "STATE"),
         help="an upgrade step instead of cases: `python SCRIPT STEP CASE STATE` (harness/runtime/step.py)",
     )
+    parser.add_argument("--describe", action="store_true", help="only the environment's line: no case runs")
     args = parser.parse_args(argv)
 
     channel = _protocol_channel(args.protocol_fd)
@@ -338,6 +339,8 @@ def main(argv: list[str] | None = None) -> int:
             "extras": provided_extras(framework),
         }
     )
+    if args.describe:
+        return 0
     # Import the framework once, before the first case, so its import time (seconds, on a
     # loaded machine) does not count against that case's timeout. A failure here is
     # reported by each case when it imports the framework itself.
