@@ -73,7 +73,7 @@ class Table:
 
 def run(project, monkeypatch, table, *args: str) -> int:
     monkeypatch.setattr(matrix, "run_build", table)
-    monkeypatch.setattr(matrix.reports, "harness_info", lambda root: {"python": "3.11.7", "version": "0.1.0"})
+    monkeypatch.setattr(matrix.checkout, "harness_info", lambda root: {"python": "3.11.7", "version": "0.1.0"})
     # The tables' outcomes are made up, not the releases': the real proofs do not apply to them.
     monkeypatch.setattr(matrix, "contradicted_proofs", lambda results, scenarios: [])
     options = matrix.Options(root=project, jobs=1)

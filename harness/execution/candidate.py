@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.execution import matrix
-from harness.planning import builds, index, interpreters, versions, waivers
+from harness.planning import builds, checkout, index, interpreters, versions, waivers
 from harness.planning.builds import SpecError
 from harness.planning.waivers import FILE_NAME, Waiver
 from harness.project import Project
@@ -399,7 +399,7 @@ def run(
     # With --only, a waiver of a case that did not run is no news about the waiver file.
     stale = stale_waivers(tuple(w for w in waived if not only or w.id in ran_cases), found, candidate_version)
     changed = sorted({c.scenario for c in found if c.kind != "unchanged"})
-    link_base = comment.link_base_of(root)
+    link_base = checkout.link_base_of(root)
     comments = {
         # The folder by its name only: the comment names the report inside the evidence artifact.
         s: comment.render(reports.scenario_metadata(scenarios[s]), document, out.name, link_base=link_base)

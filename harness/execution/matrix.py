@@ -16,9 +16,8 @@ from pathlib import Path
 from harness.execution import interpreter_axis, pending, pool, postgres, progress, publication, upgrade_axis
 from harness.execution.run import NO_SERVER, RunSettings, run_cases
 from harness.planning import builds as builds_mod
-from harness.planning import interpreters, versions
+from harness.planning import checkout, interpreters, versions
 from harness.project import PROJECT, Project
-from harness.rendering import reports
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, OUTCOMES
 from harness.runtime.result import CaseResult
@@ -349,7 +348,7 @@ def run(options: Options) -> int:
     for orphan in store.orphans(all_pairs):
         log(f"warning: snapshots/matrix/{orphan}/ belongs to no scenario case any more; delete it")
 
-    harness = reports.harness_info(options.root)
+    harness = checkout.harness_info(options.root)
     if options.shard:
         k, n = options.shard
         document = record.document_of(results, environments_records, harness)

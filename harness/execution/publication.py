@@ -37,7 +37,7 @@ class Publication:
     - ``scenarios``: every scenario by id (the record's order, the reports' declarations).
     - ``results``: the run's rows, checked against their snapshots.
     - ``environments``: the entries of the builds the rows were run in.
-    - ``harness``: the harness info the record carries (``reports.harness_info``).
+    - ``harness``: the harness info the record carries (``checkout.harness_info``).
     - ``store``: the snapshots as this run left them (they decide each scenario's matrix).
     - ``cache_dir``: the package index's cache (the releases of each matrix).
     - ``out``: the run folder ``--out`` names; None: the record, or a run folder of its own when

@@ -51,26 +51,6 @@ def _script_link(case_id: str) -> str:
     return f"`{SCRIPT} {case_id}`"
 
 
-def link_base_of(root: Path) -> str:
-    """``<repository>/blob/<commit of the record>/``: the repository URL from pyproject.toml's
-    ``[project.urls]`` (Repository, Source or Homepage, a GitHub-style URL) and the last commit
-    that changed reports/matrix.json; "" when either is unknown."""
-    import subprocess
-    import tomllib
-
-    try:
-        urls = tomllib.loads((root / "pyproject.toml").read_text())["project"].get("urls", {})
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return ""
-    repo = next((urls[k] for k in ("Repository", "Source", "Homepage") if k in urls), "")
-    if not repo:
-        return ""
-    commit = subprocess.run(
-        ["git", "log", "-1", "--format=%H", "--", "reports/matrix.json"], cwd=root, capture_output=True, text=True
-    ).stdout.strip()
-    return f"{repo.rstrip('/')}/blob/{commit}/" if commit else ""
-
-
 def _case_label(case: dict) -> str:
     kind = " (control)" if case.get("control") else " (non-regression)" if case.get("non_regression") else ""
     return f"`{case['id']}`{kind}"

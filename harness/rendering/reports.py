@@ -82,44 +82,6 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
     return "\n".join(lines)
 
 
-def harness_info(root: Path) -> dict:
-    """Python, platform and harness version for the record; the code tree hash when in git.
-
-    The tree hashes of harness/ and scenarios/ (not the commit) identify the code, so
-    committing a regenerated report does not make it stale.
-    """
-    import platform
-    import subprocess
-
-    from harness import __version__
-
-    info = {
-        "python": platform.python_version(),
-        "platform": f"{platform.system().lower()}-{platform.machine()}",
-        "version": __version__,
-        # The interpreter every release is measured on; a result on another names its own (issue 46).
-        "default_interpreter": interpreters.DEFAULT,
-    }
-    try:
-        trees = [
-            subprocess.run(
-                ["git", "rev-parse", "--short=12", f"HEAD:{d}"], cwd=root, capture_output=True, text=True, check=True
-            ).stdout.strip()
-            for d in ("harness", "scenarios")
-        ]
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", "harness", "scenarios"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        info["code"] = f"harness@{trees[0]} scenarios@{trees[1]}" + (" (uncommitted changes)" if dirty else "")
-    except (OSError, subprocess.CalledProcessError, IndexError):
-        pass
-    return info
-
-
 def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
     return {
         "id": scenario.id,
