@@ -31,14 +31,10 @@ ROW_READERS = [
 # key's name is reported, these expressions included.
 NOT_ROWS: dict[str, dict[str, set[str]]] = {
     "execution/trace_runs.py": {"answer": {"outcome", "detail"}},  # a traced run's answer line
-    "execution/matrix.py": {"env_record": {"version"}},  # the build's environment record
-    "execution/candidate.py": {"e": {"source"}},  # an environment of the record (its dependency date)
     "execution/upgrades.py": {  # what a build's Python said of its environment; a pair's cache entry
         "found": {"version"},
         "entry": {"inputs"},
     },
-    "rendering/upgrade_report.py": {"e": {"source"}},  # an environment of the record (its date and extras)
-    "commands/export.py": {"e": {"source"}},  # an environment of the record (its dependency date)
     "mutants/equivalents.py": {"entry": {"scenario"}},  # a [[mutant]] of the equivalents file
     "planning/waivers.py": {"entry": {"case"}},  # a [[waiver]] of a framework's .agent-bug-harness.toml
     "mutants/schedule.py": {"record": {"case", "outcome", "detail"}},  # a proof worker's line
@@ -48,13 +44,11 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
     **{
         f"rendering/{name}": {
             "scenario": {"framework", "inputs"},  # a scenario's metadata (reports.py scenario_metadata)
-            "env": {"source"},  # an environment of the record
             "info": {"version"},  # the record's harness information
         }
         for name in ("claims.py", "comment.py", "evidence.py", "grid.py", "reproduce.py")
     },
 }
-NOT_ROWS["rendering/reproduce.py"]["e"] = {"source"}  # an environment of the record (its date and extras)
 NOT_ROWS["rendering/claims.py"]["claim"] = {"source"}  # a thread's claim (a bug's bug.py)
 NOT_ROWS["execution/pending.py"] = {"p": {"scenario", "case", "framework", "version"}}  # a bisect probe
 

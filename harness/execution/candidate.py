@@ -387,7 +387,7 @@ def run(
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results = sorted(of_document(released) + of_document(ran), key=record.sort_key(order))
     document = record.document_of(
-        results, released.get("environments", []) + ran.get("environments", []), released.get("harness")
+        results, record.environments(released) + record.environments(ran), released.get("harness")
     )
     # The before/after report of every scenario, in out/ (with its matrix.json), all or nothing.
     record.write_folder(

@@ -31,7 +31,7 @@ def merge(paths: list[Path], root: Path = PROJECT.root) -> int:
             "the shards were run by different harness code or Pythons; re-run them from one commit"
         )
     results = [r for d in documents for r in of_document(d)]
-    envs = record.sorted_environments(e for d in documents for e in d.get("environments", []))
+    envs = record.sorted_environments(e for d in documents for e in record.environments(d))
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=record.sort_key(order))
     reports_dir = root / "reports"

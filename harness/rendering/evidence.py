@@ -14,7 +14,7 @@ from functools import partial
 from harness.planning import versions
 from harness.rendering import boundary_evidence, claims, commit_words, explanations, interpreter_words, reproduce
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
-from harness.store import boundaries
+from harness.store import boundaries, environment
 from harness.store.rows import Row
 from harness.store.rows import of_document as rows_of
 
@@ -399,13 +399,15 @@ def _environment(document: dict, sources: set[str]) -> list[str]:
     # other scenario's report byte for byte.
     out.append(f"Python {info.get('python', '?')} on {info.get('platform', '?')}; harness {info.get('version', '?')}")
     out.append("")
-    for env in document.get("environments", []):
-        if env["source"] not in sources:
+    for env in environment.of_document(document):
+        if env.source not in sources:
             continue
-        date = f", dependencies as of {env['exclude_newer']}" if env.get("exclude_newer") else ", today's dependencies"
-        if env.get("isolation"):
-            date += f", isolation: {env['isolation']}"
-        packages = env.get("packages") or []
-        out += ["<details>", f"<summary>{_esc(env['source'])}: {len(packages)} packages{date}</summary>", ""]
-        out += _fence("\n".join(packages) if packages else env.get("error", "no environment")) + ["", "</details>", ""]
+        date = f", dependencies as of {env.exclude_newer}" if env.exclude_newer else ", today's dependencies"
+        if env.isolation:
+            date += f", isolation: {env.isolation}"
+        packages = env.packages or ()
+        out += ["<details>", f"<summary>{_esc(env.source)}: {len(packages)} packages{date}</summary>", ""]
+        # An entry without packages says why (its ``error``); one without either predates both.
+        said = "\n".join(packages) if packages else env.error if env.error is not None else "no environment"
+        out += _fence(said) + ["", "</details>", ""]
     return out

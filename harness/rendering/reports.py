@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from harness.planning import interpreters, versions
 from harness.project import PROJECT, Project
-from harness.store import boundary_files, result_cache
+from harness.store import boundary_files, environment, result_cache
 from harness.store.rows import Row, upgrades_of
 from harness.store.rows import of_document as rows_of
 from harness.store.rows import on as on_interpreter
@@ -193,11 +193,7 @@ def write_all(
         **document,
         "results": on_interpreter(every),
         # The environments of the default interpreter's builds (harness/store/record.py ``INTERPRETER_KEY``).
-        "environments": [
-            e
-            for e in document.get("environments", [])
-            if e.get("interpreter", interpreters.DEFAULT) == interpreters.DEFAULT
-        ],
+        "environments": [e for e in environment.of_document(document) if e.interpreter == interpreters.DEFAULT],
     }
     ran = {r.scenario for r in every}
     present = [s for s in scenarios.values() if s.id in ran]

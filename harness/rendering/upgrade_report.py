@@ -18,6 +18,7 @@ from harness.rendering import reproduce
 from harness.rendering.claims import claimed_words
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.runtime.scenario import POSTGRESQL, SQLITE
+from harness.store import environment
 from harness.store.rows import Row, upgrades_of
 
 FOLDER = "upgrades"
@@ -59,12 +60,12 @@ def dump_changes(changes: dict[str, dict]) -> str:
 def commands(scenario: UpgradeScenario, row: Row, document: dict, path: str | None = None) -> list[str]:
     """The two commands of a pair, as a maintainer runs them in an empty folder (a third makes STATE)."""
     bug = reproduce.Bug(scenario.id, scenario.framework, tuple(scenario.declaration.requires))
-    envs = {e.get("source"): e for e in document.get("environments", [])}
     path = path or script_path(scenario.id)
     out = ["mkdir state"]
     for step, version, source in (("write", row.from_version, row.from_source), ("read", row.version, row.source)):
-        env = envs.get(source, {})
-        base = reproduce.command(bug, None, version, env.get("exclude_newer"), env.get("extras"), path)
+        env = environment.of_source(document, source or "")
+        date, extras = (env.exclude_newer, env.extras) if env else (None, None)
+        base = reproduce.command(bug, None, version, date, extras, path)
         out.append(f"{base} {step} {row.case} state")
     return out
 

@@ -70,7 +70,7 @@ def _record_results(root: Path) -> RecordResults:
     if document is None:
         raise record.RecordError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
     # By source alone: a release's dependency date is its upload time, the same on every interpreter.
-    dates = {e["source"]: e.get("exclude_newer") or "" for e in document.get("environments", [])}
+    dates = {e.source: e.exclude_newer or "" for e in record.environments(document)}
     return RecordResults(tuple(r for r in rows.of_document(document) if r.release), dates)
 
 
