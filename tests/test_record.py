@@ -324,6 +324,10 @@ def test_an_environment_of_the_record_is_read_and_written_back_byte_for_byte():
     envs = record.environments(document)
     assert all(isinstance(e, Environment) for e in envs) and len(envs) == len(document["environments"])
     assert [e.to_json() for e in envs] == document["environments"]
+    # The record's harness object is a HarnessInfo the same way (harness/store/harness_info.py).
+    assert list(record.info(document).to_json().items()) == list(document["harness"].items())
+    assert record.info(None).to_json() == {}
+    assert record.info({"harness": {"version": "1", "x": 2}}).to_json() == {"version": "1", "x": 2}
     again = record.document_of(rows.of_document(document), envs, document["harness"], rows.upgrades_of(document))
     assert record.dumps(record.as_stored(again)) == (reports / record.RECORD_NAME).read_text()
     old = {"source": "a==1", "framework": "a", "packages": None, "later": {"x": 1}, "version": "1"}

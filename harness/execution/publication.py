@@ -13,6 +13,7 @@ from harness.runtime import registry
 from harness.runtime.scenario import Scenario
 from harness.store import membership, record
 from harness.store.environment import Environment
+from harness.store.harness_info import HarnessInfo
 from harness.store.rows import Row, of_document, upgrades_of
 from harness.store.snapshots import SnapshotStore
 
@@ -58,7 +59,7 @@ class Publication:
     scenarios: dict[str, Scenario]
     results: list[Row]
     environments: list[Environment]
-    harness: dict
+    harness: HarnessInfo
     store: SnapshotStore
     cache_dir: Path
     out: Path | None

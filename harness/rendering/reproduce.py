@@ -18,6 +18,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.planning import interpreters, versions
 from harness.project import PROJECT
+from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED
 from harness.runtime.reproduction import SCRIPT
 from harness.runtime.scenario import Scenario
@@ -62,10 +63,9 @@ class Bug:
     requires: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, scenario: Scenario | dict) -> Bug:
-        if isinstance(scenario, Scenario):
-            return cls(scenario.id, scenario.framework, tuple(scenario.requires))
-        return cls(scenario["id"], scenario["framework"], tuple(scenario.get("requires", ())))
+    def of(cls, scenario: Scenario | ScenarioMetadata) -> Bug:
+        """Of a declared scenario, or of the metadata the reports show of one (the same three fields)."""
+        return cls(scenario.id, scenario.framework, tuple(scenario.requires))
 
 
 def requirements(bug: Bug, version: str | None, offered_extras: Sequence[str] | None = None) -> list[str]:

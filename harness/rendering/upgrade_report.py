@@ -8,7 +8,6 @@ Rendered from the record's ``upgrades`` (harness/store/record.py) and the pairs'
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -110,7 +109,7 @@ def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) 
     lines = [f"# {scenario.id}", "", d.description, "", f"**Expected**: {d.expected}", ""]
     lines += ["**Upstream**: " + ", ".join(f"[{link.rsplit('/', 2)[-1]}]({link})" for link in d.links), ""]
     claim = d.claims
-    said_text = claimed_words(dataclasses.asdict(claim))  # the scenario reports' words (a PR merged or not)
+    said_text = claimed_words(claim)  # the scenario reports' words (a PR merged or not)
     if said_text or claim.source:
         lines += [
             f"**The threads say**: {said_text or 'nothing about releases'}"

@@ -30,7 +30,7 @@ from harness.errors import UsageError
 from harness.planning import interpreters, versions
 from harness.project import PROJECT
 from harness.runtime.outcomes import OUTCOMES
-from harness.store import boundaries, rows, staging
+from harness.store import boundaries, harness_info, rows, staging
 from harness.store.environment import (
     INTERPRETER_KEY,
     Environment,
@@ -318,13 +318,13 @@ def sort_key(order: dict[tuple[str, str], int]) -> Callable[[rows.AnyRow], tuple
 def document_of(
     results: Iterable[rows.AnyRow],
     environments: Iterable[Environment | dict],
-    harness: dict | None = None,
+    harness: harness_info.HarnessInfo | dict | None = None,
     upgrades: Iterable[rows.AnyRow] = (),
 ) -> dict:
     """A record (or run folder's, or shard's) document of these results and upgrade results, as the file holds it."""
     return {
         "schema_version": SCHEMA_VERSION,
-        "harness": harness or {},
+        "harness": harness_info.of(harness).to_json(),
         "results": [rows.written(r) for r in results],
         rows.UPGRADES: sorted((rows.written(r) for r in upgrades), key=upgrade_sort_key),
         "environments": [e.to_json() for e in as_environments(environments)],
@@ -334,6 +334,11 @@ def document_of(
 def environments(document: dict | None) -> list[Environment]:
     """A record's (or run folder's, or shard's) environments (harness/store/environment.py)."""
     return of_document(document)
+
+
+def info(document: dict | None) -> harness_info.HarnessInfo:
+    """What measured a record (or run folder's, or shard's) document: its ``harness`` object."""
+    return harness_info.of((document or {}).get("harness"))
 
 
 def environment_of(document: dict | None, source: str) -> Environment | None:
@@ -372,7 +377,7 @@ def merge(
     existing: dict | None,
     results: Sequence[rows.AnyRow],
     environments: Iterable[Environment | dict],
-    harness: dict,
+    harness: harness_info.HarnessInfo | dict,
     order: dict[tuple[str, str], int],
     prune: Iterable[tuple[str, str, str, str]] = (),
     upgrades: Sequence[rows.AnyRow] = (),
