@@ -357,7 +357,7 @@ def render(
     script: Path | None = None,
     bisects: dict | None = None,
 ) -> str:
-    """The comment. ``scenario``: metadata as the reports use it (harness/rendering/reports.py ``scenario_metadata``);
+    """The comment. ``scenario``: metadata as the reports use it (harness/rendering/metadata.py ``ScenarioMetadata``);
     ``document``: the record, or a candidate run's matrix.json when ``run_dir`` names that run; ``script``:
     the bug's script to show (default: scenarios/<id>/repro.py of ``root_dir``); ``bisects``: the bisect
     record (default: ``root_dir``'s reports/bisect.json for the record, none for a run).

@@ -153,7 +153,7 @@ def _svg(
 def scenario_svg(scenario: ScenarioMetadata, document: dict) -> str:
     """The grid of one scenario: its cases (in the scenario's order) by the builds it ran on.
 
-    ``scenario``: the metadata the reports use (harness/rendering/reports.py ``scenario_metadata``).
+    ``scenario``: the metadata the reports use (harness/rendering/metadata.py ``ScenarioMetadata``).
     """
     # The release axis of the default interpreter (a report's interpreter lines show the others).
     results = [r for r in on_interpreter(rows_of(document)) if r.scenario == scenario.id]
