@@ -6,6 +6,7 @@ report nor the summary read the file, so a computed explanation reached nobody."
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -13,7 +14,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import ROOT
-from harness.rendering import comment, evidence, reports, summary
+from harness.rendering import comment, evidence, summary
+from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime import registry
 from harness.store import boundary_files, record
 from harness.store.snapshots import SnapshotStore
@@ -59,7 +61,9 @@ def boundaries_file(root: Path) -> Path:
 
 def rendered(root: Path) -> str:
     doc = document([result("2.8.0", "reproduced", "a\n"), result("2.9.0", "fixed", "b\n")])
-    return evidence.render({**SCENARIO, "explained": boundary_files.read(root / "reports", "adk-demo")}, doc)
+    return evidence.render(
+        dataclasses.replace(SCENARIO, explained=tuple(boundary_files.read(root / "reports", "adk-demo"))), doc
+    )
 
 
 def test_the_report_shows_each_boundary_its_excerpt_folded_or_why_not(tmp_path):
@@ -196,5 +200,5 @@ def test_the_comments_first_screen_names_where_the_code_changed_at_each_flip():
         "- 2.0.0 → 2.1.0 (`b` reproduced → fixed): unexplained (no executed framework line changed).",
     ]
     scenario = registry.discover()["adk-planreact-final-answer-tags"]
-    text = comment.render(reports.scenario_metadata(scenario, ROOT), record.load(ROOT / "reports"), root_dir=ROOT)
+    text = comment.render(ScenarioMetadata.of(scenario, ROOT), record.load(ROOT / "reports"), root_dir=ROOT)
     assert text.index("**Where it changed**") < text.index("Outcome per case") < text.index("<summary>repro.py")

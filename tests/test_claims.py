@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.rendering import claims, evidence, reports, summary
+from harness.rendering import claims, evidence, summary
+from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime import registry, reproduction
 from harness.runtime.scenario import Claim, ScenarioError
 from harness.store import boundaries
@@ -25,8 +26,8 @@ from tests.test_reports import SCENARIO, document, result
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def metadata(**claim) -> dict:
-    return {**SCENARIO, "claims": dataclasses.asdict(Claim(**claim, source="docstring: test"))}
+def metadata(**claim) -> ScenarioMetadata:
+    return dataclasses.replace(SCENARIO, claims=Claim(**claim, source="docstring: test"))
 
 
 def rows(*pairs: tuple[str, str]):
@@ -71,9 +72,9 @@ def test_a_claim_that_disagrees_is_a_finding_in_the_report_and_the_summary(tmp_p
 
 
 def test_no_claim_says_so_and_finds_nothing():
-    lines = claims.report_lines({**SCENARIO, "claims": {}}, FIXED_IN_2_9, boundaries.empty_record())
+    lines = claims.report_lines(SCENARIO, FIXED_IN_2_9, boundaries.empty_record())
     assert "| the thread says | nothing this repository records |" in lines
-    assert claims.scenario_disagreements({**SCENARIO, "claims": {}}, FIXED_IN_2_9, boundaries.empty_record()) == []
+    assert claims.scenario_disagreements(SCENARIO, FIXED_IN_2_9, boundaries.empty_record()) == []
 
 
 def stated(scenario) -> str:
@@ -140,8 +141,8 @@ def test_the_reports_show_the_claims_of_the_record():
     """The committed reports carry each scenario's claim beside its measurement (a fresh render
     equals them: tests/test_row_reads.py)."""
     scenario = registry.discover()["agents-reasoning-item-chat-completions"]
-    meta = reports.scenario_metadata(scenario, ROOT)
-    assert meta["claims"]["fixed_in"] == "0.2.4"
+    meta = ScenarioMetadata.of(scenario, ROOT)
+    assert meta.claims.fixed_in == "0.2.4"
     text = (ROOT / "reports" / "agents-reasoning-item-chat-completions.md").read_text()
     assert "| the thread says | fixed in 0.2.4 by PR #871 (merged) (" in text
     # The commit bisect found bd527ad57 (#1098) between 0.2.3 and 0.2.4, not the thread's #871 (issue 48).
@@ -153,14 +154,13 @@ def test_a_pr_the_thread_does_not_show_merged_is_never_fixed_by():
     from harness.rendering.claims import claimed_words
 
     assert (
-        claimed_words({"pr": "#5711", "pr_state": "closed unmerged"})
-        == "proposed PR #5711 (closed unmerged) as the fix"
+        claimed_words(Claim(pr="#5711", pr_state="closed unmerged")) == "proposed PR #5711 (closed unmerged) as the fix"
     )
-    assert claimed_words({"pr": "#7", "pr_state": "open"}) == "proposed PR #7 (open) as the fix"
-    assert claimed_words({"pr": "#7"}) == "names PR #7 (its merge not recorded here) as the fix"
-    assert claimed_words({"pr": "#7", "pr_state": "merged"}) == "fixed by PR #7 (merged)"
+    assert claimed_words(Claim(pr="#7", pr_state="open")) == "proposed PR #7 (open) as the fix"
+    assert claimed_words(Claim(pr="#7")) == "names PR #7 (its merge not recorded here) as the fix"
+    assert claimed_words(Claim(pr="#7", pr_state="merged")) == "fixed by PR #7 (merged)"
     for state in ("", "open", "closed", "closed unmerged"):
-        assert "fixed by" not in claimed_words({"pr": "#7", "pr_state": state, "fixed_in": "1.0.0"})
+        assert "fixed by" not in claimed_words(Claim(pr="#7", pr_state=state, fixed_in="1.0.0"))
 
 
 def test_a_fix_between_two_releases_run_is_measured_as_a_range_that_a_claim_inside_agrees_with():

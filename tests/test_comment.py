@@ -5,6 +5,7 @@ that is neither reproduced nor fixed is so."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -12,23 +13,25 @@ from markdown_it import MarkdownIt
 
 from conftest import ROOT
 from harness.commands import cli
-from harness.rendering import comment, reports, reproduce
+from harness.rendering import comment, reproduce
+from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.runtime import registry, reproduction
 from harness.runtime.outcomes import FIXED, REPRODUCED
+from harness.runtime.scenario import Explanation
 from harness.store import record
 
 RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
 SCENARIOS = registry.discover()
 PRESENT = [s for s in SCENARIOS.values() if any(r["scenario"] == s.id for r in RECORD["results"])]
 
-DEMO = {
-    "id": "adk-demo",
-    "framework": "google-adk",
-    "links": ["https://github.com/google/adk-python/issues/1"],
-    "description": "the bug,\nin two lines",
-    "expected": "no bug",
-    "cases": [{"id": "one", "summary": ""}, {"id": "two", "summary": "", "control": True}],
-}
+DEMO = ScenarioMetadata(
+    "adk-demo",
+    "google-adk",
+    (CaseMetadata("one"), CaseMetadata("two", control=True)),
+    links=("https://github.com/google/adk-python/issues/1",),
+    description="the bug,\nin two lines",
+    expected="no bug",
+)
 
 
 def result(case, version, outcome, timeline, source=None):
@@ -64,7 +67,7 @@ def structure(text: str):
 @pytest.mark.parametrize("scenario", PRESENT, ids=[s.id for s in PRESENT])
 def test_the_comment_of_every_committed_scenario_parses_and_fits(scenario):
     base = "https://github.com/owner/harness/blob/0123abc/"
-    text = comment.render(reports.scenario_metadata(scenario), RECORD, link_base=base)
+    text = comment.render(ScenarioMetadata.of(scenario), RECORD, link_base=base)
     assert len(text) < comment.LIMIT
     tables, rows, opened, closed, summaries = structure(text)
     cases = {r["case"] for r in RECORD["results"] if r["scenario"] == scenario.id}
@@ -94,7 +97,7 @@ def test_with_no_repository_url_the_comment_stands_alone(scenario):
     """What issue 36 asks of ``python -m harness comment ID`` with no URL known: no link, no relative
     path, no note to the contributor, every case's reproduction, non-regression failures in words,
     and every unexpected or error result explained by the scenario."""
-    text = comment.render(reports.scenario_metadata(scenario), RECORD)
+    text = comment.render(ScenarioMetadata.of(scenario), RECORD)
     assert len(text) < comment.LIMIT
     upstream = set(scenario.links)
     prose = re.sub(r"```.*?```", "", text, flags=re.S)  # the script's code is not markdown
@@ -186,7 +189,7 @@ def test_the_cli_prints_it_and_refuses_bad_input_in_one_line(capsys, tmp_path):
     if not PRESENT:
         pytest.skip("no record")
     assert cli.main(["comment", PRESENT[0].id]) == 0
-    assert capsys.readouterr().out == comment.render(reports.scenario_metadata(PRESENT[0]), RECORD)
+    assert capsys.readouterr().out == comment.render(ScenarioMetadata.of(PRESENT[0]), RECORD)
     assert cli.main(["comment", "adk-no-such-scenario"]) == 2
     assert cli.main(["comment", PRESENT[0].id, "--run", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -217,14 +220,11 @@ def test_the_script_is_folded_in_where_it_fits_and_linked_where_it_does_not(tmp_
 def test_non_regression_and_third_way_results_read_as_what_they_are():
     """A non-regression case's ``reproduced`` is the fix going too far, said with the judge's words;
     an ``unexpected`` result carries the scenario's explanation where one covers it."""
-    scenario = {
-        **DEMO,
-        "cases": [
-            {"id": "one", "summary": ""},
-            {"id": "guard", "summary": "a retry's delta must be kept", "non_regression": True},
-        ],
-        "explanations": [{"cases": "one", "versions": "==2.0.0", "why": "another bug fails first (#9)"}],
-    }
+    scenario = dataclasses.replace(
+        DEMO,
+        cases=(CaseMetadata("one"), CaseMetadata("guard", "a retry's delta must be kept", non_regression=True)),
+        explanations=(Explanation("one", "==2.0.0", "another bug fails first (#9)"),),
+    )
     rows = [
         result("one", "2.0.0", "unexpected", "u\n"),
         result("one", "2.1.0", REPRODUCED, "a\na\n"),

@@ -464,6 +464,8 @@ def test_the_files_the_case_ran_come_first_among_those_the_commit_changed():
 
 def test_a_claim_naming_another_pr_than_the_commit_found_is_a_disagreement():
     from harness.rendering import claims
+    from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
+    from harness.runtime.scenario import Claim
     from harness.store import boundaries
     from harness.store.rows import Row
 
@@ -471,12 +473,12 @@ def test_a_claim_naming_another_pr_than_the_commit_found_is_a_disagreement():
     record["probes"] = [
         {**KEY, "version": v, "outcome": o, "detail": ""} for v, o in (("0.19.1", "reproduced"), ("0.19.2", "fixed"))
     ]
-    scenario = {"id": SCENARIO, "framework": "openai-agents", "cases": [{"id": "run"}]}
+    scenario = ScenarioMetadata(SCENARIO, "openai-agents", (CaseMetadata("run"),))
     measured = claims.measure(scenario, list[Row](), record)
     assert measured.fixed_by == (("78725420e", "4071"),)
-    assert claims.disagreements({"pr": "#4071", "pr_state": "merged"}, measured) == []
-    assert claims.disagreements({"pr": "#4068 / #4071", "pr_state": "merged"}, measured) == []
-    assert claims.disagreements({"pr": "#4068", "pr_state": "merged"}, measured) == [
+    assert claims.disagreements(Claim(pr="#4071", pr_state="merged"), measured) == []
+    assert claims.disagreements(Claim(pr="#4068 / #4071", pr_state="merged"), measured) == []
+    assert claims.disagreements(Claim(pr="#4068", pr_state="merged"), measured) == [
         "the thread names PR #4068 as the fix; measured: the first fixed commit is 78725420e (#4071)"
     ]
 

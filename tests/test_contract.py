@@ -12,7 +12,7 @@ from harness.execution import isolation
 from harness.execution.audit_run import EXIT_WORDS
 from harness.runtime import registry
 from harness.runtime.outcomes import OUTCOMES
-from harness.store import boundaries, record
+from harness.store import boundaries, environment, record
 
 PAGE = (ROOT / "docs" / "CONTRACT.md").read_text(encoding="utf-8")
 
@@ -47,6 +47,8 @@ def test_the_records_example_has_the_schema_version_and_every_key_the_record_wri
         written = {k for row in document[key] for k in row}
         assert set(example[key][0]) - {"timeline"} == written - {"timeline"}, key
     assert {e["isolation"] for e in document["environments"]} <= {isolation.NAMESPACE, isolation.GUARD_ONLY}
+    # A record's environment (harness/store/environment.py ``Environment``) writes the example's keys, in its order.
+    assert tuple(example["environments"][0]) == environment.BUILT_KEYS
     assert f"{isolation.NAMESPACE} | {isolation.GUARD_ONLY}" in PAGE
 
 

@@ -19,7 +19,8 @@ from PIL import Image
 
 from conftest import ROOT
 from harness.planning import interpreters, versions
-from harness.rendering import grid, reports
+from harness.rendering import grid
+from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.runtime import registry
 from harness.runtime.outcomes import OUTCOMES
 from harness.store import record
@@ -28,14 +29,14 @@ SVG = "{http://www.w3.org/2000/svg}"
 RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
 SCENARIOS = registry.discover()
 
-SCENARIO = {
-    "id": "adk-demo",
-    "framework": "google-adk",
-    "links": ["https://github.com/google/adk-python/issues/1"],
-    "description": "the bug",
-    "expected": "no bug",
-    "cases": [{"id": "one", "summary": ""}, {"id": "two", "summary": "", "control": True}],
-}
+SCENARIO = ScenarioMetadata(
+    "adk-demo",
+    "google-adk",
+    (CaseMetadata("one"), CaseMetadata("two", control=True)),
+    links=("https://github.com/google/adk-python/issues/1",),
+    description="the bug",
+    expected="no bug",
+)
 
 
 def result(case, version, outcome, source=None):
@@ -145,7 +146,7 @@ def present():
 
 @pytest.mark.parametrize("scenario", present(), ids=[s.id for s in present()])
 def test_the_record_grid_of_each_scenario_renders_with_the_record_colours(scenario, tmp_path):
-    svg = grid.scenario_svg(reports.scenario_metadata(scenario), RECORD)
+    svg = grid.scenario_svg(ScenarioMetadata.of(scenario), RECORD)
     rows = [r for r in RECORD["results"] if r["scenario"] == scenario.id and r["python"] == interpreters.DEFAULT]
     image = check(svg, rows, lambda r: r["case"])
     image.save(tmp_path / f"{scenario.id}.png")

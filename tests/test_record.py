@@ -308,3 +308,50 @@ def test_the_reports_of_a_run_show_the_timelines_its_record_does_not_hold(tmp_pa
     with record.transaction(tmp_path / "reports") as tx:
         tx.render(document, renderer)
     assert seen == ["event 1\n", "event 1\n"]
+
+
+def test_an_environment_of_the_record_is_read_and_written_back_byte_for_byte():
+    """Issue 47: a record's environment is a typed ``Environment`` (harness/store/environment.py) to
+    its readers, and its JSON object round-trips through ``from_json``/``to_json`` exactly: every entry
+    of the committed record, an entry of an older shape (keys missing, a key this code does not know)
+    and one made by the matrix (a built environment, a build that failed to install)."""
+    from harness.store import rows
+    from harness.store.environment import Environment
+
+    reports = Path(__file__).resolve().parents[1] / "reports"
+    document = record.load(reports)
+    assert document is not None
+    envs = record.environments(document)
+    assert all(isinstance(e, Environment) for e in envs) and len(envs) == len(document["environments"])
+    assert [e.to_json() for e in envs] == document["environments"]
+    # The record's harness object is a HarnessInfo the same way (harness/store/harness_info.py).
+    assert list(record.info(document).to_json().items()) == list(document["harness"].items())
+    assert record.info(None).to_json() == {}
+    assert record.info({"harness": {"version": "1", "x": 2}}).to_json() == {"version": "1", "x": 2}
+    again = record.document_of(rows.of_document(document), envs, document["harness"], rows.upgrades_of(document))
+    assert record.dumps(record.as_stored(again)) == (reports / record.RECORD_NAME).read_text()
+    old = {"source": "a==1", "framework": "a", "packages": None, "later": {"x": 1}, "version": "1"}
+    assert record.dumps(Environment.from_json(old).to_json()) == record.dumps(old)
+    assert Environment.from_json(old).label == "a==1"
+    assert Environment("a==1", "a", "1", "3.10", error="no wheel").to_json() == {
+        "source": "a==1",
+        "framework": "a",
+        "version": "1",
+        "interpreter": "3.10",
+        "error": "no wheel",
+    }
+    built = Environment.measured(
+        "a==1", "a", None, "3.10", "2025-01-01T00:00:00Z", {"version": "1", "python": "3.10.13"}
+    )
+    assert built.label == "a==1 on 3.10"
+    assert list(built.to_json().items()) == [
+        ("source", "a==1"),
+        ("framework", "a"),
+        ("version", "1"),
+        ("interpreter", "3.10"),
+        ("python", "3.10.13"),
+        ("exclude_newer", "2025-01-01T00:00:00Z"),
+        ("packages", []),
+        ("extras", None),
+        ("isolation", None),
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -9,16 +10,17 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from harness.rendering import evidence, reports
+from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.store import boundaries, record
 
-SCENARIO = {
-    "id": "adk-demo",
-    "framework": "google-adk",
-    "links": ["https://github.com/google/adk-python/issues/1"],
-    "description": "the bug",
-    "expected": "no bug",
-    "cases": [{"id": "one", "summary": "the only case"}],
-}
+SCENARIO = ScenarioMetadata(
+    "adk-demo",
+    "google-adk",
+    (CaseMetadata("one", "the only case"),),
+    links=("https://github.com/google/adk-python/issues/1",),
+    description="the bug",
+    expected="no bug",
+)
 
 
 def result(version, outcome, timeline, source=None, detail="d"):
@@ -202,7 +204,7 @@ def test_a_grouped_row_says_how_many_releases_were_run():
 
 
 def test_a_control_case_is_reported_as_held_or_broken_never_as_first_fixed():
-    control = {**SCENARIO, "cases": [{"id": "one", "summary": "the control", "control": True}]}
+    control = dataclasses.replace(SCENARIO, cases=(CaseMetadata("one", "the control", control=True),))
     held = evidence.render(control, document([result("2.8.0", "fixed", "a\n"), result("2.9.0", "fixed", "a\n")]))
     assert "## one (control)" in held and "control: held on every release run (2)." in held
     assert "first release where it is fixed" not in held
@@ -212,7 +214,7 @@ def test_a_control_case_is_reported_as_held_or_broken_never_as_first_fixed():
 
 def test_a_control_reads_held_or_broke_only_where_it_ran():
     """Issue 30: not-applicable is neither held nor broke."""
-    control = {**SCENARIO, "cases": [{"id": "one", "summary": "the control", "control": True}]}
+    control = dataclasses.replace(SCENARIO, cases=(CaseMetadata("one", "the control", control=True),))
     rows = [result("2.7.0", "not-applicable", "n\n"), result("2.8.0", "fixed", "a\n"), result("2.9.0", "fixed", "a\n")]
     text = evidence.render(control, document(rows))
     assert "control: held on every release run (2); not applicable on 1." in text and "broke" not in text
@@ -278,7 +280,7 @@ def test_a_result_older_code_answered_is_not_rendered_as_measured():
     "last release where it reproduces: 0.4.0" and its command while audit said "not run"."""
     old = {**result("0.4.0", "reproduced", "a\n"), "inputs": "old-digest"}
     new = {**result("1.0.0", "fixed", "b\n"), "inputs": "new-digest"}
-    text = evidence.render({**SCENARIO, "inputs": "new-digest"}, document([old, new]))
+    text = evidence.render(dataclasses.replace(SCENARIO, inputs="new-digest"), document([old, new]))
     assert "0.4.0" not in text
     assert "**1 result of reports/matrix.json was answered by an older version of this scenario's code**" in text
     assert "reproduces on no release run" in text

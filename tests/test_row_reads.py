@@ -31,31 +31,14 @@ ROW_READERS = [
 # key's name is reported, these expressions included.
 NOT_ROWS: dict[str, dict[str, set[str]]] = {
     "execution/trace_runs.py": {"answer": {"outcome", "detail"}},  # a traced run's answer line
-    "execution/matrix.py": {"env_record": {"version"}},  # the build's environment record
-    "execution/candidate.py": {"e": {"source"}},  # an environment of the record (its dependency date)
-    "execution/upgrades.py": {  # what a build's Python said of its environment; a pair's cache entry
-        "found": {"version"},
-        "entry": {"inputs"},
-    },
-    "rendering/upgrade_report.py": {"e": {"source"}},  # an environment of the record (its date and extras)
-    "commands/export.py": {"e": {"source"}},  # an environment of the record (its dependency date)
+    "execution/upgrades.py": {"entry": {"inputs"}},  # a pair's entry of the environment's result cache
     "mutants/equivalents.py": {"entry": {"scenario"}},  # a [[mutant]] of the equivalents file
     "planning/waivers.py": {"entry": {"case"}},  # a [[waiver]] of a framework's .agent-bug-harness.toml
     "mutants/schedule.py": {"record": {"case", "outcome", "detail"}},  # a proof worker's line
     "mutants/worker.py": {"spec": {"scenario", "release"}},  # the proof worker's task
     "planning/audit_targets.py": {"p": {"version"}},  # a lock file's package
     "planning/builds.py": {"project": {"version"}},  # a pyproject.toml's [project] table
-    **{
-        f"rendering/{name}": {
-            "scenario": {"framework", "inputs"},  # a scenario's metadata (reports.py scenario_metadata)
-            "env": {"source"},  # an environment of the record
-            "info": {"version"},  # the record's harness information
-        }
-        for name in ("claims.py", "comment.py", "evidence.py", "grid.py", "reproduce.py")
-    },
 }
-NOT_ROWS["rendering/reproduce.py"]["e"] = {"source"}  # an environment of the record (its date and extras)
-NOT_ROWS["rendering/claims.py"]["claim"] = {"source"}  # a thread's claim (a bug's bug.py)
 NOT_ROWS["execution/pending.py"] = {"p": {"scenario", "case", "framework", "version"}}  # a bisect probe
 
 
@@ -97,23 +80,26 @@ def test_no_result_row_is_read_by_a_string_key_outside_the_store(tmp_path):
     assert row_subscripts([*others, project / "noxfile.py"], project) == []
     seeded = tmp_path / "seeded.py"
     seeded.write_text(
-        "def f(r, env, scenario):\n"
-        '    return r["outcome"], env["python"], r.get("timeline"), scenario["framework"], scenario["outcome"]\n'
+        "def f(r, env, scenario, entry):\n"
+        '    return r["outcome"], env["source"], r.get("timeline"), scenario["framework"], entry["case"]\n'
     )
     assert row_subscripts([seeded], tmp_path) == [
         "seeded.py:2 outcome",
+        "seeded.py:2 source",
         "seeded.py:2 timeline",
         "seeded.py:2 framework",
-        "seeded.py:2 outcome",
+        "seeded.py:2 case",
     ]
-    rendering = tmp_path / "rendering"
-    rendering.mkdir()
-    (rendering / "grid.py").write_text(seeded.read_text())
-    # In rendering/grid.py a scenario's metadata may be read by "framework", not by "outcome".
-    assert row_subscripts([rendering / "grid.py"], tmp_path) == [
-        "rendering/grid.py:2 outcome",
-        "rendering/grid.py:2 timeline",
-        "rendering/grid.py:2 outcome",
+    planning = tmp_path / "planning"
+    planning.mkdir()
+    (planning / "waivers.py").write_text(seeded.read_text())
+    # In planning/waivers.py a waiver entry may be read by "case"; an environment or a scenario's
+    # metadata by a key nowhere (issue 47: they are Environment and ScenarioMetadata, read by attributes).
+    assert row_subscripts([planning / "waivers.py"], tmp_path) == [
+        "planning/waivers.py:2 outcome",
+        "planning/waivers.py:2 source",
+        "planning/waivers.py:2 timeline",
+        "planning/waivers.py:2 framework",
     ]
 
 

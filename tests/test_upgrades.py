@@ -661,8 +661,8 @@ def test_the_axis_runs_a_release_s_steps_in_its_worker_and_stops_it_after_its_la
     run = upgrades_run.run(pairs, RunSettings(root, pool=mode), 1, lambda p: False, log=lambda line: None)
     assert [(r.case, r.outcome) for r in run.rows] == [("look", FIXED), ("message", ERROR)]
     [described] = run.environments
-    assert (described["version"], described["source"]) == (version, f"google-adk=={version}")
-    assert described["packages"] and described["python"] == platform.python_version()
+    assert (described.version, described.source) == (version, f"google-adk=={version}")
+    assert described.packages and described.python == platform.python_version()
     seen = [json.loads(line)["warm"] for line in (folder / "seen.jsonl").read_text().splitlines()]
     assert seen == [mode != "cold"] * 4
     assert pool.members(root) == []  # the worker the axis started is stopped

@@ -24,9 +24,10 @@ def setup(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print a pull-request comment for one scenario (harness/rendering/comment.py)."""
-    from harness.planning import checkout
+    from harness.execution import checkout
     from harness.project import PROJECT
-    from harness.rendering import comment, reports
+    from harness.rendering import comment
+    from harness.rendering.metadata import ScenarioMetadata
     from harness.runtime import registry
 
     scenarios = registry.discover()
@@ -34,6 +35,6 @@ def run(args: argparse.Namespace) -> int:
         raise registry.UnknownId(f"unknown scenario {args.scenario!r}; valid: {', '.join(sorted(scenarios))}")
     document = comment.load(PROJECT.root, args.run)
     link_base = checkout.link_base_of(PROJECT.root) if args.link_base is None else args.link_base
-    text = comment.render(reports.scenario_metadata(scenarios[args.scenario]), document, args.run, link_base)
+    text = comment.render(ScenarioMetadata.of(scenarios[args.scenario]), document, args.run, link_base)
     sys.stdout.write(text)
     return 0

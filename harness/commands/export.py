@@ -81,10 +81,11 @@ def _release_commands(
             f"--release {release!r} is a {build.framework} release; {scenario.id} is about {scenario.framework}"
         )
     document = record.load(PROJECT.reports) or {}
-    env: dict = next((e for e in document.get("environments", []) if e.get("source") == build.source), {})
-    date = env.get("exclude_newer") or environments.dependency_date(build, PROJECT.cache)
+    env = record.environment_of(document, build.source)
+    date = (env and env.exclude_newer) or environments.dependency_date(build, PROJECT.cache)
+    extras = env.extras if env else None
     bug = reproduce.Bug.of(scenario)
-    return [f"- {reproduce.command(bug, c, build.version, date, env.get('extras'), path, python)}" for c in case_ids]
+    return [f"- {reproduce.command(bug, c, build.version, date, extras, path, python)}" for c in case_ids]
 
 
 def run(args: argparse.Namespace) -> int:

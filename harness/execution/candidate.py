@@ -30,8 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.execution import matrix
-from harness.planning import builds, checkout, index, interpreters, versions, waivers
+from harness.execution import checkout, matrix
+from harness.planning import builds, index, interpreters, versions, waivers
 from harness.planning.builds import SpecError
 from harness.planning.waivers import FILE_NAME, Waiver
 from harness.project import Project
@@ -343,6 +343,7 @@ def run(
     candidate result judged against the baseline's on the same interpreter. ``only``: scenario or
     scenario:case ids of the framework to run (--only; None: every scenario of the framework)."""
     from harness.rendering import comment, reports
+    from harness.rendering.metadata import ScenarioMetadata
     from harness.store import record, staging
 
     if out is not None:
@@ -387,7 +388,7 @@ def run(
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results = sorted(of_document(released) + of_document(ran), key=record.sort_key(order))
     document = record.document_of(
-        results, released.get("environments", []) + ran.get("environments", []), released.get("harness")
+        results, record.environments(released) + record.environments(ran), record.info(released)
     )
     # The before/after report of every scenario, in out/ (with its matrix.json), all or nothing.
     record.write_folder(
@@ -402,7 +403,7 @@ def run(
     link_base = checkout.link_base_of(root)
     comments = {
         # The folder by its name only: the comment names the report inside the evidence artifact.
-        s: comment.render(reports.scenario_metadata(scenarios[s]), document, out.name, link_base=link_base)
+        s: comment.render(ScenarioMetadata.of(scenarios[s]), document, out.name, link_base=link_base)
         for s in changed
     }
     cannot_judge = unjudged_lines(results)

@@ -13,16 +13,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import interpreter_axis, pending, pool, postgres, progress, publication, upgrade_axis
+from harness.execution import checkout, interpreter_axis, pending, pool, postgres, progress, publication, upgrade_axis
 from harness.execution.run import NO_SERVER, RunSettings, run_cases
 from harness.planning import builds as builds_mod
-from harness.planning import checkout, interpreters, versions
+from harness.planning import interpreters, versions
 from harness.project import PROJECT, Project
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, OUTCOMES
 from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
 from harness.store import membership, record, result_cache, staging
+from harness.store.environment import Environment, one_per_build
 from harness.store.rows import Row, of_document, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
@@ -135,8 +136,9 @@ def run_build(
     cache_dir: Path,
     recorded: dict[str, tuple[str, ...]] | None = None,
     store: SnapshotStore | None = None,
-) -> tuple[dict, list[Row]]:
-    """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included.
+) -> tuple[Environment | None, list[Row]]:
+    """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included,
+    and the build its environment (None where no environment was made).
     ``recorded``: the record's packages per release (``record.recorded_packages``); ``store``:
     the snapshots the results will be compared with (without one, every case runs twice)."""
 
@@ -147,54 +149,39 @@ def run_build(
     excluded = interpreter_axis.unsupported(build, cache_dir)
     if excluded:  # no environment: the release does not install on this interpreter
         log(f"  {build.label}: not-applicable: {excluded}")
-        return {}, [
+        return None, [
             _result(s, c, build, build.version, outcome=NOT_APPLICABLE, detail=excluded, inputs=inputs(s))
             for s, c in cases
         ]
     settings = RunSettings.of(options, repeat=MATRIX_REPEAT, recorded=recorded or {})
     twice = None if store is None else needs_repeat(cases, build, store, options.update_snapshots)
     run = run_cases(build, cases, settings, repeat_only=twice)
-    interpreter = {record.INTERPRETER_KEY: build.python or interpreters.DEFAULT}
+    interpreter = build.python or interpreters.DEFAULT
 
     unresolvable = interpreter_axis.unresolvable(build, run.install_error or "")
     if unresolvable:  # uv found no dependencies on this interpreter: it cannot run there, no verdict
         log(f"  {build.label}: not-applicable: {unresolvable}")
-        return {}, [
+        return None, [
             _result(s, c, build, build.version, outcome=NOT_APPLICABLE, detail=unresolvable, inputs=inputs(s))
             for s, c in cases
         ]
     if run.install_error:
         log(f"  {build.label}: {run.install_error}")
         return (
-            {
-                "source": build.source,
-                "framework": build.framework,
-                "version": build.version,
-                **interpreter,
-                "error": run.install_error,
-            },
+            Environment(build.source, build.framework, build.version, interpreter, error=run.install_error),
             [
                 _result(s, c, build, build.version, outcome=ERROR, detail=run.install_error, inputs=inputs(s))
                 for s, c in cases
             ],
         )
     assert run.env is not None
-    env_record = run.env_record or {}
-    version = env_record.get("version") or build.version
+    entry = Environment.measured(
+        build.source, build.framework, build.version, interpreter, run.env.exclude_newer, run.env_record
+    )
+    version = entry.version
     results = [_row(r, c, build, version, inputs(s)) for (s, c), r in zip(cases, run.results, strict=True)]
     for note in run.notes:
         log(f"  {build.label}: {note}")
-    entry = {
-        "source": build.source,
-        "framework": build.framework,
-        "version": version,
-        **interpreter,
-        "python": env_record.get("python"),
-        "exclude_newer": run.env.exclude_newer,
-        "packages": env_record.get("packages", []),
-        "extras": env_record.get("extras"),
-        "isolation": env_record.get("isolation"),
-    }
     counts = {o: sum(r.outcome == o for r in results) for o in OUTCOMES}
     log(
         f"  {build.label}: {', '.join(f'{n} {o}' for o, n in counts.items() if n)}"
@@ -330,7 +317,7 @@ def run(options: Options) -> int:
     # A pair kept from its last run keeps its builds' entries (a run folder's commands need their dates).
     kept_builds = record.environments_of(existing, {s for r in upgrade_rows for s in (r.source, r.from_source or "")})
     environments_records = record.sorted_environments(
-        record.one_per_source([*kept_builds, *upgrade_run.environments, *(rec for rec, _ in outcomes if rec)])
+        one_per_build([*kept_builds, *upgrade_run.environments, *(rec for rec, _ in outcomes if rec)])
     )
     results = [r for _, rs in outcomes for r in rs]
     upgrade_axis.check_snapshots(upgrade_rows, upgrade_plan.store, options.update_snapshots)

@@ -12,6 +12,8 @@ from harness.rendering import reports
 from harness.runtime import registry
 from harness.runtime.scenario import Scenario
 from harness.store import membership, record
+from harness.store.environment import Environment
+from harness.store.harness_info import HarnessInfo
 from harness.store.rows import Row, of_document, upgrades_of
 from harness.store.snapshots import SnapshotStore
 
@@ -36,7 +38,7 @@ class Publication:
     - ``root``: the project; its reports/ holds the record.
     - ``scenarios``: every scenario by id (the record's order, the reports' declarations).
     - ``results``: the run's rows, checked against their snapshots.
-    - ``environments``: the entries of the builds the rows were run in.
+    - ``environments``: the environments of the builds the rows were run in.
     - ``harness``: the harness info the record carries (``checkout.harness_info``).
     - ``store``: the snapshots as this run left them (they decide each scenario's matrix).
     - ``cache_dir``: the package index's cache (the releases of each matrix).
@@ -56,8 +58,8 @@ class Publication:
     root: Path
     scenarios: dict[str, Scenario]
     results: list[Row]
-    environments: list[dict]
-    harness: dict
+    environments: list[Environment]
+    harness: HarnessInfo
     store: SnapshotStore
     cache_dir: Path
     out: Path | None

@@ -25,13 +25,13 @@ def merge(paths: list[Path], root: Path = PROJECT.root) -> int:
         except (OSError, ValueError) as exc:
             raise builds_mod.SpecError(f"{path.name}: not a shard result ({exc})") from None
         documents.append(record.migrate(record.validate(document, path.name, releases_only=False)))
-    infos = {json.dumps(d.get("harness", {}), sort_keys=True) for d in documents}
+    infos = {json.dumps(record.info(d).to_json(), sort_keys=True) for d in documents}
     if len(infos) > 1:
         raise builds_mod.SpecError(
             "the shards were run by different harness code or Pythons; re-run them from one commit"
         )
     results = [r for d in documents for r in of_document(d)]
-    envs = record.sorted_environments(e for d in documents for e in d.get("environments", []))
+    envs = record.sorted_environments(e for d in documents for e in record.environments(d))
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=record.sort_key(order))
     reports_dir = root / "reports"
@@ -44,7 +44,7 @@ def merge(paths: list[Path], root: Path = PROJECT.root) -> int:
             scenarios,
             results,
             envs,
-            documents[0].get("harness", {}) if documents else {},
+            record.info(documents[0] if documents else None),
             SnapshotStore(root / "snapshots" / "matrix"),
             cache_dir,
             None,

@@ -43,6 +43,7 @@ from harness.runtime.result import CaseResult
 from harness.runtime.runner import strip_paths
 from harness.runtime.scenario import SQLITE
 from harness.store import result_cache
+from harness.store.environment import Environment
 from harness.store.rows import Row
 
 WRITTEN = "written"  # the writer's verdict word when it wrote its state
@@ -313,7 +314,7 @@ def run_pair(
     return CaseResult(pair.scenario.id, pair.case, *first)
 
 
-def _environment_record(env: environments.Environment, root: Path, warm: WarmStep | None) -> dict:
+def _environment_record(env: environments.Environment, root: Path, warm: WarmStep | None) -> Environment:
     """The record's entry for a build only the upgrade axis used (the worker writes the others'):
     what the build's worker says of its environment (in a fork of ``warm``'s, else a process)."""
     said, _ = driver.run_worker(
@@ -328,17 +329,11 @@ def _environment_record(env: environments.Environment, root: Path, warm: WarmSte
     )
     if said is None:
         raise ValueError("the worker said nothing of its environment")
-    return {
-        "source": env.build.source,
-        "framework": env.build.framework,
-        "version": said["version"],
-        "interpreter": interpreters.DEFAULT,  # upgrade pairs run on the default interpreter
-        "python": said["python"],
-        "exclude_newer": env.exclude_newer,
-        "packages": said["packages"],
-        "extras": said["extras"],
-        "isolation": isolation.kind(),
-    }
+    # Upgrade pairs run on the default interpreter.
+    build = env.build
+    return Environment.measured(
+        build.source, build.framework, build.version, interpreters.DEFAULT, env.exclude_newer, said
+    )
 
 
 def schema_change(
@@ -409,7 +404,7 @@ class UpgradeRun:
     """What the upgrade axis gave: a row per pair, the environments it used, each reproduced pair's change."""
 
     rows: list[Row]
-    environments: list[dict]
+    environments: list[Environment]
     changes: dict[str, dict]  # "<scenario>:<case> <writer> -> <reader>" -> schema_change(...)
 
 
@@ -489,7 +484,7 @@ def run(
     pythons: dict[tuple[str, str], Path] = {}
     env_paths: dict[tuple[str, str], Path] = {}
     failures: dict[tuple[str, str], str] = {}
-    env_records: list[dict] = []
+    env_records: list[Environment] = []
 
     def ensure(fv: tuple[str, str]) -> None:
         build = builds[fv]

@@ -12,7 +12,7 @@ renders to the same bytes.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +59,7 @@ def _changed_where(hunk: Mapping[str, Any]) -> str:
     return f"`{hunk['file']}`" + (f" `{name.group(1)}`" if name else "")
 
 
-def cause_lines(entries: list[Entry], case_ids: list[str]) -> list[str]:
+def cause_lines(entries: Sequence[Entry], case_ids: list[str]) -> list[str]:
     """The comment's first-screen lines on the cause: for each boundary where a bug case flips
     between reproduced and fixed (a not-applicable side is no cause: issue 45), once per release
     pair, the cases that flip there and the first changed functions the case ran, likeliest cause
@@ -93,7 +93,7 @@ def cause_lines(entries: list[Entry], case_ids: list[str]) -> list[str]:
     ]
 
 
-def comment_lines(entries: list[Entry], case_ids: list[str]) -> list[str]:
+def comment_lines(entries: Sequence[Entry], case_ids: list[str]) -> list[str]:
     """A comment's lines for the boundaries of ``case_ids``, in that order: an excerpt several cases
     share is shown once, with the first case that has it; the others name that case (issue 45: a
     545-line 0.5.0 -> 1.0.0 excerpt was printed four times in one comment, once per case)."""
@@ -114,7 +114,7 @@ def comment_lines(entries: list[Entry], case_ids: list[str]) -> list[str]:
     return out
 
 
-def case_lines(entries: list[Entry], case_id: str) -> list[str]:
+def case_lines(entries: Sequence[Entry], case_id: str) -> list[str]:
     """The report's lines for one case's boundaries: heading line, then excerpt or reason."""
     out: list[str] = []
     for e in (e for e in entries if e.case == case_id):

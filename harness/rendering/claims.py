@@ -15,7 +15,9 @@ import re
 from dataclasses import dataclass
 
 from harness.planning import versions
+from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime.outcomes import FIXED, REPRODUCED
+from harness.runtime.scenario import Claim
 from harness.store import boundaries
 from harness.store.rows import Row
 
@@ -51,24 +53,20 @@ class Measured:
         )
 
 
-def _bug_cases(scenario: dict) -> list[str]:
-    return [c["id"] for c in scenario["cases"] if not c.get("control") and not c.get("non_regression")]
-
-
-def measure(scenario: dict, results: list[Row], bisects: dict) -> Measured:
+def measure(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> Measured:
     """What the record and the bisects say about ``scenario``'s bug cases."""
     fixed_in: set[str] = set()
     fixed_since: set[tuple[str, str]] = set()
     introduced_in: set[str] = set()
     fixed_by: set[tuple[str, str]] = set()
-    cases = _bug_cases(scenario)
+    cases = scenario.bug_cases
     for case in cases:
-        known = boundaries.known(bisects, results, scenario["id"], case, scenario["framework"], scenario.get("inputs"))
+        known = boundaries.known(bisects, results, scenario.id, case, scenario.framework, scenario.inputs)
         for b in known.boundaries:
             if (b.before.outcome, b.after.outcome) == (REPRODUCED, FIXED):
                 fixed_in.add(b.after.version)
                 found = boundaries.commit_of(
-                    bisects, scenario["id"], case, scenario["framework"], b.before.version, b.after.version
+                    bisects, scenario.id, case, scenario.framework, b.before.version, b.after.version
                 )
                 if found is not None:
                     fixed_by.add((found["short"], found.get("pr") or ""))
@@ -91,33 +89,33 @@ def measure(scenario: dict, results: list[Row], bisects: dict) -> Measured:
     )
 
 
-def _pr_words(claim: dict) -> str:
+def _pr_words(claim: Claim) -> str:
     """The claimed PR as the thread shows it: a merged one is a fix, any other only a proposal."""
-    state = claim.get("pr_state") or ""
+    state = claim.pr_state
     if state == "merged":
-        return f"PR {claim['pr']} (merged)"
-    return f"PR {claim['pr']} ({state or 'its merge not recorded here'})"
+        return f"PR {claim.pr} (merged)"
+    return f"PR {claim.pr} ({state or 'its merge not recorded here'})"
 
 
-def claimed_words(claim: dict) -> str:
+def claimed_words(claim: Claim) -> str:
     """What the thread claims, in words (empty when it claims nothing)."""
     parts = []
-    merged = claim.get("pr") and claim.get("pr_state") == "merged"
-    if claim.get("still_open"):
+    merged = claim.pr and claim.pr_state == "merged"
+    if claim.still_open:
         # An open thread's PR is a proposed fix, not a shipped one.
-        parts.append("still open" + (f" (fix proposed: {_pr_words(claim)})" if claim.get("pr") else ""))
-    elif claim.get("fixed_in") or merged:
+        parts.append("still open" + (f" (fix proposed: {_pr_words(claim)})" if claim.pr else ""))
+    elif claim.fixed_in or merged:
         by = f" by {_pr_words(claim)}" if merged else ""
-        parts.append(f"fixed in {claim['fixed_in']}{by}" if claim.get("fixed_in") else f"fixed{by}")
-        if claim.get("pr") and not merged:
+        parts.append(f"fixed in {claim.fixed_in}{by}" if claim.fixed_in else f"fixed{by}")
+        if claim.pr and not merged:
             parts.append(f"names {_pr_words(claim)}")
-    elif claim.get("pr"):
+    elif claim.pr:
         # Never "fixed by" a PR the thread does not show merged (issue 45).
-        parts.append(f"{'proposed' if claim.get('pr_state') else 'names'} {_pr_words(claim)} as the fix")
-    if claim.get("quote"):
-        parts.append(f"in its words: “{claim['quote']}”")
-    if claim.get("introduced_in"):
-        parts.append(f"introduced in {claim['introduced_in']}")
+        parts.append(f"{'proposed' if claim.pr_state else 'names'} {_pr_words(claim)} as the fix")
+    if claim.quote:
+        parts.append(f"in its words: “{claim.quote}”")
+    if claim.introduced_in:
+        parts.append(f"introduced in {claim.introduced_in}")
     return "; ".join(parts)
 
 
@@ -132,45 +130,43 @@ def _measured_words(m: Measured) -> str:
     return "; ".join(parts)
 
 
-def disagreements(claim: dict, m: Measured) -> list[str]:
+def disagreements(claim: Claim, m: Measured) -> list[str]:
     """Where the thread's claim and the measurement differ, in words (empty when they agree or
     the thread claims nothing)."""
     out = []
-    if claim.get("fixed_in") and not m.agrees_on_fix(claim["fixed_in"]):
+    if claim.fixed_in and not m.agrees_on_fix(claim.fixed_in):
         seen = f"first fixed {m.fixed_words()}" if m.fixed_in else "no release where it turns fixed"
-        out.append(f"the thread says fixed in {claim['fixed_in']}; measured: {seen}")
-    if claim.get("introduced_in") and claim["introduced_in"] not in m.introduced_in:
+        out.append(f"the thread says fixed in {claim.fixed_in}; measured: {seen}")
+    if claim.introduced_in and claim.introduced_in not in m.introduced_in:
         seen = (
             f"introduced in {', '.join(m.introduced_in)}" if m.introduced_in else "no measured fixed -> reproduced step"
         )
-        out.append(f"the thread says introduced in {claim['introduced_in']}; measured: {seen}")
+        out.append(f"the thread says introduced in {claim.introduced_in}; measured: {seen}")
     found_prs = {f"#{pr}" for _, pr in m.fixed_by if pr}
     # A claim may name several PRs ("#4290 / #4453"): it agrees when the commits found carry one of them.
-    claimed_prs = set(re.findall(r"#\d+", claim.get("pr") or ""))
-    if claimed_prs and claim.get("pr_state") == "merged" and found_prs and claimed_prs.isdisjoint(found_prs):
+    claimed_prs = set(re.findall(r"#\d+", claim.pr or ""))
+    if claimed_prs and claim.pr_state == "merged" and found_prs and claimed_prs.isdisjoint(found_prs):
         shown = ", ".join(f"{short} (#{pr})" if pr else short for short, pr in m.fixed_by)
-        out.append(f"the thread names PR {claim['pr']} as the fix; measured: the first fixed commit is {shown}")
-    if claim.get("pr") and claim.get("pr_state") == "closed unmerged" and m.fixed_in:
+        out.append(f"the thread names PR {claim.pr} as the fix; measured: the first fixed commit is {shown}")
+    if claim.pr and claim.pr_state == "closed unmerged" and m.fixed_in:
         out.append(
-            f"the thread points at PR {claim['pr']} (closed unmerged); measured: first fixed "
+            f"the thread points at PR {claim.pr} (closed unmerged); measured: first fixed "
             f"{m.fixed_words()}, so by another change"
         )
-    if claim.get("still_open") and m.newest and not m.open_on_newest:
+    if claim.still_open and m.newest and not m.open_on_newest:
         out.append(f"the thread says still open; measured: it does not reproduce on {m.newest}, the newest release run")
     return out
 
 
-def report_lines(scenario: dict, results: list[Row], bisects: dict) -> list[str]:
+def report_lines(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> list[str]:
     """The report's lines: the thread's claim beside the measurement, then any disagreement."""
-    claim = scenario.get("claims") or {}
+    claim = scenario.claims
     m = measure(scenario, results, bisects)
     said = claimed_words(claim)
     out = [
         "| | |",
         "|---|---|",
-        "| the thread says | "
-        + (f"{said} ({claim.get('source', '')})" if said else "nothing this repository records")
-        + " |",
+        "| the thread says | " + (f"{said} ({claim.source})" if said else "nothing this repository records") + " |",
         f"| measured (bug cases) | {_measured_words(m)} |",
         "",
     ]
@@ -180,9 +176,9 @@ def report_lines(scenario: dict, results: list[Row], bisects: dict) -> list[str]
     return out
 
 
-def sentence_lines(scenario: dict, results: list[Row], bisects: dict) -> list[str]:
+def sentence_lines(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> list[str]:
     """The same as ``report_lines`` in sentences (a comment keeps one table: the outcomes')."""
-    claim = scenario.get("claims") or {}
+    claim = scenario.claims
     m = measure(scenario, results, bisects)
     said = claimed_words(claim)
     out = [
@@ -196,9 +192,9 @@ def sentence_lines(scenario: dict, results: list[Row], bisects: dict) -> list[st
     return out
 
 
-def scenario_disagreements(scenario: dict, results: list[Row], bisects: dict) -> list[str]:
+def scenario_disagreements(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> list[str]:
     """One line per disagreement of ``scenario`` (for the run's summary)."""
-    claim = scenario.get("claims") or {}
+    claim = scenario.claims
     if not claimed_words(claim):
         return []
-    return [f"`{scenario['id']}`: {line}" for line in disagreements(claim, measure(scenario, results, bisects))]
+    return [f"`{scenario.id}`: {line}" for line in disagreements(claim, measure(scenario, results, bisects))]

@@ -15,6 +15,7 @@ then dropped, with a visible note pointing to the full report.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from harness.planning import versions
 from harness.project import PROJECT_ROOT
 from harness.rendering import boundary_evidence, claims, evidence, explanations, reproduce
 from harness.rendering.evidence import _esc, _fence
+from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
 from harness.runtime.reproduction import SCRIPT
 from harness.runtime.scenario import POSTGRESQL
@@ -51,21 +53,21 @@ def _script_link(case_id: str) -> str:
     return f"`{SCRIPT} {case_id}`"
 
 
-def _case_label(case: dict) -> str:
-    kind = " (control)" if case.get("control") else " (non-regression)" if case.get("non_regression") else ""
-    return f"`{case['id']}`{kind}"
+def _case_label(case: CaseMetadata) -> str:
+    kind = " (control)" if case.control else " (non-regression)" if case.non_regression else ""
+    return f"`{case.id}`{kind}"
 
 
-def _meanings(cases: list[dict]) -> list[str]:
+def _meanings(cases: Sequence[CaseMetadata]) -> list[str]:
     """One sentence per kind of case whose outcome words mean something else than the headline's."""
     out = []
-    guards = [f"`{c['id']}`" for c in cases if c.get("non_regression")]
+    guards = [f"`{c.id}`" for c in cases if c.non_regression]
     if guards:
         out.append(
             f"Non-regression cases ({', '.join(guards)}): they read `too far` where a fix went too far and "
             "dropped behaviour that must stay (the script says `reproduced` there), `holds` where it stayed."
         )
-    if any(c.get("control") for c in cases):
+    if any(c.control for c in cases):
         out.append(
             "Controls: behaviour beside the bug that must hold; they read `holds` where it held, `broke` where not."
         )
@@ -81,10 +83,10 @@ def _guard_word(outcome: str | None) -> str | None:
     return {FIXED: "holds", REPRODUCED: "too far"}.get(outcome or "", outcome)
 
 
-def _word(case: dict, outcome: str | None) -> str | None:
-    if case.get("control"):
+def _word(case: CaseMetadata, outcome: str | None) -> str | None:
+    if case.control:
         return _control_word(outcome)
-    return _guard_word(outcome) if case.get("non_regression") else outcome
+    return _guard_word(outcome) if case.non_regression else outcome
 
 
 def _spans(releases: list[Row], cases: list[str], rows: list[Row]) -> list[list[str]]:
@@ -116,16 +118,16 @@ def _cell(outcome: str | None) -> str:
     return f"**{outcome}**" if outcome in (REPRODUCED, UNEXPECTED, ERROR, "broke", "too far") else outcome
 
 
-def _record_table(scenario: dict, rows: list[Row]) -> list[str]:
+def _record_table(scenario: ScenarioMetadata, rows: list[Row]) -> list[str]:
     releases: list[Row] = []
     for r in sorted((r for r in rows if r.release), key=_order):
         if r.source not in [x.source for x in releases]:
             releases.append(r)
-    cases = [c for c in scenario["cases"] if any(r.case == c["id"] for r in rows)]
-    spans = _spans(releases, [c["id"] for c in cases], rows)
+    cases = [c for c in scenario.cases if any(r.case == c.id for r in rows)]
+    spans = _spans(releases, [c.id for c in cases], rows)
     version_of = {r.source: str(r.version) for r in releases}
     outcome = {(r.case, r.source): r.outcome for r in rows}
-    framework = scenario["framework"]
+    framework = scenario.framework
     out = [
         f"| case ({framework}) | " + " | ".join(_span_label(s, version_of) for s in spans) + " | script |",
         "|---|" + "---|" * len(spans) + "---|",
@@ -133,15 +135,15 @@ def _record_table(scenario: dict, rows: list[Row]) -> list[str]:
     for c in cases:
         cells = []
         for span in spans:
-            seen = {outcome.get((c["id"], s)) for s in span}
+            seen = {outcome.get((c.id, s)) for s in span}
             word = seen.pop() if len(seen) == 1 else None
             shown = _word(c, word) if word else word
             cells.append(_cell(shown) if len(seen) == 0 else "mixed")
-        out.append(f"| {_case_label(c)} | " + " | ".join(cells) + f" | {_script_link(c['id'])} |")
+        out.append(f"| {_case_label(c)} | " + " | ".join(cells) + f" | {_script_link(c.id)} |")
     return out
 
 
-def _run_table(scenario: dict, rows: list[Row]) -> list[str]:
+def _run_table(scenario: ScenarioMetadata, rows: list[Row]) -> list[str]:
     builds: list[Row] = []
     for r in sorted(rows, key=_order):
         if r.source not in [b.source for b in builds]:
@@ -152,23 +154,23 @@ def _run_table(scenario: dict, rows: list[Row]) -> list[str]:
     by = {(r.case, r.source): r for r in rows}
     heads = [f"{b.version} (before)" for b in releases] + [f"`{b.source}` (after)" for b in candidates]
     out = [
-        f"| case ({scenario['framework']}) | " + " | ".join(heads) + " | change | script |",
+        f"| case ({scenario.framework}) | " + " | ".join(heads) + " | change | script |",
         "|---|" + "---|" * (len(heads) + 2),
     ]
-    for c in scenario["cases"]:
-        if not any(r.case == c["id"] for r in rows):
+    for c in scenario.cases:
+        if not any(r.case == c.id for r in rows):
             continue
-        cells = [_cell(_word(c, by[(c["id"], b.source)].outcome)) if (c["id"], b.source) in by else "–" for b in builds]
+        cells = [_cell(_word(c, by[(c.id, b.source)].outcome)) if (c.id, b.source) in by else "–" for b in builds]
         changes = []
         for cand in candidates:
-            before = by.get((c["id"], base.source)) if base else None
-            after = by.get((c["id"], cand.source))
+            before = by.get((c.id, base.source)) if base else None
+            after = by.get((c.id, cand.source))
             if before and after:
                 changes.append(
                     "unchanged" if before.outcome == after.outcome else f"{before.outcome} → {after.outcome}"
                 )
         out.append(
-            f"| {_case_label(c)} | " + " | ".join(cells) + f" | {'; '.join(changes) or '–'} | {_script_link(c['id'])} |"
+            f"| {_case_label(c)} | " + " | ".join(cells) + f" | {'; '.join(changes) or '–'} | {_script_link(c.id)} |"
         )
     return out
 
@@ -193,11 +195,13 @@ def timeline_diff(a: Row, b: Row) -> str:
     )
 
 
-def _evidence_pairs(scenario: dict, rows: list[Row], run: bool) -> list[tuple[dict, Row, tuple[Row, Row] | None]]:
+def _evidence_pairs(
+    scenario: ScenarioMetadata, rows: list[Row], run: bool
+) -> list[tuple[CaseMetadata, Row, tuple[Row, Row] | None]]:
     """Per case: (case, the result whose timeline is shown, the two results diffed, older first, or None)."""
     pairs = []
-    for c in scenario["cases"]:
-        mine = sorted((r for r in rows if r.case == c["id"] and r.timeline), key=_order)
+    for c in scenario.cases:
+        mine = sorted((r for r in rows if r.case == c.id and r.timeline), key=_order)
         if not mine:
             continue
         if run:
@@ -227,7 +231,7 @@ def _evidence_pairs(scenario: dict, rows: list[Row], run: bool) -> list[tuple[di
 
 
 def _details(
-    pairs: list[tuple[dict, Row, tuple[Row, Row] | None]],
+    pairs: list[tuple[CaseMetadata, Row, tuple[Row, Row] | None]],
     timeline_lines: int | None,
     diff_lines: int | None,
     timelines: bool,
@@ -252,7 +256,7 @@ def _details(
         if not blocks:
             continue
         ends = pair or (shown,)
-        summary = f"<code>{case['id']}</code>: " + " → ".join(
+        summary = f"<code>{case.id}</code>: " + " → ".join(
             f"{_esc(r.outcome)} on {_esc(_label(r).replace('`', ''))}" for r in ends
         )
         out += ["<details>", f"<summary>{summary}</summary>", "", *blocks, "</details>", ""]
@@ -265,17 +269,17 @@ def shown_case(case_ids: list[str], reproduced: set[str]) -> str:
     return next((c for c in case_ids if c in reproduced), case_ids[0])
 
 
-def _too_far_lines(scenario: dict, rows: list[Row]) -> list[str]:
+def _too_far_lines(scenario: ScenarioMetadata, rows: list[Row]) -> list[str]:
     """Per non-regression case that failed somewhere: on which releases, and what failed, in the judge's words."""
     out = []
-    for case in scenario["cases"]:
-        if not case.get("non_regression"):
+    for case in scenario.cases:
+        if not case.non_regression:
             continue
-        failed = sorted((r for r in rows if r.case == case["id"] and r.release and r.outcome == REPRODUCED), key=_order)
+        failed = sorted((r for r in rows if r.case == case.id and r.release and r.outcome == REPRODUCED), key=_order)
         if failed:
             found = [str(r.version) for r in failed]
             out.append(
-                f"- `{case['id']}` ({case.get('summary', '')}): the fix goes too far on "
+                f"- `{case.id}` ({case.summary}): the fix goes too far on "
                 f"{explanations.releases_words(found)}: {failed[-1].detail}"
             )
     if out:
@@ -283,7 +287,7 @@ def _too_far_lines(scenario: dict, rows: list[Row]) -> list[str]:
     return out
 
 
-def _third_way_lines(scenario: dict, rows: list[Row]) -> list[str]:
+def _third_way_lines(scenario: ScenarioMetadata, rows: list[Row]) -> list[str]:
     """Every result that is neither reproduced nor fixed, grouped, with the judge's words and the scenario's why."""
     found = explanations.groups(scenario, rows)
     if not found:
@@ -297,24 +301,24 @@ def _third_way_lines(scenario: dict, rows: list[Row]) -> list[str]:
     return [*out, ""]
 
 
-def _command_lines(scenario: dict, document: dict, rows: list[Row], before_after: bool) -> list[str]:
+def _command_lines(scenario: ScenarioMetadata, document: dict, rows: list[Row], before_after: bool) -> list[str]:
     """Per case that ran: the command on the newest release that reproduces and on the first fixed after it."""
     bug = reproduce.Bug.of(scenario)
     out = []
-    for case in scenario["cases"]:
-        if not any(r.case == case["id"] for r in rows):
+    for case in scenario.cases:
+        if not any(r.case == case.id for r in rows):
             continue
         runs = [
             f"- {_word(case, run.outcome)} on {run.version}: `{run.command}`"
             for run in reproduce.runs(
-                bug, case["id"], document, pin=reproduce.pinned(rows_of(document), scenario["id"], case["id"])
+                bug, case.id, document, pin=reproduce.pinned(rows_of(document), scenario.id, case.id)
             )
         ]
         if before_after:
-            runs.append(f"- on your candidate checkout: `{reproduce.local_command(case['id'])}`")
+            runs.append(f"- on your candidate checkout: `{reproduce.local_command(case.id)}`")
         if runs:
-            out += [f"- `{case['id']}`:", *[f"  {line}" for line in runs]]
-    if any(case["id"].endswith(f"-{POSTGRESQL}") for case in scenario["cases"]):
+            out += [f"- `{case.id}`:", *[f"  {line}" for line in runs]]
+    if any(case.id.endswith(f"-{POSTGRESQL}") for case in scenario.cases):
         out += [
             "",
             f"A `-{POSTGRESQL}` case needs a PostgreSQL server, found through libpq's variables (`PGHOST`, "
@@ -325,7 +329,7 @@ def _command_lines(scenario: dict, document: dict, rows: list[Row], before_after
 
 
 def render(
-    scenario: dict,
+    scenario: ScenarioMetadata,
     document: dict,
     run_dir: str | None = None,
     link_base: str = "",
@@ -333,7 +337,7 @@ def render(
     script: Path | None = None,
     bisects: dict | None = None,
 ) -> str:
-    """The comment. ``scenario``: metadata as the reports use it (harness/rendering/reports.py ``scenario_metadata``);
+    """The comment. ``scenario``: metadata as the reports use it (harness/rendering/metadata.py ``ScenarioMetadata``);
     ``document``: the record, or a candidate run's matrix.json when ``run_dir`` names that run; ``script``:
     the bug's script to show (default: scenarios/<id>/repro.py of ``root_dir``); ``bisects``: the bisect
     record (default: ``root_dir``'s reports/bisect.json for the record, none for a run).
@@ -341,25 +345,25 @@ def render(
     It stands alone: with no repository URL known (``link_base`` empty) it links nothing and names no
     path of this project; the script is in it once, with the commands that run each case."""
     document, _ = evidence.current_results(scenario, document)  # no result older code answered
-    rows = [r for r in rows_of(document) if r.scenario == scenario["id"]]
+    rows = [r for r in rows_of(document) if r.scenario == scenario.id]
     if not rows:
         where = f"{run_dir}/matrix.json" if run_dir else "reports/matrix.json"
         raise CommentError(
-            f"{where} has no results for {scenario['id']}; run `nox -s matrix -- --only {scenario['id']}` first"
+            f"{where} has no results for {scenario.id}; run `nox -s matrix -- --only {scenario.id}` first"
         )
     if bisects is None:
         bisects = boundaries.empty_record() if run_dir else boundaries.load_record(root_dir / "reports" / "bisect.json")
-    report = f"reports/{scenario['id']}.md" if not run_dir else f"{run_dir.rstrip('/')}/{scenario['id']}.md"
-    first_link = scenario["links"][0] if scenario["links"] else ""
+    report = f"reports/{scenario.id}.md" if not run_dir else f"{run_dir.rstrip('/')}/{scenario.id}.md"
+    first_link = scenario.links[0] if scenario.links else ""
     head = [
-        f"**{scenario['id']}** ({scenario['framework']}, {first_link}): {' '.join(scenario['description'].split())}",
+        f"**{scenario.id}** ({scenario.framework}, {first_link}): {' '.join(scenario.description.split())}",
         "",
     ]
     head += claims.sentence_lines(scenario, rows, bisects)
     if not run_dir:  # the first screen: the bug, the verdicts, then where the code changed (issue 45)
-        head += boundary_evidence.cause_lines(scenario.get("explained") or [], [c["id"] for c in scenario["cases"]])
-    for note in scenario.get("boundary_notes", ()):
-        head += [note, ""]
+        head += boundary_evidence.cause_lines(scenario.explained, [c.id for c in scenario.cases])
+    for boundary_note in scenario.boundary_notes:
+        head += [boundary_note, ""]
     # A run with a candidate build gets before/after; an exploratory run of releases, ranges.
     before_after = bool(run_dir) and any(not r.release for r in rows)
     if before_after:
@@ -375,16 +379,16 @@ def render(
         )
         # The command names the releases around each change, not all of them.
         keep: set[str] = set()
-        for c in scenario["cases"]:
-            mine = sorted((r for r in rows if r.case == c["id"] and r.release), key=_order)
+        for c in scenario.cases:
+            mine = sorted((r for r in rows if r.case == c.id and r.release), key=_order)
             for a, b in pairwise(mine):
                 if a.outcome != b.outcome:
                     keep.update((a.source, b.source))
         specs = [s for s in releases if s in keep] or releases[-1:]
         n = len({r.source for r in rows})
         lead = [f"Outcome per case and release range ({n} releases run; the count in brackets):", ""]
-    published = script or reproduce.script_file(scenario["id"], root_dir)
-    example = shown_case([c["id"] for c in scenario["cases"]], {r.case for r in rows if r.outcome == REPRODUCED})
+    published = script or reproduce.script_file(scenario.id, root_dir)
+    example = shown_case([c.id for c in scenario.cases], {r.case for r in rows if r.outcome == REPRODUCED})
     reproduce_lines = [
         f"Reproduce without this harness: save the script{{where}} as `{SCRIPT}` (the replay the harness ran on "
         "every release; each case is an argument of it) and run a case with `uv run` on a release "
@@ -407,14 +411,14 @@ def render(
             "</details>",
             "",
         ]
-    path = reproduce.script_path(scenario["id"])
+    path = reproduce.script_path(scenario.id)
     # With a repository known, a script too long to fold in is linked; without one it is always in.
     pointed = [f"The script: [`{path}`]({link_base}{path}).", ""] if link_base else []
     harness_lines = (
         [
             f"With [this harness]({link_base.split('/blob/')[0]}) (a checkout of it, not of the framework):",
             "",
-            *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"),
+            *_fence(f"nox -s matrix -- --only {scenario.id} " + " ".join(specs), "sh"),
             "",
         ]
         if link_base
@@ -422,12 +426,12 @@ def render(
     )
     tail = [f"Full evidence: [`{report}`]({link_base}{report})."] if link_base and not run_dir else []
     if run_dir and not link_base:
-        tail = [f"Full evidence: the run's report, `{scenario['id']}.md`."]
+        tail = [f"Full evidence: the run's report, `{scenario.id}.md`."]
     # Each boundary's change of the framework's own code that the case executed (python -m harness explain).
     changed: list[str] = []
     if not run_dir:
-        case_ids = [case["id"] for case in scenario["cases"]]
-        changed = boundary_evidence.comment_lines(scenario.get("explained") or [], case_ids)
+        case_ids = [case.id for case in scenario.cases]
+        changed = boundary_evidence.comment_lines(scenario.explained, case_ids)
         if changed:
             changed = [
                 "What changed in the framework at each boundary, among the lines the case executed on either side:",
@@ -435,7 +439,7 @@ def render(
                 *changed,
             ]
     pairs = _evidence_pairs(scenario, rows, before_after)
-    meanings = _meanings(scenario["cases"]) + [""] + _too_far_lines(scenario, rows) + _third_way_lines(scenario, rows)
+    meanings = _meanings(scenario.cases) + [""] + _too_far_lines(scenario, rows) + _third_way_lines(scenario, rows)
     text = ""
     for script_lines in (folded, pointed) if folded and pointed else (folded or pointed,):
         where = " below" if script_lines is folded and folded else ""

@@ -7,6 +7,8 @@ first released in 0.19.2"; or it is a release pair only, and the words say how t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from harness.planning import versions
 from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.store import boundaries
@@ -71,7 +73,7 @@ def files_words(entry: dict, executed: set[str]) -> str:
     return ", ".join(shown) + more
 
 
-def executed_files(explained: list[Entry], case: str, b: Boundary) -> set[str]:
+def executed_files(explained: Sequence[Entry], case: str, b: Boundary) -> set[str]:
     """The framework files of the boundary's executed changes (``python -m harness explain``), as installed."""
     return {f for e in explained if e.key == (case, b.before.version, b.after.version) for f in e.files()}
 
@@ -82,7 +84,7 @@ def case_lines(
     scenario: str,
     case: str,
     framework: str,
-    explained: list[Entry] | None = None,
+    explained: Sequence[Entry] | None = None,
 ) -> list[str]:
     """The case's measured boundaries, each with its commit (and the files it changed, those the case
     ran first) or "release pair only" (a list for the report)."""

@@ -13,8 +13,9 @@ from functools import partial
 
 from harness.planning import versions
 from harness.rendering import boundary_evidence, claims, commit_words, explanations, interpreter_words, reproduce
+from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
-from harness.store import boundaries
+from harness.store import boundaries, environment, harness_info
 from harness.store.rows import Row
 from harness.store.rows import of_document as rows_of
 
@@ -219,20 +220,20 @@ def _bisect_lines(k: boundaries.Known) -> list[str]:
     return [line]
 
 
-def _grid_picture(scenario: dict) -> list[str]:
+def _grid_picture(scenario: ScenarioMetadata) -> list[str]:
     """The scenario's SVG grid (harness/rendering/grid.py, written beside this report)."""
-    return [f"![{scenario['id']}: outcome per case and build]({scenario['id']}.svg)", ""]
+    return [f"![{scenario.id}: outcome per case and build]({scenario.id}.svg)", ""]
 
 
-def _script_lines(scenario: dict, case: dict, document: dict, every: Sequence[Row]) -> list[str]:
+def _script_lines(scenario: ScenarioMetadata, case: CaseMetadata, document: dict, every: Sequence[Row]) -> list[str]:
     """The bug's reproduction (scenarios/<id>/repro.py, what the harness ran) and the commands that run
     this case with it on a release where it reproduces and one where it is fixed (naming the default
     interpreter where ``every``, the results on every interpreter, differ by it)."""
-    path = reproduce.script_path(scenario["id"])
+    path = reproduce.script_path(scenario.id)
     # The commands name the script as `repro.py` beside them, so they run from any folder, not only
     # from this project's root (issue 45: they named the harness's own path).
-    pin = reproduce.pinned(every, scenario["id"], case["id"])
-    commands = reproduce.lines(reproduce.Bug.of(scenario), case["id"], document, pin=pin)
+    pin = reproduce.pinned(every, scenario.id, case.id)
+    commands = reproduce.lines(reproduce.Bug.of(scenario), case.id, document, pin=pin)
     if not commands:
         return []
     return [
@@ -244,14 +245,14 @@ def _script_lines(scenario: dict, case: dict, document: dict, every: Sequence[Ro
     ]
 
 
-def current_results(scenario: dict, document: dict) -> tuple[dict, int]:
+def current_results(scenario: ScenarioMetadata, document: dict) -> tuple[dict, int]:
     """``document`` without the scenario's results an older version of its code answered, and how
     many it left out: those are not shown as measured, nor their commands (issue 45: rows of a
     release the script no longer reached kept "last release where it reproduces" and its command)."""
-    current = scenario.get("inputs")
+    current = scenario.inputs
     if current is None:
         return document, 0
-    kept = [r.scenario != scenario["id"] or not r.inputs or r.inputs == current for r in rows_of(document)]
+    kept = [r.scenario != scenario.id or not r.inputs or r.inputs == current for r in rows_of(document)]
     if all(kept):
         return document, 0
     results = [raw for raw, keep in zip(document["results"], kept, strict=True) if keep]
@@ -259,7 +260,7 @@ def current_results(scenario: dict, document: dict) -> tuple[dict, int]:
 
 
 def render(
-    scenario: dict,
+    scenario: ScenarioMetadata,
     document: dict,
     bisects: dict | None = None,
     run_only: bool = False,
@@ -273,29 +274,29 @@ def render(
     """
     bisects = bisects or boundaries.empty_record()
     document, stale = current_results(scenario, document)
-    results = [r for r in rows_of(document) if r.scenario == scenario["id"]]
+    results = [r for r in rows_of(document) if r.scenario == scenario.id]
     results.sort(key=_release_order)
-    out = [f"# {scenario['id']}", ""]
-    out += [f"**Bug** ({scenario['framework']}): {scenario['description']}", ""]
-    out += [f"**Expected**: {scenario['expected']}", ""]
-    out += ["Upstream: " + ", ".join(f"<{u}>" for u in scenario["links"]), ""]
+    out = [f"# {scenario.id}", ""]
+    out += [f"**Bug** ({scenario.framework}): {scenario.description}", ""]
+    out += [f"**Expected**: {scenario.expected}", ""]
+    out += ["Upstream: " + ", ".join(f"<{u}>" for u in scenario.links), ""]
     if stale:
         out += [
             f"**{stale} result{'s' if stale != 1 else ''} of reports/matrix.json "
             f"{'were' if stale != 1 else 'was'} answered by an older version of this scenario's code** and "
-            f"{'are' if stale != 1 else 'is'} not shown: `nox -s matrix -- --only {scenario['id']}` measures "
+            f"{'are' if stale != 1 else 'is'} not shown: `nox -s matrix -- --only {scenario.id}` measures "
             "them again.",
             "",
         ]
     out += claims.report_lines(scenario, results, bisects)
     every = rows_of(document) if every is None else every
-    out += interpreter_words.lines(scenario["id"], every)
+    out += interpreter_words.lines(scenario.id, every)
     specs = []
     for r in results:
         spec = r.source if not r.source.startswith("local:") else f"/path/to/{r.source[6:]}"
         if spec not in specs:
             specs.append(spec)
-    out += ["Reproduce:", "", *_fence(f"nox -s matrix -- --only {scenario['id']} " + " ".join(specs), "sh"), ""]
+    out += ["Reproduce:", "", *_fence(f"nox -s matrix -- --only {scenario.id} " + " ".join(specs), "sh"), ""]
     if not results:
         return "\n".join(out + ["No results for this scenario in reports/matrix.json.", ""])
     out += _grid_picture(scenario)
@@ -305,26 +306,22 @@ def render(
         if r.timeline and r.timeline not in shapes:
             shapes[r.timeline] = chr(ord("A") + len(shapes)) if len(shapes) < 26 else f"S{len(shapes)}"
 
-    for case in scenario["cases"]:
-        rows = [r for r in results if r.case == case["id"]]
+    for case in scenario.cases:
+        rows = [r for r in results if r.case == case.id]
         if not rows:
             continue
-        heading = f"## {case['id']}" + (" (control)" if case.get("control") else "")
-        known = boundaries.known(
-            bisects, results, scenario["id"], case["id"], scenario["framework"], scenario.get("inputs")
-        )
-        summary = _summary_line(rows, bool(case.get("control")), run_only, None if run_only else known)
-        out += [heading, "", case.get("summary", ""), "", summary, ""]
+        heading = f"## {case.id}" + (" (control)" if case.control else "")
+        known = boundaries.known(bisects, results, scenario.id, case.id, scenario.framework, scenario.inputs)
+        summary = _summary_line(rows, bool(case.control), run_only, None if run_only else known)
+        out += [heading, "", case.summary, "", summary, ""]
         out += _script_lines(scenario, case, document, every)
         bisect_lines = _bisect_lines(known)
         if bisect_lines:
             out += bisect_lines + [""]
-        steps = commit_words.case_lines(
-            bisects, known, scenario["id"], case["id"], scenario["framework"], scenario.get("explained") or []
-        )
+        steps = commit_words.case_lines(bisects, known, scenario.id, case.id, scenario.framework, scenario.explained)
         if steps and not run_only:
             out += ["Where it changed, commit by commit:", "", *steps, ""]
-        out += boundary_evidence.case_lines(scenario.get("explained") or [], case["id"])
+        out += boundary_evidence.case_lines(scenario.explained, case.id)
         ba = _before_after(rows)
         if ba:
             out += ["**What the candidate changed:**", ""] + [f"- {line}" for line in ba] + [""]
@@ -347,7 +344,7 @@ def render(
             group = [r for r, _ in grp]
             detail = key[1]
             reason = (
-                explanations.why(scenario, case["id"], group[0].version) if key[0] in explanations.THIRD_WAYS else None
+                explanations.why(scenario, case.id, group[0].version) if key[0] in explanations.THIRD_WAYS else None
             )
             if reason:  # neither reproduced nor fixed: the scenario's words for why
                 detail = f"{detail} Why: {reason}"
@@ -393,19 +390,21 @@ def render(
 
 
 def _environment(document: dict, sources: set[str]) -> list[str]:
-    info = document.get("harness", {})
+    info = harness_info.of(document.get("harness"))
     out = ["## Environment", ""]
     # The code tree hash is in matrix.json, not here: a run of one scenario must leave every
     # other scenario's report byte for byte.
-    out.append(f"Python {info.get('python', '?')} on {info.get('platform', '?')}; harness {info.get('version', '?')}")
+    out.append(f"Python {info.python or '?'} on {info.platform or '?'}; harness {info.version or '?'}")
     out.append("")
-    for env in document.get("environments", []):
-        if env["source"] not in sources:
+    for env in environment.of_document(document):
+        if env.source not in sources:
             continue
-        date = f", dependencies as of {env['exclude_newer']}" if env.get("exclude_newer") else ", today's dependencies"
-        if env.get("isolation"):
-            date += f", isolation: {env['isolation']}"
-        packages = env.get("packages") or []
-        out += ["<details>", f"<summary>{_esc(env['source'])}: {len(packages)} packages{date}</summary>", ""]
-        out += _fence("\n".join(packages) if packages else env.get("error", "no environment")) + ["", "</details>", ""]
+        date = f", dependencies as of {env.exclude_newer}" if env.exclude_newer else ", today's dependencies"
+        if env.isolation:
+            date += f", isolation: {env.isolation}"
+        packages = env.packages or ()
+        out += ["<details>", f"<summary>{_esc(env.source)}: {len(packages)} packages{date}</summary>", ""]
+        # An entry without packages says why (its ``error``); one without either predates both.
+        said = "\n".join(packages) if packages else env.error if env.error is not None else "no environment"
+        out += _fence(said) + ["", "</details>", ""]
     return out

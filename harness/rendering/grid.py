@@ -15,6 +15,7 @@ from collections.abc import Callable
 from xml.sax.saxutils import escape, quoteattr
 
 from harness.planning import versions
+from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store.rows import Row
 from harness.store.rows import of_document as rows_of
@@ -149,19 +150,19 @@ def _svg(
     return "\n".join(out) + "\n"
 
 
-def scenario_svg(scenario: dict, document: dict) -> str:
+def scenario_svg(scenario: ScenarioMetadata, document: dict) -> str:
     """The grid of one scenario: its cases (in the scenario's order) by the builds it ran on.
 
-    ``scenario``: the metadata the reports use (harness/rendering/reports.py ``scenario_metadata``).
+    ``scenario``: the metadata the reports use (harness/rendering/metadata.py ``ScenarioMetadata``).
     """
     # The release axis of the default interpreter (a report's interpreter lines show the others).
-    results = [r for r in on_interpreter(rows_of(document)) if r.scenario == scenario["id"]]
+    results = [r for r in on_interpreter(rows_of(document)) if r.scenario == scenario.id]
     rows = [
-        (c["id"], c["id"] + (" (control)" if c.get("control") else ""))
-        for c in scenario["cases"]
-        if any(r.case == c["id"] for r in results)
+        (c.id, c.id + (" (control)" if c.control else ""))
+        for c in scenario.cases
+        if any(r.case == c.id for r in results)
     ]
-    title = f"{scenario['id']} ({scenario['framework']}): outcome per case and build"
+    title = f"{scenario.id} ({scenario.framework}): outcome per case and build"
     return _svg(title, [rows], results, lambda r: r.case)
 
 

@@ -5,20 +5,19 @@ writes reports/matrix.json). Rendering reads the record and writes into a stagin
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.planning import interpreters, versions
 from harness.project import PROJECT, Project
-from harness.store import boundary_files, result_cache
+from harness.rendering.metadata import ScenarioMetadata
+from harness.store import environment
 from harness.store.rows import Row, upgrades_of
 from harness.store.rows import of_document as rows_of
 from harness.store.rows import on as on_interpreter
 
 if TYPE_CHECKING:
-    from harness.runtime.scenario import Scenario
     from harness.store.staging import Staging
 
 
@@ -82,40 +81,6 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
     return "\n".join(lines)
 
 
-def scenario_metadata(scenario: Scenario, root: Path | None = None) -> dict:
-    return {
-        "id": scenario.id,
-        "framework": scenario.framework,
-        "links": list(scenario.links),
-        "description": scenario.description,
-        "expected": scenario.expected,
-        "requires": list(scenario.requires),
-        "boundary_notes": list(getattr(scenario, "range_notes", ())),
-        # What the thread claims (the bug's bug.py), set beside the measurement; {} for none.
-        "claims": _claims_of(scenario),
-        # Why a result is neither reproduced nor fixed, where the declaration says (rendering/explanations.py).
-        "explanations": [dataclasses.asdict(e) for e in getattr(scenario, "explanations", ())],
-        # Its code's digest: the boundaries quoted ignore probes and results of older code.
-        "inputs": result_cache.scenario_inputs(root or PROJECT.root, scenario.module),
-        # Each boundary's executed-code change, where `python -m harness explain` wrote one.
-        "explained": boundary_files.read(Project(root or PROJECT.root).reports, scenario.id),
-        "cases": [
-            {
-                "id": c.id,
-                "summary": c.summary,
-                "control": bool(getattr(c, "control", False)),
-                "non_regression": bool(getattr(c, "non_regression", False)),
-            }
-            for c in scenario.cases
-        ],
-    }
-
-
-def _claims_of(scenario: Scenario) -> dict:
-    claim = getattr(scenario, "claims", None)
-    return {} if claim is None or claim.empty() else dataclasses.asdict(claim)
-
-
 def renderer(
     scenarios: dict, root: Path | None = None, run_only: bool = False, upgrade_changes: dict | None = None
 ) -> Callable[[dict, Path, Staging, dict], list[Path]]:
@@ -155,11 +120,7 @@ def write_all(
         **document,
         "results": on_interpreter(every),
         # The environments of the default interpreter's builds (harness/store/record.py ``INTERPRETER_KEY``).
-        "environments": [
-            e
-            for e in document.get("environments", [])
-            if e.get("interpreter", interpreters.DEFAULT) == interpreters.DEFAULT
-        ],
+        "environments": [e for e in environment.of_document(document) if e.interpreter == interpreters.DEFAULT],
     }
     ran = {r.scenario for r in every}
     present = [s for s in scenarios.values() if s.id in ran]
@@ -167,7 +128,7 @@ def write_all(
     written = [reports_dir / "matrix.md"]
     for s in present:
         path = reports_dir / f"{s.id}.md"
-        stage.write(path, evidence.render(scenario_metadata(s, root), document, bisects, run_only, every))
+        stage.write(path, evidence.render(ScenarioMetadata.of(s, root), document, bisects, run_only, every))
         written.append(path)
     written += write_grids(document, present, reports_dir, stage)
     written += write_upgrades(document, reports_dir, stage, root, upgrade_changes or {})
@@ -182,7 +143,6 @@ def write_upgrades(
     <reader>"`` -> the change) over those the folder keeps, for exactly the pairs that reproduce."""
     from harness.execution.upgrades import change_key
     from harness.planning import upgrades
-    from harness.project import Project
     from harness.rendering import upgrade_report
     from harness.runtime.outcomes import REPRODUCED
 
@@ -230,6 +190,6 @@ def write_grids(document: dict, present: list, reports_dir: Path, stage: Staging
         written.append(path)
     for s in present:
         path = reports_dir / f"{s.id}.svg"
-        stage.write(path, grid.scenario_svg(scenario_metadata(s), document))
+        stage.write(path, grid.scenario_svg(ScenarioMetadata.of(s), document))
         written.append(path)
     return written

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness.errors import UsageError
 from harness.planning import interpreters, versions
 from harness.project import PROJECT
+from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED
 from harness.runtime.reproduction import SCRIPT
 from harness.runtime.scenario import Scenario
+from harness.store import environment
 from harness.store.rows import Row
 from harness.store.rows import of_document as rows_of
 
@@ -61,13 +63,12 @@ class Bug:
     requires: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, scenario: Scenario | dict) -> Bug:
-        if isinstance(scenario, Scenario):
-            return cls(scenario.id, scenario.framework, tuple(scenario.requires))
-        return cls(scenario["id"], scenario["framework"], tuple(scenario.get("requires", ())))
+    def of(cls, scenario: Scenario | ScenarioMetadata) -> Bug:
+        """Of a declared scenario, or of the metadata the reports show of one (the same three fields)."""
+        return cls(scenario.id, scenario.framework, tuple(scenario.requires))
 
 
-def requirements(bug: Bug, version: str | None, offered_extras: list[str] | None = None) -> list[str]:
+def requirements(bug: Bug, version: str | None, offered_extras: Sequence[str] | None = None) -> list[str]:
     """The framework pinned to ``version`` with the scenario's extras of it (those the release
     offers, where known), then the scenario's other packages (its declaration's ``requires``)."""
     extras: list[str] = []
@@ -89,7 +90,7 @@ def command(
     case_id: str | None,
     version: str | None,
     exclude_newer: str | None,
-    offered_extras: list[str] | None = None,
+    offered_extras: Sequence[str] | None = None,
     path: str = SCRIPT,
     python: str | None = None,
 ) -> str:
@@ -111,17 +112,14 @@ def local_command(case_id: str | None, checkout: str = "/path/to/checkout", path
     return f"PYTHONPATH={checkout}/src python {path}" + (f" {case_id}" if case_id else "")
 
 
-def _environment(document: dict | None, source: str) -> dict:
-    return next((e for e in (document or {}).get("environments", []) if e.get("source") == source), {})
-
-
 def release_command(
     bug: Bug, case_id: str | None, row: Row, document: dict | None, path: str = SCRIPT, python: str | None = None
 ) -> str:
     """The command for the release of a record row, with the date and extras its environment had, on
     ``python`` when one is named (see :func:`pinned`)."""
-    env = _environment(document, row.source)
-    return command(bug, case_id, row.version, env.get("exclude_newer"), env.get("extras"), path, python)
+    env = environment.of_source(document, row.source)
+    date, extras = (env.exclude_newer, env.extras) if env else (None, None)
+    return command(bug, case_id, row.version, date, extras, path, python)
 
 
 def differs_by_interpreter(every: Iterable[Row], scenario_id: str, case_id: str) -> bool:

@@ -176,7 +176,8 @@ def markdown(
 def claim_lines(results: list[Row], root: Path) -> list[str]:
     """Every disagreement between a thread's claim and the measurement, for the scenarios of
     ``results`` (their record rows and the bisect record of ``root``'s reports/)."""
-    from harness.rendering import claims, reports
+    from harness.rendering import claims
+    from harness.rendering.metadata import ScenarioMetadata
     from harness.runtime import registry
 
     scenarios = registry.discover(Project(root).scenarios)
@@ -184,7 +185,7 @@ def claim_lines(results: list[Row], root: Path) -> list[str]:
     out = []
     for scenario_id in sorted({r.scenario for r in results} & set(scenarios)):
         rows = [r for r in results if r.scenario == scenario_id]
-        out += claims.scenario_disagreements(reports.scenario_metadata(scenarios[scenario_id], root), rows, bisects)
+        out += claims.scenario_disagreements(ScenarioMetadata.of(scenarios[scenario_id], root), rows, bisects)
     return out
 
 

@@ -8,7 +8,6 @@ Rendered from the record's ``upgrades`` (harness/store/record.py) and the pairs'
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from harness.rendering import reproduce
 from harness.rendering.claims import claimed_words
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.runtime.scenario import POSTGRESQL, SQLITE
+from harness.store import environment
 from harness.store.rows import Row, upgrades_of
 
 FOLDER = "upgrades"
@@ -59,12 +59,12 @@ def dump_changes(changes: dict[str, dict]) -> str:
 def commands(scenario: UpgradeScenario, row: Row, document: dict, path: str | None = None) -> list[str]:
     """The two commands of a pair, as a maintainer runs them in an empty folder (a third makes STATE)."""
     bug = reproduce.Bug(scenario.id, scenario.framework, tuple(scenario.declaration.requires))
-    envs = {e.get("source"): e for e in document.get("environments", [])}
     path = path or script_path(scenario.id)
     out = ["mkdir state"]
     for step, version, source in (("write", row.from_version, row.from_source), ("read", row.version, row.source)):
-        env = envs.get(source, {})
-        base = reproduce.command(bug, None, version, env.get("exclude_newer"), env.get("extras"), path)
+        env = environment.of_source(document, source or "")
+        date, extras = (env.exclude_newer, env.extras) if env else (None, None)
+        base = reproduce.command(bug, None, version, date, extras, path)
         out.append(f"{base} {step} {row.case} state")
     return out
 
@@ -109,7 +109,7 @@ def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) 
     lines = [f"# {scenario.id}", "", d.description, "", f"**Expected**: {d.expected}", ""]
     lines += ["**Upstream**: " + ", ".join(f"[{link.rsplit('/', 2)[-1]}]({link})" for link in d.links), ""]
     claim = d.claims
-    said_text = claimed_words(dataclasses.asdict(claim))  # the scenario reports' words (a PR merged or not)
+    said_text = claimed_words(claim)  # the scenario reports' words (a PR merged or not)
     if said_text or claim.source:
         lines += [
             f"**The threads say**: {said_text or 'nothing about releases'}"

@@ -18,114 +18,83 @@ For a release V of a framework, a bug's answer is one of:
 The answers are for one interpreter (issue 46): its own results are measured; a release not run on it
 is inferred from the interpreters that ran it where they all agree, and else is unknown.
 
-Everything the record and the bisect record say enters through :func:`_record_results` and
-:func:`_bisect_knowledge`, as :class:`AuditRow` values: the only two functions that read those
-files, so a change of the record's API touches them alone.
+Everything the record and the bisect record say enters through :func:`_record_results` (by the
+record's own reader, harness/store/record.py) and :func:`_bisect_knowledge`, as rows
+(harness/store/rows.py ``Row``; a bisect probe as its release's result): the only two functions that
+read those files, so a change of the record's API touches them alone.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.errors import UsageError
 from harness.planning import interpreters, versions
 from harness.planning.builds import NOTHING_TO_RUN
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
-from harness.store import boundaries
+from harness.runtime.result import CaseResult
+from harness.store import boundaries, record, rows
+from harness.store.rows import Row
 
 MEASURED, INFERRED, UNKNOWN = "measured", "inferred", "unknown"
 BY_MATRIX, BY_BISECT = "matrix", "bisect"
 BY_INTERPRETERS = "other interpreters"  # not run on the audited interpreter; every one that ran it agrees
 
 
-class RecordError(UsageError, ValueError):
-    """reports/matrix.json is missing or cannot be read (one line: what, and what to do)."""
-
-
-@dataclass(frozen=True)
-class AuditRow:
-    """One answer about one (scenario, case, release): a record result or a bisect probe."""
-
-    scenario: str
-    case: str
-    framework: str
-    version: str
-    outcome: str
-    measured_by: str  # BY_MATRIX or BY_BISECT
-    inputs: str = ""  # the scenario code's digest that answered it ("" when the row predates digests)
-    dependency_date: str = ""  # the environment's exclude-newer date, for matrix rows that have one
-    detail: str = ""  # the result's one-line detail: for an error, why it gave no answer
-    python: str = interpreters.DEFAULT  # the interpreter it was measured on
+# What one answer of the record or of a bisect probe is: the result (a ``Row``: a probe is carried as
+# its release's result) and what answered it, BY_MATRIX or BY_BISECT.
+Answered = tuple[Row, str]
 
 
 @dataclass(frozen=True)
 class BisectKnowledge:
-    probes: tuple[AuditRow, ...]
+    probes: tuple[Row, ...]
     ranges: dict[tuple[str, str, str], tuple[tuple[str, str], ...]]  # (scenario, case, framework) -> ranges
     releases: dict[str, tuple[str, ...]]  # framework -> every release the bisects knew to exist
 
 
-def _record_results(root: Path) -> list[AuditRow]:
-    """The record's results of releases (local builds left out), as AuditRows. The one reader of
-    reports/matrix.json here: switching to another record API changes this function only."""
-    path = root / "reports" / "matrix.json"
-    if not path.exists():
-        raise RecordError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
-    try:
-        document = json.loads(path.read_text())
-        results, environments = document["results"], document.get("environments", [])
-    except (ValueError, KeyError, TypeError) as exc:
-        raise RecordError(f"reports/matrix.json cannot be read ({exc}); restore it with git") from None
-    dates = {e["source"]: e.get("exclude_newer") or "" for e in environments}
-    # The record's key for an interpreter's result (harness/store/rows.py PYTHON_KEY: absent on the default).
-    return [
-        AuditRow(
-            r["scenario"],
-            r["case"],
-            r["framework"],
-            r["version"],
-            r["outcome"],
-            BY_MATRIX,
-            r.get("inputs") or "",
-            dates.get(r["source"], ""),
-            r.get("detail") or "",
-            r.get("python") or interpreters.DEFAULT,
-        )
-        for r in results
-        if r["source"] == f"{r['framework']}=={r['version']}"
-    ]
+@dataclass(frozen=True)
+class RecordResults:
+    """The record's results of releases (local builds left out), and each release's dependency date."""
+
+    rows: tuple[Row, ...]
+    dates: dict[str, str]  # source -> its environment's exclude-newer date ("" when it has none)
+
+
+def _record_results(root: Path) -> RecordResults:
+    """The record's results of releases, read by the record's one reader (harness/store/record.py
+    ``Record.load``: validated and migrated; a damaged record is its ``RecordError``)."""
+    document = record.Record(root / "reports").load()
+    if document is None:
+        raise record.RecordError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
+    # By source alone: a release's dependency date is its upload time, the same on every interpreter.
+    dates = {e.source: e.exclude_newer or "" for e in record.environments(document)}
+    return RecordResults(tuple(r for r in rows.of_document(document) if r.release), dates)
+
+
+def _probe_row(p: Mapping) -> Row:
+    """A bisect probe as the result of its release (a probe is always of a release of the index)."""
+    result = CaseResult(p["scenario"], p["case"], p["outcome"], p.get("detail") or "")
+    source = f"{p['framework']}=={p['version']}"
+    python = p.get("python") or interpreters.DEFAULT
+    return Row(result, p["framework"], p["version"], source, inputs=p.get("inputs") or None, python=python)
 
 
 def _bisect_knowledge(root: Path) -> BisectKnowledge:
-    """Every bisect's probes, ranges and known releases (reports/bisect.json), as AuditRows."""
-    record = boundaries.load_record(root / "reports" / "bisect.json")
-    probes = tuple(
-        AuditRow(
-            p["scenario"],
-            p["case"],
-            p["framework"],
-            p["version"],
-            p["outcome"],
-            BY_BISECT,
-            p.get("inputs") or "",
-            detail=p.get("detail") or "",
-            python=p.get("python") or interpreters.DEFAULT,
-        )
-        for p in record["probes"]
-    )
+    """Every bisect's probes (as rows), ranges and known releases (reports/bisect.json)."""
+    document = boundaries.load_record(root / "reports" / "bisect.json")
+    probes = tuple(_probe_row(p) for p in document["probes"])
     ranges: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
     # Any interpreter's ranges: a bisect on one found no change inside them, and an audit on another
     # infers from them only between two releases measured on its own interpreter that agree.
-    for b in record["bisects"]:
+    for b in document["bisects"]:
         ranges.setdefault((b["scenario"], b["case"], b["framework"]), []).append((b["from"], b["to"]))
     return BisectKnowledge(
         probes,
         {k: tuple(v) for k, v in ranges.items()},
-        {fw: tuple(vs) for fw, vs in record["releases"].items()},
+        {fw: tuple(vs) for fw, vs in document["releases"].items()},
     )
 
 
@@ -320,17 +289,21 @@ def knowledge(root: Path, scenarios: Iterable, python: str = interpreters.DEFAUL
     digests = {s.id: result_cache.scenario_inputs(root, s.module) for s in scenarios}
     results = _record_results(root)
     bisects = _bisect_knowledge(root)
-    by_case: dict[tuple[str, str, str], list[AuditRow]] = {}
+    answered: list[Answered] = [
+        *((p, BY_BISECT) for p in bisects.probes),
+        *((r, BY_MATRIX) for r in results.rows),
+    ]
+    by_case: dict[tuple[str, str, str], list[Answered]] = {}
     # Probes first, then the record's results over them: where both answered, the record wins.
-    for row in itertools.chain(bisects.probes, results):
+    for row, measured_by in answered:
         if row.inputs and digests.get(row.scenario) and row.inputs != digests[row.scenario]:
             continue
-        by_case.setdefault((row.scenario, row.case, row.framework), []).append(row)
+        by_case.setdefault((row.scenario, row.case, row.framework), []).append((row, measured_by))
     # A release an install showed to carry no framework package, for any case (a release-wide fact).
     empty: dict[tuple[str, str], str] = {}
-    for row in itertools.chain(bisects.probes, results):
+    for row, _ in answered:
         if row.outcome == ERROR and NOTHING_TO_RUN in row.detail:
-            empty.setdefault((row.framework, row.version), row.detail.removeprefix("install failed: "))
+            empty.setdefault((row.framework, row.version or ""), row.detail.removeprefix("install failed: "))
     out = {}
     for bug in bugs(scenarios):
         key = (bug.scenario, bug.case, bug.framework)
@@ -340,20 +313,22 @@ def knowledge(root: Path, scenarios: Iterable, python: str = interpreters.DEFAUL
         dates: dict[str, str] = {}
         elsewhere: dict[str, dict[str, str]] = {}  # version -> interpreter -> outcome, the others' answers
         uninstallable: set[str] = set()  # releases this interpreter cannot install: no verdict to compare
-        for row in by_case.get(key, []):
+        for row, measured_by in by_case.get(key, []):
+            version = row.version or ""  # a release's result: its version is never null
             if row.python != python:
                 # An interpreter that cannot install the release gave no verdict about the bug there.
                 if row.outcome != ERROR and not interpreters.is_unsupported(row.outcome, row.detail):
-                    elsewhere.setdefault(row.version, {})[row.python] = row.outcome
+                    elsewhere.setdefault(version, {})[row.python] = row.outcome
                 continue
             if row.outcome == ERROR:
-                errors.setdefault(row.version, row.detail)
+                errors.setdefault(version, row.detail)
                 continue
             if interpreters.is_unsupported(row.outcome, row.detail):
-                uninstallable.add(row.version)
-            points[row.version], by[row.version] = row.outcome, row.measured_by
-            if row.dependency_date:
-                dates[row.version] = row.dependency_date
+                uninstallable.add(version)
+            points[version], by[version] = row.outcome, measured_by
+            date = results.dates.get(row.source, "") if measured_by == BY_MATRIX else ""
+            if date:
+                dates[version] = date
         others: dict[str, tuple[str, ...]] = {}
         # Another interpreter's answer stands for this one only while this bug's verdicts agree on
         # every release both answered: an interpreter known to differ (generic-dict's dict-str-int on
@@ -384,7 +359,7 @@ def knowledge(root: Path, scenarios: Iterable, python: str = interpreters.DEFAUL
 def known_releases(root: Path, framework: str) -> set[str]:
     """Every release of ``framework`` the record or a bisect knows to exist: the fallback when the
     package index cannot be read."""
-    found = {r.version for r in _record_results(root) if r.framework == framework}
+    found = {r.version or "" for r in _record_results(root).rows if r.framework == framework}
     return found | set(_bisect_knowledge(root).releases.get(framework, ()))
 
 

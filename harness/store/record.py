@@ -30,13 +30,25 @@ from harness.errors import UsageError
 from harness.planning import interpreters, versions
 from harness.project import PROJECT
 from harness.runtime.outcomes import OUTCOMES
-from harness.store import boundaries, rows, staging
+from harness.store import boundaries, harness_info, rows, staging
+from harness.store.environment import (
+    INTERPRETER_KEY,
+    Environment,
+    as_environments,
+    environments_of,
+    of_document,
+    of_source,
+    recorded_packages,
+    sorted_environments,
+    with_interpreter,
+)
 from harness.store.lock import LOCK_NAME, locked
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 from harness.store.staging import Staging
 from harness.store.upgrade_snapshots import UPGRADE_SNAPSHOTS, UpgradeSnapshots
 
-__all__ = ["LOCK_NAME", "locked"]
+# The environments' helpers are harness/store/environment.py's, named here too for the record's callers.
+__all__ = ["INTERPRETER_KEY", "LOCK_NAME", "environments_of", "locked", "recorded_packages", "sorted_environments"]
 
 RECORD_NAME = "matrix.json"
 BISECT_NAME = "bisect.json"
@@ -282,16 +294,6 @@ def load(reports_dir: Path) -> dict | None:
     return Record(reports_dir).load()
 
 
-def recorded_packages(document: dict | None) -> dict[str, tuple[str, ...]]:
-    """source -> the ``name==version`` packages of the record's environment of that release:
-    the lock a new environment of it is checked against (harness/execution/environments.py)."""
-    return {
-        environment_label(e): tuple(e["packages"])
-        for e in (document or {}).get("environments", [])
-        if e.get("packages") and e.get("exclude_newer") and not e.get("error")
-    }
-
-
 # --- writing: the document, merge, and the all-or-nothing write under the lock ---------------------
 
 
@@ -315,18 +317,33 @@ def sort_key(order: dict[tuple[str, str], int]) -> Callable[[rows.AnyRow], tuple
 
 def document_of(
     results: Iterable[rows.AnyRow],
-    environments: list[dict],
-    harness: dict | None = None,
+    environments: Iterable[Environment | dict],
+    harness: harness_info.HarnessInfo | dict | None = None,
     upgrades: Iterable[rows.AnyRow] = (),
 ) -> dict:
     """A record (or run folder's, or shard's) document of these results and upgrade results, as the file holds it."""
     return {
         "schema_version": SCHEMA_VERSION,
-        "harness": harness or {},
+        "harness": harness_info.of(harness).to_json(),
         "results": [rows.written(r) for r in results],
         rows.UPGRADES: sorted((rows.written(r) for r in upgrades), key=upgrade_sort_key),
-        "environments": environments,
+        "environments": [e.to_json() for e in as_environments(environments)],
     }
+
+
+def environments(document: dict | None) -> list[Environment]:
+    """A record's (or run folder's, or shard's) environments (harness/store/environment.py)."""
+    return of_document(document)
+
+
+def info(document: dict | None) -> harness_info.HarnessInfo:
+    """What measured a record (or run folder's, or shard's) document: its ``harness`` object."""
+    return harness_info.of((document or {}).get("harness"))
+
+
+def environment_of(document: dict | None, source: str) -> Environment | None:
+    """The document's first environment of the release ``source`` (harness/store/environment.py ``of_source``)."""
+    return of_source(document, source)
 
 
 def upgrade_sort_key(row: rows.AnyRow) -> tuple:
@@ -349,61 +366,18 @@ def dumps(document: dict) -> str:
 _key = rows.key_of
 
 
-# An environment entry of a build on another interpreter than the default holds ``interpreter``
-# (``3.10``, schema 5); its full version is its ``python`` (``3.10.13``), as every entry's is.
-INTERPRETER_KEY = "interpreter"
-
-
-def with_interpreter(entry: dict) -> dict:
-    """An environment entry of schema 1-4 in schema 5: its ``interpreter`` after ``version`` (the default)."""
-    if INTERPRETER_KEY in entry:
-        return entry
-    keys = list(entry)
-    at = keys.index("version") + 1 if "version" in keys else len(keys)
-    return {
-        **{k: entry[k] for k in keys[:at]},
-        INTERPRETER_KEY: interpreters.DEFAULT,
-        **{k: entry[k] for k in keys[at:]},
-    }
-
-
-def environment_label(entry: dict) -> str:
-    """What identifies an environment entry, as ``Build.label`` names its build: its source, and
-    ``on <interpreter>`` where that is not the default."""
-    py = entry.get(INTERPRETER_KEY)
-    return entry["source"] if not py or py == interpreters.DEFAULT else f"{entry['source']} on {py}"
-
-
 def row_label(row: rows.AnyRow) -> str:
-    """The label of the environment a result was measured in (``environment_label``)."""
+    """The label of the environment a result was measured in (``Environment.label``)."""
     r = rows.fields(row)
     py = rows.python_of(r)
     return r["source"] if py == interpreters.DEFAULT else f"{r['source']} on {py}"
 
 
-def sorted_environments(environments: Iterable[dict]) -> list[dict]:
-    """Environment entries in the record's order: by framework, then source, then interpreter."""
-    return sorted(
-        environments,
-        key=lambda e: (e["framework"], e["source"], interpreters.key(e.get(INTERPRETER_KEY) or interpreters.DEFAULT)),
-    )
-
-
-def environments_of(document: dict | None, labels: set[str]) -> list[dict]:
-    """The record's environment entries of ``labels`` (a run that kept a result keeps its build's entry)."""
-    return [e for e in (document or {}).get("environments", []) if environment_label(e) in labels]
-
-
-def one_per_source(environments: Iterable[dict]) -> list[dict]:
-    """Environment entries, one per build (a later entry of a build replaces an earlier one)."""
-    return list({environment_label(e): e for e in environments}.values())
-
-
 def merge(
     existing: dict | None,
     results: Sequence[rows.AnyRow],
-    environments: list[dict],
-    harness: dict,
+    environments: Iterable[Environment | dict],
+    harness: harness_info.HarnessInfo | dict,
     order: dict[tuple[str, str], int],
     prune: Iterable[tuple[str, str, str, str]] = (),
     upgrades: Sequence[rows.AnyRow] = (),
@@ -440,8 +414,8 @@ def merge(
     sources = {row_label(r) for r in merged} | {
         s for r in all_upgrades for s in (r["source"], rows.fields(r).get("from_source"))
     }
-    envs = {environment_label(e): e for e in (existing or {}).get("environments", [])}
-    envs.update({environment_label(e): e for e in environments})
+    envs = {e.label: e for e in of_document(existing)}
+    envs.update({e.label: e for e in as_environments(environments)})
     kept_envs = sorted_environments(e for s, e in envs.items() if s in sources)
     return document_of(merged, kept_envs, harness, all_upgrades)
 

@@ -1,6 +1,6 @@
 """What the checkout says of itself, from git and pyproject.toml: the code that answered (the
 record's harness information) and where the record's commit is published (the PR comment's links).
-Orchestrator side; the renderers get these values, they never run git."""
+The renderers get these values, they never run git."""
 
 from __future__ import annotations
 
@@ -11,21 +11,16 @@ from pathlib import Path
 
 from harness import __version__
 from harness.planning import interpreters
+from harness.store.harness_info import HarnessInfo
 
 
-def harness_info(root: Path) -> dict:
+def harness_info(root: Path) -> HarnessInfo:
     """Python, platform and harness version for the record; the code tree hash when in git.
 
     The tree hashes of harness/ and scenarios/ (not the commit) identify the code, so
     committing a regenerated report does not make it stale.
     """
-    info = {
-        "python": platform.python_version(),
-        "platform": f"{platform.system().lower()}-{platform.machine()}",
-        "version": __version__,
-        # The interpreter every release is measured on; a result on another names its own (issue 46).
-        "default_interpreter": interpreters.DEFAULT,
-    }
+    code = None
     try:
         trees = [
             subprocess.run(
@@ -40,10 +35,17 @@ def harness_info(root: Path) -> dict:
             text=True,
             check=True,
         ).stdout.strip()
-        info["code"] = f"harness@{trees[0]} scenarios@{trees[1]}" + (" (uncommitted changes)" if dirty else "")
+        code = f"harness@{trees[0]} scenarios@{trees[1]}" + (" (uncommitted changes)" if dirty else "")
     except (OSError, subprocess.CalledProcessError, IndexError):
         pass
-    return info
+    return HarnessInfo(
+        python=platform.python_version(),
+        platform=f"{platform.system().lower()}-{platform.machine()}",
+        version=__version__,
+        # The interpreter every release is measured on; a result on another names its own (issue 46).
+        default_interpreter=interpreters.DEFAULT,
+        code=code,
+    )
 
 
 def link_base_of(root: Path) -> str:
