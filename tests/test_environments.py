@@ -23,7 +23,7 @@ def fake_uv(monkeypatch):
             python.parent.mkdir(parents=True, exist_ok=True)
             python.symlink_to(sys.executable)
 
-    monkeypatch.setattr(environments, "uv_command", lambda: ["uv"])
+    monkeypatch.setattr(environments.uv, "command", lambda: ["uv"])
     monkeypatch.setattr(environments, "_run", run)
     monkeypatch.setattr(environments, "dependency_date", lambda build, cache_dir: "2025-04-09T00:00:00Z")
     return calls

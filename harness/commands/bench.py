@@ -35,7 +35,7 @@ from pathlib import Path
 
 from harness.commands import flags
 from harness.execution import environments, pool
-from harness.planning import builds, releases
+from harness.planning import builds, releases, uv
 from harness.project import PROJECT, Project
 from harness.runtime import frameworks, registry, reproduction
 
@@ -199,16 +199,16 @@ def main(argv: list[str] | None = None) -> int:
                 if Path(m.root) == work.resolve():
                     pool.stop(m)
 
-        uv = environments.uv_command()
+        uv_cmd = uv.command()
         baseline = floor = 0.0
         for b in build_list:
             venv = Path(tmp) / "baseline" / environments.env_name(b, False)
             date = environments.dependency_date(b, cache_dir)
             started = time.monotonic()
-            subprocess.run([*uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True)
+            subprocess.run([*uv_cmd, "venv", "-q", "--python", sys.executable, str(venv)], check=True)
             subprocess.run(
                 [
-                    *uv,
+                    *uv_cmd,
                     "pip",
                     "install",
                     "-q",

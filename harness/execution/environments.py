@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from harness.execution import progress
-from harness.planning import index, interpreters
+from harness.planning import index, interpreters, uv
 from harness.planning.builds import NOTHING_TO_RUN, Build
 
 MARKER = "harness-build.json"
@@ -58,13 +58,6 @@ class Environment:
         if self.reused:
             return "reused"
         return "built from the record's packages" if self.from_record else "built"
-
-
-def uv_command() -> list[str]:
-    found = shutil.which("uv")
-    if found:
-        return [found]
-    return [sys.executable, "-m", "uv"]
 
 
 def dependency_date(build: Build, cache_dir: Path) -> str | None:
@@ -186,7 +179,7 @@ def new_venv(path: Path, interpreter: Path | None = None) -> None:
     an interpreter is never downloaded (issue 46)."""
     _run(
         [
-            *uv_command(),
+            *uv.command(),
             "venv",
             "--quiet",
             "--no-python-downloads",
@@ -214,7 +207,7 @@ def install(
     environment the record holds for this release (``recorded``); otherwise the environment is
     made again, resolved online.
     """
-    cmd = [*uv_command(), "pip", "install", "--quiet", "--python", str(python)]
+    cmd = [*uv.command(), "pip", "install", "--quiet", "--python", str(python)]
     if date:
         cmd += ["--exclude-newer", date]
     if date and recorded:

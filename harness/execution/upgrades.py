@@ -44,7 +44,7 @@ from harness.runtime.runner import strip_paths
 from harness.runtime.scenario import SQLITE
 from harness.store import result_cache
 from harness.store.environment import Environment
-from harness.store.rows import Row
+from harness.store.rows import Row, change_key
 
 WRITTEN = "written"  # the writer's verdict word when it wrote its state
 STEP_TIMEOUT = 240.0  # seconds a step may take (an import of google-adk takes up to 20 s on a loaded machine)
@@ -627,11 +627,6 @@ class _StepWorkers:
     def stop_all(self) -> None:
         for fv in list(self.started):
             pool.stop(self.started.pop(fv))
-
-
-def change_key(row: Row) -> str:
-    """How a reproduced pair's schema change is filed (reports/upgrades/<id>.changes.json)."""
-    return f"{row.case} {row.from_version} -> {row.version}"
 
 
 def row_of(pair: PlannedPair, result: CaseResult) -> Row:

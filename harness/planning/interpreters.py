@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from harness.errors import UsageError
+from harness.planning import uv
 
 # The interpreter every release is measured on, and what a row without a ``python`` field was measured
 # on (every result before schema 5 was measured on CPython 3.11).
@@ -44,12 +45,6 @@ class InterpreterError(UsageError, ValueError):
     """A --python value that names no interpreter found on this machine (one line, exit 2)."""
 
 
-def _uv() -> list[str]:
-    from harness.execution.environments import uv_command
-
-    return uv_command()
-
-
 def _pyenv_root() -> Path:
     return Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
 
@@ -62,7 +57,7 @@ def find(minor: str) -> Path | None:
     env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
     try:
         proc = subprocess.run(
-            [*_uv(), "python", "find", "--no-python-downloads", f"cpython@{minor}"],
+            [*uv.command(), "python", "find", "--no-python-downloads", f"cpython@{minor}"],
             capture_output=True,
             text=True,
             env=env,

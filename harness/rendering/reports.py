@@ -13,7 +13,7 @@ from harness.planning import interpreters, versions
 from harness.project import PROJECT, Project
 from harness.rendering.metadata import ScenarioMetadata
 from harness.store import environment
-from harness.store.rows import Row, upgrades_of
+from harness.store.rows import Row, change_key, upgrades_of
 from harness.store.rows import of_document as rows_of
 from harness.store.rows import on as on_interpreter
 
@@ -141,7 +141,6 @@ def write_upgrades(
     """reports/upgrades/<id>.md for every upgrade scenario with results (harness/rendering/upgrade_report.py),
     and its schema changes (<id>.changes.json): those ``new_changes`` holds (``"<id>:<case> <writer> ->
     <reader>"`` -> the change) over those the folder keeps, for exactly the pairs that reproduce."""
-    from harness.execution.upgrades import change_key
     from harness.planning import upgrades
     from harness.rendering import upgrade_report
     from harness.runtime.outcomes import REPRODUCED

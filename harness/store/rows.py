@@ -160,6 +160,11 @@ def pair_key(row: AnyRow) -> tuple[str, str, str, str]:
     return (r["scenario"], r["case"], r.get("from_source") or "", r["source"])
 
 
+def change_key(row: Row) -> str:
+    """How a reproduced upgrade pair's schema change is filed (reports/upgrades/<id>.changes.json)."""
+    return f"{row.case} {row.from_version} -> {row.version}"
+
+
 def of_document(document: Mapping | None) -> list[Row]:
     """A record's (or run folder's, or shard's) results as rows (a document whose results are rows
     already, as the reports' renderer passes on, gives them back as they are)."""
