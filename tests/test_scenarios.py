@@ -2,34 +2,32 @@
 
 The store (snapshots/matrix/<scenario>/<case>/<version>.txt) holds each release's outcome, detail
 and timeline once; the pinned release's result must equal its nearest stored snapshot, so a
-changed timeline fails with the diff. Accept a deliberate change through the matrix
-(``nox -s matrix -- --update-snapshots``) and say in the commit which release changed what.
+changed timeline fails with the diff. syrupy makes the comparison over that store
+(tests/syrupy_store.py): ``nox -s tests -- --snapshot-update`` stores a deliberate change of the
+pinned release through the store's writer, as the matrix's ``--update-snapshots`` does; say in the
+commit which release changed what.
 """
 
 from __future__ import annotations
 
-import difflib
-
 import pytest
+from syrupy.assertion import SnapshotAssertion
 
-from conftest import ROOT, case_params, installed
+from conftest import case_params
 from harness.runtime.runner import run_case
-from harness.store.snapshots import SnapshotStore
+from syrupy_store import MatrixStoreExtension, measure
 
-STORE = SnapshotStore(ROOT / "snapshots" / "matrix")
+
+@pytest.fixture
+def snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(MatrixStoreExtension)
 
 
 @pytest.mark.parametrize(("scenario", "case"), case_params())
-def test_case_matches_its_stored_snapshot(scenario, case):
-    version = installed(scenario.framework)
-    base = STORE.nearest(scenario.id, case.id, version)
-    assert base is not None, f"no snapshot of {scenario.id}:{case.id} at or before {version}: run the matrix"
+def test_case_matches_its_stored_snapshot(scenario, case, snapshot):
     result = run_case(scenario, case)
     assert result.outcome != "error", result.detail
-    text = f"outcome: {result.outcome}\ndetail: {result.detail}\n\n{result.timeline}"
-    stored = STORE.read(scenario.id, case.id, base)
-    diff = "".join(difflib.unified_diff(stored.splitlines(True), text.splitlines(True), f"snapshot {base}", version))
-    assert text == stored, diff
+    assert measure(scenario, case).row(result) == snapshot
 
 
 @pytest.mark.parametrize(("scenario", "case"), case_params())

@@ -92,11 +92,34 @@ def test_orphans_are_found(store):
     assert store.orphans(set()) == ["adk-x/c"]
 
 
+def test_orphan_files_are_every_file_of_an_undefined_case_and_only_they_are_removed(store):
+    store.accept(result("1.0.0"))
+    store.accept({**result("2.0.0", outcome="fixed"), "python": "3.12"})  # an interpreter's own file
+    known = {("adk-x", "c")}
+    assert store.orphan_files(known) == []
+    orphans = store.orphan_files(set())
+    assert [p.relative_to(store.root).as_posix() for p in orphans] == ["adk-x/c/1.0.0.txt", "adk-x/c/py3.12/2.0.0.txt"]
+    with pytest.raises(ValueError, match="no orphaned snapshot"):
+        store.remove_orphan(orphans[0], known)  # a defined case's file is never deleted
+    for path in orphans:
+        store.remove_orphan(path, set())
+    assert list(store.root.iterdir()) == []  # the folders they leave empty go too
+
+
+def test_location_is_the_nearest_file_or_where_the_first_is_stored(store):
+    assert store.location("adk-x", "c", "2.0.0") == store.root / "adk-x/c/2.0.0.txt"
+    assert store.location("adk-x", "c", "2.0.0", "3.12") == store.root / "adk-x/c/py3.12/2.0.0.txt"
+    store.accept(result("1.0.0"))
+    assert store.location("adk-x", "c", "2.0.0") == store.root / "adk-x/c/1.0.0.txt"
+    assert store.location("adk-x", "c", "2.0.0", "3.12") == store.root / "adk-x/c/1.0.0.txt"
+
+
 def test_the_committed_store_is_valid_and_has_no_orphans():
     committed = SnapshotStore(ROOT / "snapshots" / "matrix")
     committed.validate()
     pairs = {(s.id, c.id) for s, c in registry.select(registry.discover(), [])}
     assert committed.orphans(pairs) == [], "stale snapshots of deleted cases: delete them"
+    assert committed.orphan_files(pairs) == []
 
 
 def test_render_is_outcome_detail_then_timeline():

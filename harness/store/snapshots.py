@@ -85,6 +85,14 @@ class SnapshotStore:
                 return f"{INTERPRETER_DIR.format(python)}/{own[-1]}"
         return base
 
+    def location(self, scenario: str, case: str, version: str, python: str = interpreters.DEFAULT) -> Path:
+        """The file a result of ``version`` on ``python`` is compared with (``nearest``); with none
+        stored, the file ``accept`` stores its first snapshot in."""
+        base = self.nearest(scenario, case, version, python)
+        if base is None:
+            return self._dir(scenario, case, python) / f"{version}.txt"
+        return self.root / scenario / case / f"{base}.txt"
+
     def read(self, scenario: str, case: str, version: str) -> str:
         return read_text(self._dir(scenario, case) / f"{version}.txt", self.root.parent.parent)
 
@@ -203,3 +211,26 @@ class SnapshotStore:
     def orphans(self, known: set[tuple[str, str]]) -> list[str]:
         """Stored (scenario/case) directories that no scenario defines any more: nobody checks them."""
         return sorted(f"{s}/{c}" for s, c in self.known_pairs() - known)
+
+    def orphan_files(self, known: set[tuple[str, str]]) -> list[Path]:
+        """Every stored file of a (scenario, case) not in ``known``, an interpreter's own ones too."""
+        if not self.root.exists():
+            return []
+        files = (*self.root.glob("*/*/*.txt"), *self.root.glob(f"*/*/{INTERPRETER_DIR.format('*')}/*.txt"))
+        return sorted(p for p in files if self._pair_of(p) not in known)
+
+    def remove_orphan(self, path: Path, known: set[tuple[str, str]]) -> None:
+        """Delete ``path``, one of ``orphan_files(known)``, and the folders it leaves empty; any
+        other file is refused: a release's snapshot of a known case is never deleted."""
+        if path not in self.orphan_files(known):
+            raise ValueError(f"{path} is no orphaned snapshot: refused to delete it")
+        path.unlink()
+        for folder in path.parents:
+            if folder == self.root or not folder.is_relative_to(self.root) or any(folder.iterdir()):
+                break
+            folder.rmdir()
+
+    def _pair_of(self, path: Path) -> tuple[str, str]:
+        """(scenario, case) of a stored file's path."""
+        scenario, case = path.relative_to(self.root).parts[:2]
+        return scenario, case
