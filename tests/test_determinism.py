@@ -2,7 +2,7 @@
 
 One run per case in this process in a shuffled order, then another process that runs every
 case once in its own shuffled order, on the pinned releases: order and process are what this
-test varies (tests/test_scenarios.py runs each case twice in a row and once more against the
+test varies (tests/test_scenarios.py runs each case twice in a row, the first against the
 snapshot another process stored; issue 51: five runs of every case here were 107 s of the
 suite). A case that flickers fails here, naming the variants it produced; it is never retried
 until green. On every other
@@ -101,7 +101,7 @@ def test_a_scenario_id_selects_every_check_that_covers_it_and_only_its_cases():
         "test_a_warm_run_gives_the_matrix_s_results_byte_for_byte_for_every_case[google-adk]" in line
         for line in collected
     )
-    assert any(f"test_case_is_deterministic[{sid}:" in line for line in collected)
+    assert any(f"test_case_matches_its_stored_snapshot[{sid}:" in line for line in collected)
     assert not any("agents-" in line for line in collected), collected
 
     class Config:
