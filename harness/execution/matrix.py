@@ -243,8 +243,7 @@ def _plan(
         staging.check_writable(options.out)
     existing = record.load(reports_dir)  # an unreadable record is refused before any work
     bisects = record.bisect_record(reports_dir)
-    store = SnapshotStore(options.root / "snapshots" / "matrix")
-    store.validate()
+    store = upgrade_plan.store  # the one snapshot store, validated (both its folders) by upgrade_axis.plan
     chosen = [scenarios[i] for i in dict.fromkeys(s.id for s, _ in selected)]
     members = None if options.specs else membership.matrix_releases(chosen, store, bisects, existing, cache_dir)
     plan = resolve_builds(options, selected, members, cache_dir)
@@ -320,11 +319,7 @@ def run(options: Options) -> int:
         one_per_build([*kept_builds, *upgrade_run.environments, *(rec for rec, _ in outcomes if rec)])
     )
     results = [r for _, rs in outcomes for r in rs]
-    upgrade_axis.check_snapshots(upgrade_rows, upgrade_plan.store, options.update_snapshots)
-    for orphan in upgrade_plan.store.orphans(
-        {(s.id, c) for s in upgrade_plan.scenarios.values() for c in s.case_ids()}
-    ):
-        log(f"warning: snapshots/upgrades/{orphan}/ belongs to no upgrade case any more; delete it")
+    upgrade_axis.check_snapshots(upgrade_rows, store, options.update_snapshots)
     if postgres.failure():
         unserved = sum(r.detail.startswith(NO_SERVER) for r in results)
         log(f"postgresql: the server could not start; {unserved} cases on it are errors: {postgres.failure()}")
@@ -332,8 +327,9 @@ def run(options: Options) -> int:
     results.sort(key=record.sort_key(order))
     check_snapshots(results, store, options.update_snapshots, of_document(existing))
     all_pairs = {(s.id, c.id) for s, c in registry.select(scenarios, [])}
-    for orphan in store.orphans(all_pairs):
-        log(f"warning: snapshots/matrix/{orphan}/ belongs to no scenario case any more; delete it")
+    upgrade_cases = {(s.id, c) for s in upgrade_plan.scenarios.values() for c in s.case_ids()}
+    for orphan in store.orphans(all_pairs, upgrade_cases):
+        log(f"warning: snapshots/{orphan}/ belongs to no scenario's case any more; delete it")
 
     harness = checkout.harness_info(options.root)
     if options.shard:
