@@ -25,7 +25,7 @@ from harness.runtime.scenario import Case, Scenario
 from harness.store import membership, record, result_cache, staging
 from harness.store.environment import Environment, one_per_build
 from harness.store.rows import Row, of_document, unjudged_lines
-from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
+from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, Key, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
 
@@ -216,7 +216,8 @@ def check_snapshots(results: list[Row], store: SnapshotStore, update: bool, reco
                 and (x.scenario, x.case, x.version) not in ran
             ]
             if store.accept(r):
-                r.snapshot, r.snapshot_base = UPDATED, r.version
+                # The file it is compared with now: an interpreter's own (py3.10/<version>) is no <version>.
+                r.snapshot, r.snapshot_base = UPDATED, store.base(store.path(Key.of(r)))
                 for x in later:
                     assert base is not None and x.version is not None  # `later` is empty without a base
                     store.pin(x.scenario, x.case, x.version, base)

@@ -68,7 +68,7 @@ def check_snapshots(rows: list[Row], store: SnapshotStore, update: bool) -> None
         check = store.check(r)
         r.snapshot, r.snapshot_base, r.snapshot_diff = check.status, check.base, check.diff
         if update and check.status in (NEW, CHANGED) and store.accept(r):
-            r.snapshot, r.snapshot_base = UPDATED, store.base(store.own(Key.of(r)))
+            r.snapshot, r.snapshot_base = UPDATED, store.base(store.path(Key.of(r)))
 
 
 def contradicted_proofs(results: list[Row], root: Path = PROJECT.root) -> list[tuple[Row, str]]:
