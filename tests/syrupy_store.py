@@ -1,9 +1,10 @@
 """syrupy over the matrix's snapshot store (harness/store/snapshots.py): one store of timelines.
 
 A case's assertion is located at the store's own file, the one ``SnapshotStore.check`` compares the
-pinned release's result with (``<scenario>/<case>/<version>.txt`` of the nearest earlier stored
-release, or an interpreter's own); ``--snapshot-update`` stores the result through the matrix's
-writer (``SnapshotStore.accept``, with the pins of ``check_snapshots``), never a copy of its own.
+pinned release's result with (``SnapshotStore.path`` of its key: ``<scenario>/<case>/<version>.txt``
+of the nearest earlier stored release, or an interpreter's own); ``--snapshot-update`` stores the
+result through the matrix's writer (``SnapshotStore.accept``, with the pins of ``check_snapshots``),
+never a copy of its own.
 Unused-snapshot detection sees only the store's orphaned files (a scenario or case no scenario
 defines any more): the files of the other releases are the matrix's, which this suite does not run.
 syrupy relates an unused snapshot to the run's selection by the test file's name (its report's
@@ -30,7 +31,7 @@ from syrupy.extensions.base import AbstractSyrupyExtension
 from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
 from harness.store.rows import Row
-from harness.store.snapshots import UPDATED, SnapshotStore, read_text, render
+from harness.store.snapshots import UPDATED, Key, SnapshotStore, read_text, render
 
 if TYPE_CHECKING:
     from syrupy.location import PyTestLocation
@@ -72,6 +73,11 @@ class Measured:
     backend: str | None
     python: str
 
+    @property
+    def key(self) -> Key:
+        """The key its result is stored by (harness/store/snapshots.py)."""
+        return Key(self.scenario, self.case, self.version, self.python)
+
     def row(self, result: CaseResult) -> Row:
         """The case's result as a row of that release (what the matrix stores for ``framework==version``)."""
         source = f"{self.framework}=={self.version}"
@@ -108,6 +114,7 @@ class MatrixStoreExtension(AbstractSyrupyExtension):
     """The snapshot of a test parametrized by ``scenario`` and ``case`` (tests/conftest.py
     ``case_params``), on the release of its framework installed here."""
 
+    # The store's folder of the bug cases' snapshots (the upgrade pairs' beside it are no test's here).
     store_root: ClassVar[Path] = ROOT / "snapshots" / "matrix"
     file_extension = "txt"
     # One file a snapshot, so nothing is gained by holding writes until the session ends.
@@ -128,7 +135,7 @@ class MatrixStoreExtension(AbstractSyrupyExtension):
 
     @classmethod
     def store(cls) -> SnapshotStore:
-        return SnapshotStore(cls.store_root)
+        return SnapshotStore(cls.store_root.parent)
 
     # --- where a snapshot is ----------------------------------------------------------------------
 
@@ -144,7 +151,7 @@ class MatrixStoreExtension(AbstractSyrupyExtension):
     @classmethod
     def get_location(cls, *, test_location: PyTestLocation, index: SnapshotIndex) -> str:
         m = cls.measured(test_location)
-        return str(cls.store().location(m.scenario, m.case, m.version, m.python))
+        return str(cls.store().path(m.key))
 
     @classmethod
     def matches_test_location(cls, *, test_location: PyTestLocation, snapshot_location: str) -> bool:
@@ -192,8 +199,7 @@ class MatrixStoreExtension(AbstractSyrupyExtension):
             text = read_text(path, self.store_root.parent.parent)
         except FileNotFoundError:
             return None
-        scenario, case = path.relative_to(self.store_root).parts[:2]
-        return Stored(text, path.relative_to(self.store_root / scenario / case).with_suffix("").as_posix())
+        return Stored(text, self.store().base(path))
 
     @classmethod
     def write_snapshot_collection(
@@ -212,7 +218,7 @@ class MatrixStoreExtension(AbstractSyrupyExtension):
             raise ValueError(f"{row.source} {row.scenario}:{row.case}: not stored ({row.outcome}: {row.detail})")
         # The record (reports/matrix.json) points at the store for its timelines; a test run does
         # not write it, so say how to bring it along rather than leave it silently behind.
-        stored = cls.store().location(row.scenario, row.case, row.version or "", row.python)
+        stored = cls.store().path(Key.of(row))
         warnings.warn(
             f"stored {stored.relative_to(cls.store_root.parent.parent).as_posix()} ({row.source}); reports/ "
             f"still holds its last matrix run: `nox -s matrix -- {row.source} --only {row.scenario}` brings it along",

@@ -20,8 +20,7 @@ from harness.errors import UsageError
 from harness.execution import matrix
 from harness.runtime.result import CaseResult
 from harness.runtime.runner import strip_paths
-from harness.store.snapshots import SnapshotCorrupt, SnapshotStore
-from harness.store.upgrade_snapshots import UpgradeSnapshots
+from harness.store.snapshots import Key, SnapshotCorrupt, SnapshotStore
 from test_record import RETRY, TOOL, Table, every_adk, files, make_project, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,19 +140,19 @@ def test_a_result_escapes_a_lone_surrogate_when_made():
 def test_a_snapshot_that_is_not_utf8_is_a_damaged_store_in_one_line(tmp_path):
     """Reading a stored snapshot (to compare with it, or for its timeline) refuses a file that is
     not UTF-8 in one line naming it. Before, the read raised UnicodeDecodeError."""
-    store = SnapshotStore(tmp_path / "snapshots" / "matrix")
+    store = SnapshotStore(tmp_path / "snapshots")
     row = {"scenario": "adk-x", "case": "c", "version": "1.0.0", "source": "google-adk==1.0.0"}
     assert store.accept({**row, "outcome": "fixed", "detail": "d", "timeline": "a\n", "release": True})
-    (store.root / "adk-x" / "c" / "1.0.0.txt").write_bytes(b"outcome: fixed\ndetail: \xff\n\na\n")
-    upgrades = UpgradeSnapshots(tmp_path / "snapshots" / "upgrades")
-    (upgrades.root / "adk-x" / "c").mkdir(parents=True)
-    upgrades.path("adk-x", "c", "1.0.0", "2.0.0").write_bytes(b"outcome: fixed\ndetail: \xff\n\na\n")
+    (store.matrix / "adk-x" / "c" / "1.0.0.txt").write_bytes(b"outcome: fixed\ndetail: \xff\n\na\n")
+    pair = {**row, "version": "2.0.0", "from_version": "1.0.0"}
+    store.own(Key.of(pair)).parent.mkdir(parents=True)
+    store.own(Key.of(pair)).write_bytes(b"outcome: fixed\ndetail: \xff\n\na\n")
     for read in (
-        lambda: store.timeline("adk-x", "c", "1.0.0"),
+        lambda: store.timeline({**row, "snapshot_base": "1.0.0"}),
         lambda: store.check({**row, "outcome": "fixed", "detail": "d", "timeline": "a\n"}),
         store.validate,
-        lambda: upgrades.timeline("adk-x", "c", "1.0.0", "2.0.0"),
-        upgrades.validate,
+        lambda: store.timeline(pair),
+        lambda: store.check({**pair, "outcome": "fixed", "detail": "d", "timeline": "a\n"}),
     ):
         with pytest.raises(SnapshotCorrupt) as err:
             read()

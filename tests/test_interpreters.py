@@ -118,7 +118,7 @@ def test_a_schema_4_record_reads_as_measured_on_the_default_interpreter():
 
 
 def test_an_interpreter_s_snapshot_is_stored_only_where_it_differs_and_is_inherited(tmp_path):
-    store = SnapshotStore(tmp_path / "snapshots" / "matrix")
+    store = SnapshotStore(tmp_path / "snapshots")
     for v in ("0.0.12", "0.17.1"):
         store.accept({**row(v, "reproduced" if v == "0.0.12" else "fixed").fields(), "release": True})
     same = row("0.17.1", "fixed", python="3.10")
@@ -134,9 +134,26 @@ def test_an_interpreter_s_snapshot_is_stored_only_where_it_differs_and_is_inheri
     assert store.check(row("0.17.0", "fixed", python="3.10", timeline="not wrapped\n")).status == "match"
     assert store.nearest(GENERIC, "dict-str-int", "0.17.1", "3.10") == "0.17.1"
     assert store.nearest(GENERIC, "dict-str-int", "0.17.0") == "0.0.12"  # the default never sees it
-    assert store.timeline(GENERIC, "dict-str-int", "py3.10/0.0.12") == "not wrapped\n"
+    assert store.timeline({**other.fields(), "snapshot_base": "py3.10/0.0.12"}) == "not wrapped\n"
     assert render(other).startswith("outcome: fixed\n")
     store.validate()  # the interpreter's folder is where a snapshot belongs
+
+
+def test_an_interpreter_s_stored_result_names_its_own_file_as_its_base(tmp_path):
+    """Fault: --update-snapshots stored an interpreter's changed result in <case>/py3.10/<version>.txt
+    but wrote its snapshot_base as <version>, the default's file: the record, which leaves out the
+    timeline of an updated row, read it back from the default's file (another timeline) or from none."""
+    from harness.execution.matrix import check_snapshots
+
+    store = SnapshotStore(tmp_path / "snapshots")
+    assert store.accept(row("0.0.12", "reproduced"))
+    changed = row("0.0.12", "reproduced", python="3.10", timeline="not wrapped\n")
+    check_snapshots([changed], store, update=True)
+    assert (changed.snapshot, changed.snapshot_base) == ("updated", "py3.10/0.0.12")
+    assert store.timeline(changed) == "not wrapped\n"
+    default = row("0.17.1", "fixed")
+    check_snapshots([default], store, update=True)
+    assert (default.snapshot, default.snapshot_base) == ("updated", "0.17.1")
 
 
 def test_boundaries_are_per_interpreter():

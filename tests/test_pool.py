@@ -31,7 +31,7 @@ from test_driver import MODULE as DRIVER_MODULE
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = Path(sys.executable)
-STORE = SnapshotStore(ROOT / "snapshots" / "matrix")
+STORE = SnapshotStore(ROOT / "snapshots")
 
 
 @pytest.fixture

@@ -256,7 +256,7 @@ def test_a_timeline_the_snapshot_store_holds_is_not_held_again_by_the_record(tmp
     path.write_text(record.dumps(document))
     read = record.read(path, "reports/matrix.json")
     assert [r["timeline"] for r in read["results"]] == ["event 1\nevent 2\n", "x\n"]
-    assert SnapshotStore(tmp_path / "snapshots" / "matrix").timeline("adk-x", "basic", "1.0.0") == "event 1\nevent 2\n"
+    assert SnapshotStore(tmp_path / "snapshots").timeline(row) == "event 1\nevent 2\n"
     (store_dir / "1.0.0.txt").unlink()
     with pytest.raises(record.RecordError) as err:
         record.read(path, "reports/matrix.json")

@@ -1,4 +1,5 @@
-"""The matrix snapshot store: nearest-earlier comparison, no duplicates, corruption and orphans."""
+"""The snapshot store: nearest-earlier comparison, no duplicates, corruption and orphans, a bug case's
+file and an upgrade pair's found by the row's key."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.runtime import registry
-from harness.store.snapshots import SnapshotCorrupt, SnapshotStore, render
+from harness.store.snapshots import Key, SnapshotCorrupt, SnapshotStore, render
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,7 +30,7 @@ def result(version, outcome="reproduced", timeline="a\n", release=True):
 
 @pytest.fixture
 def store(tmp_path):
-    return SnapshotStore(tmp_path / "snapshots" / "matrix")
+    return SnapshotStore(tmp_path / "snapshots")
 
 
 def test_identical_results_are_stored_once_and_later_releases_compare_with_it(store):
@@ -63,7 +64,7 @@ def test_local_builds_and_errors_are_never_stored(store):
 )
 def test_a_corrupted_or_hand_edited_file_is_refused_in_one_line(store, name, content, message):
     store.accept(result("1.0.0"))
-    (store.root / "adk-x" / "c" / name).write_bytes(content)
+    (store.matrix / "adk-x" / "c" / name).write_bytes(content)
     with pytest.raises(SnapshotCorrupt) as err:
         store.validate()
     assert message in str(err.value) and "\n" not in str(err.value)
@@ -89,7 +90,7 @@ def test_matrix_refuses_a_corrupted_store_before_running(tmp_path):
 def test_orphans_are_found(store):
     store.accept(result("1.0.0"))
     assert store.orphans({("adk-x", "c")}) == []
-    assert store.orphans(set()) == ["adk-x/c"]
+    assert store.orphans(set()) == ["matrix/adk-x/c"]
 
 
 def test_orphan_files_are_every_file_of_an_undefined_case_and_only_they_are_removed(store):
@@ -98,28 +99,67 @@ def test_orphan_files_are_every_file_of_an_undefined_case_and_only_they_are_remo
     known = {("adk-x", "c")}
     assert store.orphan_files(known) == []
     orphans = store.orphan_files(set())
-    assert [p.relative_to(store.root).as_posix() for p in orphans] == ["adk-x/c/1.0.0.txt", "adk-x/c/py3.12/2.0.0.txt"]
+    assert [p.relative_to(store.matrix).as_posix() for p in orphans] == [
+        "adk-x/c/1.0.0.txt",
+        "adk-x/c/py3.12/2.0.0.txt",
+    ]
     with pytest.raises(ValueError, match="no orphaned snapshot"):
         store.remove_orphan(orphans[0], known)  # a defined case's file is never deleted
     for path in orphans:
         store.remove_orphan(path, set())
-    assert list(store.root.iterdir()) == []  # the folders they leave empty go too
+    assert list(store.matrix.iterdir()) == []  # the folders they leave empty go too
 
 
-def test_location_is_the_nearest_file_or_where_the_first_is_stored(store):
-    assert store.location("adk-x", "c", "2.0.0") == store.root / "adk-x/c/2.0.0.txt"
-    assert store.location("adk-x", "c", "2.0.0", "3.12") == store.root / "adk-x/c/py3.12/2.0.0.txt"
+def test_path_is_the_nearest_file_or_where_the_first_is_stored(store):
+    assert store.path(Key("adk-x", "c", "2.0.0")) == store.matrix / "adk-x/c/2.0.0.txt"
+    assert store.path(Key("adk-x", "c", "2.0.0", "3.12")) == store.matrix / "adk-x/c/py3.12/2.0.0.txt"
     store.accept(result("1.0.0"))
-    assert store.location("adk-x", "c", "2.0.0") == store.root / "adk-x/c/1.0.0.txt"
-    assert store.location("adk-x", "c", "2.0.0", "3.12") == store.root / "adk-x/c/1.0.0.txt"
+    assert store.path(Key("adk-x", "c", "2.0.0")) == store.matrix / "adk-x/c/1.0.0.txt"
+    assert store.path(Key("adk-x", "c", "2.0.0", "3.12")) == store.matrix / "adk-x/c/1.0.0.txt"
+    assert store.path(Key.of(result("2.0.0"))) == store.matrix / "adk-x/c/1.0.0.txt"
+
+
+def upgrade(writer, reader, outcome="fixed"):
+    return {**result(reader, outcome), "from_version": writer, "from_source": f"google-adk=={writer}"}
+
+
+def test_an_upgrade_pair_is_its_own_file_and_inherits_nothing(store):
+    """An upgrade pair's row (its writer release set) is stored at <writer>-to-<reader>.txt under
+    snapshots/upgrades/, beside the bug cases' folder, and is compared with that file only."""
+    store.accept(result("1.0.0"))  # a bug case's file of the same (scenario, case) stands for no pair
+    pair = upgrade("1.0.0", "1.1.0")
+    assert store.path(Key.of(pair)) == store.upgrades / "adk-x/c/1.0.0-to-1.1.0.txt"
+    assert store.check(pair).status == "new"
+    assert not store.accept({**pair, "outcome": "error"})
+    assert store.accept({**pair, "release": False})  # the release rule is a bug case's: a pair is of two
+    check = store.check(pair)
+    assert (check.status, check.base) == ("match", "1.0.0-to-1.1.0")
+    assert store.check(upgrade("1.0.0", "1.2.0")).status == "new"  # a later reader inherits nothing
+    changed = store.check(upgrade("1.0.0", "1.1.0", "reproduced"))
+    assert changed.status == "changed" and "+++ google-adk==1.0.0 -> google-adk==1.1.0" in changed.diff
+    assert store.timeline({**pair, "snapshot_base": None}) == "a\n"
+    assert store.orphans({("adk-x", "c")}) == []  # the upgrades' files are judged only when their cases are given
+    assert store.orphans({("adk-x", "c")}, set()) == ["upgrades/adk-x/c"]
+    store.validate()
+
+
+def test_a_misplaced_upgrade_snapshot_is_refused_saying_where_it_belongs(store):
+    bad = store.upgrades / "adk-x" / "c" / "1.0.0-1.1.0.txt"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("outcome: fixed\ndetail: d\n\n")
+    with pytest.raises(SnapshotCorrupt, match=r"<scenario>/<case>/<writer>-to-<reader>\.txt"):
+        store.validate()
 
 
 def test_the_committed_store_is_valid_and_has_no_orphans():
-    committed = SnapshotStore(ROOT / "snapshots" / "matrix")
+    from harness.planning import upgrades
+
+    committed = SnapshotStore(ROOT / "snapshots")
     committed.validate()
     pairs = {(s.id, c.id) for s, c in registry.select(registry.discover(), [])}
-    assert committed.orphans(pairs) == [], "stale snapshots of deleted cases: delete them"
-    assert committed.orphan_files(pairs) == []
+    upgrade_cases = {(s.id, c) for s in upgrades.discover(ROOT / "upgrades").values() for c in s.case_ids()}
+    assert committed.orphans(pairs, upgrade_cases) == [], "stale snapshots of deleted cases: delete them"
+    assert committed.orphan_files(pairs, upgrade_cases) == []
 
 
 def test_render_is_outcome_detail_then_timeline():

@@ -48,8 +48,8 @@ def test_counts_per_framework_and_nothing_differs(tmp_path):
 def test_names_each_result_that_differs_with_its_diff(tmp_path):
     store = SnapshotStore(tmp_path)
     stored = result("a", "1.0.0")
-    (tmp_path / "adk-demo" / "a").mkdir(parents=True)
-    (tmp_path / "adk-demo" / "a" / "1.0.0.txt").write_text(render(stored))
+    (store.matrix / "adk-demo" / "a").mkdir(parents=True)
+    (store.matrix / "adk-demo" / "a" / "1.0.0.txt").write_text(render(stored))
     changed = result("a", "2.0.0", "reproduced", "changed", snapshot_base="1.0.0", timeline="line one\nline 2\n")
     new = result("b", "2.0.0", "error", "new", snapshot_base=None)
     text = summary.markdown([stored, changed, new], ["shard-1-of-2.json", "shard-2-of-2.json"], store)

@@ -28,7 +28,7 @@ from harness.runtime.result import CaseResult
 from harness.runtime.upgrade import Pair, Step, Upgrade, UpgradeCase
 from harness.store import record
 from harness.store.rows import Row, upgrades_of
-from harness.store.upgrade_snapshots import UpgradeSnapshots
+from harness.store.snapshots import SnapshotStore
 from scratch import scratch_project
 from tests.test_faults_worker import pool_dir
 
@@ -244,7 +244,7 @@ def test_a_repeated_pair_is_refused():
 
 
 def test_the_pairs_timeline_lives_in_its_snapshot_and_is_read_back(tmp_path):
-    store = UpgradeSnapshots(tmp_path / "snapshots" / "upgrades")
+    store = SnapshotStore(tmp_path / "snapshots")
     row = _row("c", "1.0.0", "1.1.0", snapshot="new")
     assert store.check(row).status == "new"
     assert store.accept(row)
@@ -259,8 +259,8 @@ def test_the_pairs_timeline_lives_in_its_snapshot_and_is_read_back(tmp_path):
 
 
 def test_a_damaged_upgrade_snapshot_is_refused(tmp_path):
-    store = UpgradeSnapshots(tmp_path / "snapshots" / "upgrades")
-    bad = store.root / "adk-toy-upgrade" / "c" / "1.0.0-2.0.0.txt"
+    store = SnapshotStore(tmp_path / "snapshots")
+    bad = store.upgrades / "adk-toy-upgrade" / "c" / "1.0.0-2.0.0.txt"
     bad.parent.mkdir(parents=True)
     bad.write_text("outcome: fixed\n")
     with pytest.raises(Exception, match="is not where an upgrade's snapshot belongs"):
@@ -500,7 +500,7 @@ def test_an_accepted_pair_names_its_own_snapshot_as_its_base(tmp_path):
     rewrote every such row of the record (null -> the pair's file) though nothing had changed."""
     from harness.execution import upgrade_axis
 
-    store = UpgradeSnapshots(tmp_path / "snapshots" / "upgrades")
+    store = SnapshotStore(tmp_path / "snapshots")
     row = _row("c", "1.0.0", "1.1.0", snapshot="new")
     upgrade_axis.check_snapshots([row], store, update=True)
     assert (row.snapshot, row.snapshot_base) == ("updated", "1.0.0-to-1.1.0")

@@ -25,7 +25,7 @@ from harness.runtime.scenario import Case, Scenario
 from harness.store import membership, record, result_cache, staging
 from harness.store.environment import Environment, one_per_build
 from harness.store.rows import Row, of_document, unjudged_lines
-from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
+from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, Key, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
 
@@ -216,7 +216,8 @@ def check_snapshots(results: list[Row], store: SnapshotStore, update: bool, reco
                 and (x.scenario, x.case, x.version) not in ran
             ]
             if store.accept(r):
-                r.snapshot, r.snapshot_base = UPDATED, r.version
+                # The file it is compared with now: an interpreter's own (py3.10/<version>) is no <version>.
+                r.snapshot, r.snapshot_base = UPDATED, store.base(store.path(Key.of(r)))
                 for x in later:
                     assert base is not None and x.version is not None  # `later` is empty without a base
                     store.pin(x.scenario, x.case, x.version, base)
@@ -243,8 +244,7 @@ def _plan(
         staging.check_writable(options.out)
     existing = record.load(reports_dir)  # an unreadable record is refused before any work
     bisects = record.bisect_record(reports_dir)
-    store = SnapshotStore(options.root / "snapshots" / "matrix")
-    store.validate()
+    store = upgrade_plan.store  # the one snapshot store, validated (both its folders) by upgrade_axis.plan
     chosen = [scenarios[i] for i in dict.fromkeys(s.id for s, _ in selected)]
     members = None if options.specs else membership.matrix_releases(chosen, store, bisects, existing, cache_dir)
     plan = resolve_builds(options, selected, members, cache_dir)
@@ -320,11 +320,7 @@ def run(options: Options) -> int:
         one_per_build([*kept_builds, *upgrade_run.environments, *(rec for rec, _ in outcomes if rec)])
     )
     results = [r for _, rs in outcomes for r in rs]
-    upgrade_axis.check_snapshots(upgrade_rows, upgrade_plan.store, options.update_snapshots)
-    for orphan in upgrade_plan.store.orphans(
-        {(s.id, c) for s in upgrade_plan.scenarios.values() for c in s.case_ids()}
-    ):
-        log(f"warning: snapshots/upgrades/{orphan}/ belongs to no upgrade case any more; delete it")
+    upgrade_axis.check_snapshots(upgrade_rows, store, options.update_snapshots)
     if postgres.failure():
         unserved = sum(r.detail.startswith(NO_SERVER) for r in results)
         log(f"postgresql: the server could not start; {unserved} cases on it are errors: {postgres.failure()}")
@@ -332,8 +328,9 @@ def run(options: Options) -> int:
     results.sort(key=record.sort_key(order))
     check_snapshots(results, store, options.update_snapshots, of_document(existing))
     all_pairs = {(s.id, c.id) for s, c in registry.select(scenarios, [])}
-    for orphan in store.orphans(all_pairs):
-        log(f"warning: snapshots/matrix/{orphan}/ belongs to no scenario case any more; delete it")
+    upgrade_cases = {(s.id, c) for s in upgrade_plan.scenarios.values() for c in s.case_ids()}
+    for orphan in store.orphans(all_pairs, upgrade_cases):
+        log(f"warning: snapshots/{orphan}/ belongs to no scenario's case any more; delete it")
 
     harness = checkout.harness_info(options.root)
     if options.shard:

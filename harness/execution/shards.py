@@ -45,7 +45,7 @@ def merge(paths: list[Path], root: Path = PROJECT.root) -> int:
             results,
             envs,
             record.info(documents[0] if documents else None),
-            SnapshotStore(root / "snapshots" / "matrix"),
+            SnapshotStore(root / "snapshots"),
             cache_dir,
             None,
         )

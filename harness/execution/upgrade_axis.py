@@ -15,17 +15,16 @@ from harness.planning import builds as builds_mod
 from harness.planning import upgrades as planning
 from harness.project import PROJECT, Project
 from harness.store.rows import Row
-from harness.store.snapshots import CHANGED, NEW, UPDATED
-from harness.store.upgrade_snapshots import UPGRADE_SNAPSHOTS, UpgradeSnapshots
+from harness.store.snapshots import CHANGED, NEW, UPDATED, Key, SnapshotStore
 
 
 @dataclass
 class UpgradePlan:
-    """The upgrade axis of a run: its scenarios, the pairs to run, their snapshot store."""
+    """The upgrade axis of a run: its scenarios, the pairs to run, the snapshot store (the matrix's too)."""
 
     scenarios: dict[str, planning.UpgradeScenario]
     pairs: list[planning.PlannedPair]
-    store: UpgradeSnapshots
+    store: SnapshotStore
 
 
 def plan(root: Path, only: list[str], of_given_builds: bool) -> tuple[UpgradePlan, list[str]]:
@@ -33,8 +32,8 @@ def plan(root: Path, only: list[str], of_given_builds: bool) -> tuple[UpgradePla
     builds, SPECs or a shard: a grid is of releases), and the selectors left for the scenarios."""
     project = Project(root)
     found = planning.discover(project.upgrades)
-    store = UpgradeSnapshots(project.snapshots / UPGRADE_SNAPSHOTS)
-    store.validate()
+    store = SnapshotStore(project.snapshots)
+    store.validate()  # both its folders, before anything runs
     mine = [s for s in only if s.partition(":")[0] in found]
     others = [s for s in only if s not in mine]
     if of_given_builds:
@@ -55,26 +54,21 @@ def run(upgrade_plan: UpgradePlan, settings: RunSettings, jobs: int, update_snap
         return upgrades.UpgradeRun([], [], {})
 
     def repeat_new(pair: planning.PlannedPair) -> bool:
-        return (
-            update_snapshots
-            or not upgrade_plan.store.path(pair.scenario.id, pair.case, pair.writer, pair.reader).exists()
-        )
+        key = Key(pair.scenario.id, pair.case, pair.reader, writer=pair.writer)
+        return update_snapshots or upgrade_plan.store.stored(key) is None
 
     if update_snapshots:
         settings = dataclasses.replace(settings, rerun=True)
     return upgrades.run(upgrade_plan.pairs, settings, jobs, repeat_new)
 
 
-def check_snapshots(rows: list[Row], store: UpgradeSnapshots, update: bool) -> None:
+def check_snapshots(rows: list[Row], store: SnapshotStore, update: bool) -> None:
     """Compare every upgrade result with its pair's snapshot; with ``update``, store the new and changed ones."""
     for r in rows:
         check = store.check(r)
         r.snapshot, r.snapshot_base, r.snapshot_diff = check.status, check.base, check.diff
         if update and check.status in (NEW, CHANGED) and store.accept(r):
-            r.snapshot, r.snapshot_base = (
-                UPDATED,
-                store.path(r.scenario, r.case, r.from_version or "", r.version or "").stem,
-            )
+            r.snapshot, r.snapshot_base = UPDATED, store.base(store.path(Key.of(r)))
 
 
 def contradicted_proofs(results: list[Row], root: Path = PROJECT.root) -> list[tuple[Row, str]]:

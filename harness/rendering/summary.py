@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     except NotResults as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    store = SnapshotStore(PROJECT_ROOT / "snapshots" / "matrix")
+    store = SnapshotStore(PROJECT_ROOT / "snapshots")
     print(markdown(results, [p.name for p in args.files], store, PROJECT_ROOT, claim_lines(results, PROJECT_ROOT)))
     return 1 if any(differs(r) for r in results) or unjudged_lines(results) else 0
 

@@ -43,9 +43,8 @@ from harness.store.environment import (
     with_interpreter,
 )
 from harness.store.lock import LOCK_NAME, locked
-from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
+from harness.store.snapshots import CHANGED, MATCH, MATRIX, NEW, UPDATED, SnapshotStore
 from harness.store.staging import Staging
-from harness.store.upgrade_snapshots import UPGRADE_SNAPSHOTS, UpgradeSnapshots
 
 # The environments' helpers are harness/store/environment.py's, named here too for the record's callers.
 __all__ = ["INTERPRETER_KEY", "LOCK_NAME", "environments_of", "locked", "recorded_packages", "sorted_environments"]
@@ -216,39 +215,30 @@ def migrate(document: dict) -> dict:
 
 
 def snapshots_root(path: Path) -> Path:
-    """The snapshot store of the checkout a record or run folder at ``path`` belongs to: under the
-    nearest folder above it that has one (the project's, for a document elsewhere)."""
+    """The snapshot store (its ``snapshots/`` folder) of the checkout a record or run folder at
+    ``path`` belongs to: the nearest folder above it that has one (the project's, for a document
+    elsewhere)."""
     for folder in path.resolve().parents:
-        if (folder / "snapshots" / "matrix").is_dir():
-            return folder / "snapshots" / "matrix"
-    return PROJECT.root / "snapshots" / "matrix"
+        if (folder / "snapshots" / MATRIX).is_dir():
+            return folder / "snapshots"
+    return PROJECT.snapshots
 
 
 def with_timelines(document: dict, store_root: Path, where: str) -> dict:
-    """Each result without a ``timeline`` gets the one its snapshot holds (``rows.TIMELINE_STORED``);
-    a result whose snapshot is missing is a damaged record (``RecordError``)."""
+    """Each result and upgrade result without a ``timeline`` gets the one its snapshot holds
+    (``rows.TIMELINE_STORED``); one whose snapshot is missing is a damaged record (``RecordError``)."""
     store = SnapshotStore(store_root)
-    for i, r in enumerate(document["results"]):
+    named = [(_row_name(i, r), r) for i, r in enumerate(document["results"])]
+    named += [(f"upgrade {i}", r) for i, r in enumerate(document.get(rows.UPGRADES, []))]
+    for name, r in named:
         if "timeline" in r:
             continue
-        base = r.get("snapshot_base")
-        timeline = store.timeline(r["scenario"], r["case"], base) if base else None
+        timeline = store.timeline(r)
         if timeline is None:
+            path = store.recorded(r)
+            missing = f"{store.name(path)} holds none" if path else "it names no snapshot (snapshot_base)"
             raise RecordError(
-                f"{where}: {_row_name(i, r)} has no timeline and snapshots/matrix/{r['scenario']}/{r['case']}/"
-                f"{base}.txt holds none; restore both with `git checkout -- {where} snapshots/`"
-            )
-        r["timeline"] = timeline
-    upgrade_store = UpgradeSnapshots(store_root.parent / UPGRADE_SNAPSHOTS)
-    for i, r in enumerate(document.get(rows.UPGRADES, [])):
-        if "timeline" in r:
-            continue
-        timeline = upgrade_store.timeline(r["scenario"], r["case"], r["from_version"], r["version"])
-        if timeline is None:
-            name = upgrade_store.name(r["scenario"], r["case"], r["from_version"], r["version"])
-            raise RecordError(
-                f"{where}: upgrade {i} has no timeline and snapshots/{name} holds none; "
-                f"restore both with `git checkout -- {where} snapshots/`"
+                f"{where}: {name} has no timeline and {missing}; restore both with `git checkout -- {where} snapshots/`"
             )
         r["timeline"] = timeline
     return document

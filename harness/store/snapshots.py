@@ -1,21 +1,30 @@
-"""The matrix's snapshot store: one text file per (scenario, case, release where it changed).
+"""The snapshot store: one text file per result key, under ``snapshots/``, in two folders.
 
-``snapshots/matrix/<scenario>/<case>/<version>.txt`` holds the outcome, detail and
-timeline that ``<version>`` produced. A release with no file of its own is compared with
-the nearest earlier release that has one, so identical results are stored once and a
-hundred (case, release) pairs stay a handful of reviewable files. Files are written only
-when the user asks (``--update-snapshots``), and never for local builds or ``error``s.
+A bug case's result, keyed (scenario, case, version, python), is stored as
+``snapshots/matrix/<scenario>/<case>/<version>.txt``: the outcome, detail and timeline that
+``<version>`` produced. A release with no file of its own is compared with the nearest earlier
+release that has one, so identical results are stored once and a hundred (case, release) pairs stay
+a handful of reviewable files.
 
 A result measured on another interpreter than the default (harness/planning/interpreters.py) is
 compared with ``<case>/py<minor>/<version>.txt`` where that interpreter's timeline differs, else with
 the default's: its nearest own file counts where it is no older than the default's nearest, so an
 interpreter's files are stored only where its timeline differs and are inherited as releases are.
+
+An upgrade pair's result, keyed by its writer release too (``Row.from_version``), is stored as
+``snapshots/upgrades/<scenario>/<case>/<writer>-to-<reader>.txt`` (the writer's timeline lines, then
+the reader's) and compared with that file only: unlike a release's result, no other pair's answer
+stands for it.
+
+Files are written only when the user asks (``--update-snapshots``), never for an ``error``, and a
+bug case's never for a local build.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,9 +33,22 @@ from harness.planning import interpreters, versions
 from harness.runtime.outcomes import ERROR, OUTCOMES
 from harness.store.rows import AnyRow, fields, python_of
 
+MATRIX = "matrix"  # snapshots/matrix/: the bug cases' results
+UPGRADES = "upgrades"  # snapshots/upgrades/: the upgrade pairs' results
 INTERPRETER_DIR = "py{}"  # an interpreter's own snapshots of a case: <case>/py3.10/<version>.txt
+PAIR_NAME = "{}-to-{}"  # an upgrade pair's file name (without .txt): <writer>-to-<reader>
+
+# Where each folder's files belong, as a damaged store's message says it.
+LAYOUTS = {
+    MATRIX: "a snapshot belongs (snapshots/matrix/<scenario>/<case>/<version>.txt, "
+    "or <case>/py<interpreter>/<version>.txt)",
+    UPGRADES: "an upgrade's snapshot belongs (snapshots/upgrades/<scenario>/<case>/<writer>-to-<reader>.txt)",
+}
 
 MATCH, NEW, CHANGED, UPDATED = "match", "new", "changed", "updated"
+
+# The (scenario, case)s the project defines: a stored file of any other is an orphan.
+Known = Set[tuple[str, str]]
 
 
 def render(row: AnyRow) -> str:
@@ -35,10 +57,28 @@ def render(row: AnyRow) -> str:
     return f"outcome: {result['outcome']}\ndetail: {result['detail']}\n\n{result['timeline']}"
 
 
+@dataclass(frozen=True)
+class Key:
+    """What a stored snapshot is of: a bug case's result (scenario, case, version, python), or an
+    upgrade pair's, whose ``writer`` release wrote the state its reader ``version`` read."""
+
+    scenario: str
+    case: str
+    version: str  # the release (an upgrade pair's reader)
+    python: str = interpreters.DEFAULT
+    writer: str | None = None  # an upgrade pair's writer release; None for a bug case's result
+
+    @classmethod
+    def of(cls, row: AnyRow) -> Key:
+        """The key of a result row (or its JSON object): an upgrade pair's where it has a writer."""
+        r = fields(row)
+        return cls(r["scenario"], r["case"], r["version"] or "0", python_of(r), r.get("from_version") or None)
+
+
 @dataclass
 class Check:
     status: str  # match | new | changed | updated
-    base: str | None  # the release whose snapshot it was compared with
+    base: str | None  # the stored file compared with, by its name under the case's folder (``Base``)
     diff: str  # unified diff when changed
 
 
@@ -62,21 +102,46 @@ def read_text(path: Path, project: Path) -> str:
         raise SnapshotCorrupt(f"{rel} is not UTF-8 text (a damaged snapshot store); {repair_hint(rel)}") from None
 
 
+def _write(path: Path, text: str) -> None:
+    """Store ``text`` at ``path`` whole: an interrupted write leaves the old file, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
 class SnapshotStore:
+    """The project's ``snapshots/`` folder (``root``): each result's file found by its ``Key``."""
+
     def __init__(self, root: Path):
         self.root = root
+        self.matrix = root / MATRIX
+        self.upgrades = root / UPGRADES
+
+    # --- where a result's snapshot is -------------------------------------------------------------
+
+    def case_dir(self, key: Key) -> Path:
+        """The folder of the key's case: its files are named from there (``Check.base``)."""
+        return (self.upgrades if key.writer else self.matrix) / key.scenario / key.case
 
     def _dir(self, scenario: str, case: str, python: str = interpreters.DEFAULT) -> Path:
-        d = self.root / scenario / case
+        d = self.matrix / scenario / case
         return d if python == interpreters.DEFAULT else d / INTERPRETER_DIR.format(python)
 
+    def own(self, key: Key) -> Path:
+        """The file the key's own result is stored in: its release's (on its interpreter), or its pair's."""
+        if key.writer:
+            return self.case_dir(key) / f"{PAIR_NAME.format(key.writer, key.version)}.txt"
+        return self._dir(key.scenario, key.case, key.python) / f"{key.version}.txt"
+
     def stored_versions(self, scenario: str, case: str, python: str = interpreters.DEFAULT) -> list[str]:
+        """The releases of a bug case with a file of their own on ``python``, oldest first."""
         d = self._dir(scenario, case, python)
         return sorted((p.stem for p in d.glob("*.txt")), key=versions.key) if d.exists() else []
 
     def nearest(self, scenario: str, case: str, version: str, python: str = interpreters.DEFAULT) -> str | None:
-        """The snapshot a result of ``version`` on ``python`` is compared with, as its name under the
-        case's folder (``0.6.9``, or ``py3.10/0.0.12`` for an interpreter's own); None: no snapshot."""
+        """The snapshot a bug case's result of ``version`` on ``python`` is compared with, as its name
+        under the case's folder (``0.6.9``, or ``py3.10/0.0.12`` for an interpreter's own); None: none."""
         earlier = [v for v in self.stored_versions(scenario, case) if versions.key(v) <= versions.key(version)]
         base = earlier[-1] if earlier else None
         if python != interpreters.DEFAULT:
@@ -85,86 +150,114 @@ class SnapshotStore:
                 return f"{INTERPRETER_DIR.format(python)}/{own[-1]}"
         return base
 
-    def location(self, scenario: str, case: str, version: str, python: str = interpreters.DEFAULT) -> Path:
-        """The file a result of ``version`` on ``python`` is compared with (``nearest``); with none
-        stored, the file ``accept`` stores its first snapshot in."""
-        base = self.nearest(scenario, case, version, python)
-        if base is None:
-            return self._dir(scenario, case, python) / f"{version}.txt"
-        return self.root / scenario / case / f"{base}.txt"
+    def stored(self, key: Key) -> Path | None:
+        """The file a result of ``key`` is compared with, None where none is stored: a bug case's
+        ``nearest`` (inherited from an earlier release), an upgrade pair's own only."""
+        if key.writer:
+            path = self.own(key)
+            return path if path.exists() else None
+        base = self.nearest(key.scenario, key.case, key.version, key.python)
+        return None if base is None else self.case_dir(key) / f"{base}.txt"
 
-    def read(self, scenario: str, case: str, version: str) -> str:
-        return read_text(self._dir(scenario, case) / f"{version}.txt", self.root.parent.parent)
+    def path(self, key: Key) -> Path:
+        """The file a result of ``key`` is compared with (``stored``); with none stored, the file
+        ``accept`` stores its first snapshot in."""
+        return self.stored(key) or self.own(key)
 
-    def timeline(self, scenario: str, case: str, version: str) -> str | None:
-        """The timeline the snapshot of ``version`` holds (after its outcome and detail lines), or None."""
+    def base(self, path: Path) -> str:
+        """A stored file's name under its case's folder, without ``.txt`` (``0.6.9``,
+        ``py3.10/0.0.12``, ``1.0.0-to-1.1.0``): what a row's ``snapshot_base`` records."""
+        area, scenario, case = path.relative_to(self.root).parts[:3]
+        return path.relative_to(self.root / area / scenario / case).with_suffix("").as_posix()
+
+    def recorded(self, row: AnyRow) -> Path | None:
+        """The file a recorded row's timeline is in: a bug case's, the one its ``snapshot_base``
+        names (None without one); an upgrade pair's, its own."""
+        r = fields(row)
+        key = Key.of(r)
+        if key.writer:
+            return self.own(key)
+        base = r.get("snapshot_base")
+        return self.case_dir(key) / f"{base}.txt" if base else None
+
+    def name(self, path: Path) -> str:
+        """``path`` from the project root, as messages show it (``snapshots/matrix/...``)."""
+        return path.relative_to(self.root.parent).as_posix()
+
+    # --- reading, comparing, writing ----------------------------------------------------------------
+
+    def _read(self, path: Path) -> str:
+        return read_text(path, self.root.parent)
+
+    def read(self, scenario: str, case: str, base: str) -> str:
+        """The text of a bug case's file named ``base`` under its folder (``Check.base``)."""
+        return self._read(self.matrix / scenario / case / f"{base}.txt")
+
+    def timeline(self, row: AnyRow) -> str | None:
+        """The timeline the file a recorded row names holds (``recorded``; after its outcome and
+        detail lines), or None: no such file, or not a snapshot."""
+        path = self.recorded(row)
         try:
-            text = self.read(scenario, case, version)
+            text = self._read(path) if path else ""
         except OSError:
             return None
         head, sep, timeline = text.partition("\n\n")
         return timeline if sep and head.startswith("outcome: ") else None
 
     def check(self, row: AnyRow) -> Check:
-        """Compare a result with its release's snapshot, or the nearest earlier release's."""
+        """Compare a result with its snapshot: a release's own or the nearest earlier release's, a
+        pair's own."""
         result = fields(row)
-        if interpreters.is_unsupported(result["outcome"], result["detail"]):
+        key = Key.of(result)
+        if not key.writer and interpreters.is_unsupported(result["outcome"], result["detail"]):
             # A release its interpreter cannot install (its index entry says so): nothing ran, nothing to store.
             return Check(MATCH, None, "")
-        base = self.nearest(result["scenario"], result["case"], result["version"] or "0", python_of(result))
-        if base is None:
+        path = self.stored(key)
+        if path is None:
             return Check(NEW, None, "")
-        stored = self.read(result["scenario"], result["case"], base)
-        actual = render(result)
+        base, stored, actual = self.base(path), self._read(path), render(result)
         if stored == actual:
             return Check(MATCH, base, "")
+        received = f"{result['from_source']} -> {result['source']}" if key.writer else f"{result['source']}"
         diff = "".join(
             difflib.unified_diff(
                 stored.splitlines(keepends=True),
                 actual.splitlines(keepends=True),
                 fromfile=f"snapshot {base}",
-                tofile=f"{result['source']}",
+                tofile=received,
             )
         )
         return Check(CHANGED, base, diff)
 
     def accept(self, row: AnyRow) -> bool:
-        """Store a release's result as its snapshot; False when it must not be stored."""
+        """Store a result as its snapshot; False when it must not be stored (an ``error``, or a bug
+        case's result of a build that is no release)."""
         result = fields(row)
-        if result["outcome"] == ERROR or not result.get("release"):
+        key = Key.of(result)
+        if result["outcome"] == ERROR:
             return False
-        python = python_of(result)
+        if key.writer:
+            _write(self.own(key), render(result))  # a pair's file is its own: nothing inherits it
+            return True
+        if not result.get("release"):
+            return False
         if interpreters.is_unsupported(result["outcome"], result["detail"]):
             return True  # nothing ran (``check``)
-        if python != interpreters.DEFAULT:
+        path = self.own(key)
+        if key.python != interpreters.DEFAULT:
             # Another interpreter's result: stored only where it differs from what it is compared with.
-            base = self.nearest(result["scenario"], result["case"], result["version"], python)
-            if base is not None and self.read(result["scenario"], result["case"], base) == render(result):
-                return True
-            own = self._dir(result["scenario"], result["case"], python) / f"{result['version']}.txt"
-            own.parent.mkdir(parents=True, exist_ok=True)
-            own.with_suffix(".tmp").write_text(render(result), encoding="utf-8")
-            own.with_suffix(".tmp").replace(own)
+            base = self.stored(key)
+            if base is None or self._read(base) != render(result):
+                _write(path, render(result))
             return True
-        path = self._dir(result["scenario"], result["case"]) / f"{result['version']}.txt"
-        earlier = [
-            v
-            for v in self.stored_versions(result["scenario"], result["case"])
-            if versions.key(v) < versions.key(result["version"])
-        ]
-        if (
-            earlier
-            and self.read(result["scenario"], result["case"], earlier[-1]) == render(result)
-            and not path.exists()
-        ):
+        stored = self.stored_versions(key.scenario, key.case)
+        earlier = [v for v in stored if versions.key(v) < versions.key(key.version)]
+        if earlier and self.read(key.scenario, key.case, earlier[-1]) == render(result) and not path.exists():
             return True  # unchanged since an earlier release: that release's file covers it
         # A release with a file of its own keeps it, even where its result now equals an earlier
         # release's: the file keeps it in the scenario's matrix (harness/store/membership.py
         # ``scenario_releases``), so accepting new timelines never drops a release's results.
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(render(result), encoding="utf-8")
-        tmp.replace(path)
+        _write(path, render(result))
         return True
 
     def pin(self, scenario: str, case: str, version: str, base: str) -> None:
@@ -174,29 +267,42 @@ class SnapshotStore:
         if not path.exists():
             path.write_text(self.read(scenario, case, base), encoding="utf-8")
 
-    def known_pairs(self) -> set[tuple[str, str]]:
-        """Every (scenario, case) with stored snapshots, for orphan detection."""
-        if not self.root.exists():
-            return set()
-        return {(p.parent.parent.name, p.parent.name) for p in self.root.glob("*/*/*.txt")}
+    # --- the store as a whole: damage and orphans ------------------------------------------------
+
+    def files(self) -> list[Path]:
+        """Every file under the store's two folders (anything else under ``snapshots/`` is not its)."""
+        folders = [f for f in (self.matrix, self.upgrades) if f.exists()]
+        return sorted(p for folder in folders for p in folder.rglob("*") if not p.is_dir())
+
+    def key_of(self, path: Path) -> Key | None:
+        """The key a file under the store is the snapshot of, None where no snapshot belongs there
+        (another name or depth, a version that is no final release)."""
+        area, *parts = path.relative_to(self.root).parts
+        if path.suffix != ".txt" or len(parts) not in (3, 4):
+            return None
+        scenario, case = parts[:2]
+        if area == UPGRADES and len(parts) == 3:
+            writer, sep, reader = path.stem.partition(PAIR_NAME.format("", ""))
+            if sep and versions.is_final(writer) and versions.is_final(reader):
+                return Key(scenario, case, reader, writer=writer)
+        elif area == MATRIX and versions.is_final(path.stem):
+            if len(parts) == 3:
+                return Key(scenario, case, path.stem)
+            python = re.fullmatch(INTERPRETER_DIR.format(r"(3\.\d{1,2})"), parts[2])
+            if python is not None:
+                return Key(scenario, case, path.stem, python[1])
+        return None
 
     def validate(self) -> None:
-        """Refuse a damaged store before any run: every file must be a snapshot this store wrote."""
-        if not self.root.exists():
-            return
-        for path in sorted(self.root.rglob("*")):
-            if path.is_dir():
-                continue
-            rel = path.relative_to(self.root.parent.parent).as_posix()
+        """Refuse a damaged store before any run: every file must be a snapshot this store wrote,
+        where its key's file belongs, starting with its outcome and detail lines."""
+        for path in self.files():
+            rel = self.name(path)
             hint = repair_hint(rel)
-            parts = path.relative_to(self.root).parts
-            own_interpreter = len(parts) == 4 and re.fullmatch(r"py3\.\d{1,2}", parts[2]) is not None
-            if path.suffix != ".txt" or not (len(parts) == 3 or own_interpreter) or not versions.is_final(path.stem):
-                raise SnapshotCorrupt(
-                    f"{rel} is not where a snapshot belongs (snapshots/matrix/<scenario>/<case>/<version>.txt, "
-                    f"or <case>/py<interpreter>/<version>.txt); {hint}"
-                )
-            lines = read_text(path, self.root.parent.parent).split("\n", 3)
+            if self.key_of(path) is None:
+                area = path.relative_to(self.root).parts[0]
+                raise SnapshotCorrupt(f"{rel} is not where {LAYOUTS[area]}; {hint}")
+            lines = self._read(path).split("\n", 3)
             if (
                 len(lines) < 3
                 or not lines[0].startswith("outcome: ")
@@ -208,29 +314,33 @@ class SnapshotStore:
                     f"{rel} does not start with 'outcome: <one of {', '.join(OUTCOMES)}>' and 'detail: ...'; {hint}"
                 )
 
-    def orphans(self, known: set[tuple[str, str]]) -> list[str]:
-        """Stored (scenario/case) directories that no scenario defines any more: nobody checks them."""
-        return sorted(f"{s}/{c}" for s, c in self.known_pairs() - known)
+    def orphan_files(self, cases: Known, upgrade_cases: Known | None = None) -> list[Path]:
+        """Every stored file of a (scenario, case) no scenario defines: a bug case's not in ``cases``
+        (an interpreter's own files too), an upgrade pair's not in ``upgrade_cases`` (None: the
+        upgrades' files are not judged, for a caller that knows only the bug cases)."""
+        known = {MATRIX: cases, UPGRADES: upgrade_cases}
+        out = []
+        for path in self.files():
+            parts = path.relative_to(self.root).parts
+            judged = known[parts[0]]
+            # A file of a case folder's (its own or an interpreter's): one directly under a folder
+            # is no case's, and validate refuses it.
+            if len(parts) >= 4 and path.suffix == ".txt" and judged is not None and parts[1:3] not in judged:
+                out.append(path)
+        return out
 
-    def orphan_files(self, known: set[tuple[str, str]]) -> list[Path]:
-        """Every stored file of a (scenario, case) not in ``known``, an interpreter's own ones too."""
-        if not self.root.exists():
-            return []
-        files = (*self.root.glob("*/*/*.txt"), *self.root.glob(f"*/*/{INTERPRETER_DIR.format('*')}/*.txt"))
-        return sorted(p for p in files if self._pair_of(p) not in known)
+    def orphans(self, cases: Known, upgrade_cases: Known | None = None) -> list[str]:
+        """The case folders of ``orphan_files`` from the store's root (``matrix/<scenario>/<case>``):
+        nobody checks them."""
+        return sorted({"/".join(p.relative_to(self.root).parts[:3]) for p in self.orphan_files(cases, upgrade_cases)})
 
-    def remove_orphan(self, path: Path, known: set[tuple[str, str]]) -> None:
-        """Delete ``path``, one of ``orphan_files(known)``, and the folders it leaves empty; any
-        other file is refused: a release's snapshot of a known case is never deleted."""
-        if path not in self.orphan_files(known):
+    def remove_orphan(self, path: Path, cases: Known, upgrade_cases: Known | None = None) -> None:
+        """Delete ``path``, one of ``orphan_files``, and the folders it leaves empty; any other file is
+        refused: a snapshot of a defined case is never deleted."""
+        if path not in self.orphan_files(cases, upgrade_cases):
             raise ValueError(f"{path} is no orphaned snapshot: refused to delete it")
         path.unlink()
         for folder in path.parents:
-            if folder == self.root or not folder.is_relative_to(self.root) or any(folder.iterdir()):
+            if folder in (self.matrix, self.upgrades) or not folder.is_relative_to(self.root) or any(folder.iterdir()):
                 break
             folder.rmdir()
-
-    def _pair_of(self, path: Path) -> tuple[str, str]:
-        """(scenario, case) of a stored file's path."""
-        scenario, case = path.relative_to(self.root).parts[:2]
-        return scenario, case
