@@ -28,10 +28,9 @@ class UpgradePlan:
     store: UpgradeSnapshots
 
 
-def plan(root: Path, only: list[str], of_given_builds: bool) -> tuple[UpgradePlan, list[str]]:
+def plan(project: Project, only: list[str], of_given_builds: bool) -> tuple[UpgradePlan, list[str]]:
     """The upgrade pairs ``only``'s selectors name (every pair with none; none for a run of given
     builds, SPECs or a shard: a grid is of releases), and the selectors left for the scenarios."""
-    project = Project(root)
     found = planning.discover(project.upgrades)
     store = UpgradeSnapshots(project.snapshots / UPGRADE_SNAPSHOTS)
     store.validate()
@@ -77,10 +76,10 @@ def check_snapshots(rows: list[Row], store: UpgradeSnapshots, update: bool) -> N
             )
 
 
-def contradicted_proofs(results: list[Row], root: Path = PROJECT.root) -> list[tuple[Row, str]]:
+def contradicted_proofs(results: list[Row], upgrades_dir: Path = PROJECT.upgrades) -> list[tuple[Row, str]]:
     """Upgrade results of a pair a scenario's proof names (``Step``), where the pair no longer gives
     the outcome the proof claims."""
-    found = planning.discover(Project(root).upgrades)
+    found = planning.discover(upgrades_dir)
     claims = {
         (s.id, step.case, step.writer, step.reader): step.outcome
         for s in found.values()
