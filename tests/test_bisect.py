@@ -17,6 +17,7 @@ from harness.commands import cli
 from harness.execution import bisect, environments
 from harness.execution.run import RunSettings
 from harness.planning import index
+from harness.project import Project
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.store import boundaries, record, result_cache
@@ -361,7 +362,7 @@ def test_an_install_failure_is_an_error_for_every_case_of_that_release(monkeypat
     monkeypatch.setattr(environments, "ensure", fail)
     scenario = registry.discover()[RETRY]
     cases = ["resumable-resume", "non-resumable-retry"]
-    evaluator = bisect.EnvironmentEvaluator("google-adk", scenario, cases, RunSettings(root=tmp_path))
+    evaluator = bisect.EnvironmentEvaluator("google-adk", scenario, cases, RunSettings(Project(tmp_path)))
     detail = "install failed: No solution found: y.whl needs pydantic<1"
     assert evaluator("2.0.0") == dict.fromkeys(cases, (ERROR, detail))
     assert evaluator.failed == ["2.0.0"] and evaluator.built == evaluator.reused == []
@@ -527,7 +528,7 @@ def test_the_evaluator_says_not_applicable_where_the_release_excludes_the_interp
     fake_index["2.10.0"] = index.Release("2.10.0", "2025-01-01T00:00:00Z", False, ">=3.10")
     scenario = registry.discover()[RETRY]
     evaluator = bisect.EnvironmentEvaluator(
-        "google-adk", scenario, ["resumable-resume"], RunSettings(root=tmp_path), python="3.9"
+        "google-adk", scenario, ["resumable-resume"], RunSettings(Project(tmp_path)), python="3.9"
     )
     said = evaluator("2.10.0")
     assert said == {

@@ -14,6 +14,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import ROOT
+from harness.project import PROJECT, Project
 from harness.rendering import comment, evidence, summary
 from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime import registry
@@ -98,7 +99,7 @@ def test_a_report_without_a_boundaries_file_is_unchanged(tmp_path):
 def test_the_summary_lists_every_boundary_no_executed_line_explains(tmp_path):
     boundaries_file(tmp_path)
     results = [result("2.8.0", "reproduced", "a\n"), result("2.9.0", "fixed", "b\n")]
-    text = summary.markdown(results, ["matrix.json"], SnapshotStore(tmp_path), tmp_path)
+    text = summary.markdown(results, ["matrix.json"], SnapshotStore(tmp_path), Project(tmp_path))
     assert "### 2 boundaries no executed framework line explains" in text
     assert (
         "- `adk-demo:one` 1.9.0 reproduced → 1.10.0 fixed: unexplained (no executed framework line changed: "
@@ -128,7 +129,7 @@ def test_every_boundary_of_the_record_has_its_executed_code_change_or_says_why_n
             w.boundary.after.version,
             w.boundary.after.outcome,
         )
-        for w in explain.wanted(scenario, None, None, ROOT)
+        for w in explain.wanted(scenario, None, None, PROJECT)
     }
     have = {
         (e.case, e.before.version, e.before.outcome, e.after.version, e.after.outcome)
@@ -200,5 +201,5 @@ def test_the_comments_first_screen_names_where_the_code_changed_at_each_flip():
         "- 2.0.0 → 2.1.0 (`b` reproduced → fixed): unexplained (no executed framework line changed).",
     ]
     scenario = registry.discover()["adk-planreact-final-answer-tags"]
-    text = comment.render(ScenarioMetadata.of(scenario, ROOT), record.load(ROOT / "reports"), root_dir=ROOT)
+    text = comment.render(ScenarioMetadata.of(scenario, PROJECT), record.load(ROOT / "reports"), root_dir=ROOT)
     assert text.index("**Where it changed**") < text.index("Outcome per case") < text.index("<summary>repro.py")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.project import PROJECT
 from harness.rendering import claims, evidence, summary
 from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime import registry, reproduction
@@ -141,7 +142,7 @@ def test_the_reports_show_the_claims_of_the_record():
     """The committed reports carry each scenario's claim beside its measurement (a fresh render
     equals them: tests/test_row_reads.py)."""
     scenario = registry.discover()["agents-reasoning-item-chat-completions"]
-    meta = ScenarioMetadata.of(scenario, ROOT)
+    meta = ScenarioMetadata.of(scenario, PROJECT)
     assert meta.claims.fixed_in == "0.2.4"
     text = (ROOT / "reports" / "agents-reasoning-item-chat-completions.md").read_text()
     assert "| the thread says | fixed in 0.2.4 by PR #871 (merged) (" in text

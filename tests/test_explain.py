@@ -375,8 +375,8 @@ def test_explain_of_an_unknown_scenario_is_a_usage_error(capsys):
 def _explained(selector: str, old: str, new: str) -> boundary_files.Entry:
     scenario_id, _, case_id = selector.partition(":")
     scenario = registry.discover()[scenario_id]
-    chosen = explain.wanted(scenario, case_id, (old, new), PROJECT.root)
-    [entry] = explain.explain(scenario, chosen, PROJECT.root, timeout=120)
+    chosen = explain.wanted(scenario, case_id, (old, new), PROJECT)
+    [entry] = explain.explain(scenario, chosen, PROJECT, timeout=120)
     assert entry.traced == (entry.before.outcome, entry.after.outcome)
     assert entry.status == "explained"
     assert len(entry.excerpt) <= changed_lines.EXCERPT_LINES

@@ -23,6 +23,7 @@ from conftest import default_signals
 from harness import owners
 from harness.execution import environments, pool
 from harness.execution.driver import run_worker
+from harness.project import Project
 from harness.runtime.loaded import KEY as LOADED
 from harness.runtime.runner import DETAIL_MAX_CHARS, bounded_detail, error_detail
 from harness.store import result_cache
@@ -337,7 +338,7 @@ def test_a_framework_file_edited_in_the_environment_re_runs_the_case(tmp_path, m
     made = environments.Environment(build, env_path, PYTHON, None, reused=True)
     monkeypatch.setattr(environments, "ensure", lambda *args, **kwargs: made)
     case = (SimpleNamespace(id="adk-cached"), SimpleNamespace(id="look", backend="sqlite"))
-    settings = run.RunSettings(root=root, pool="cold", timeout=30)
+    settings = run.RunSettings(Project(root), pool="cold", timeout=30)
 
     def ran() -> int:
         done = run.run_cases(build, [case], settings)  # type: ignore[list-item]

@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 from ast_reads import key_read
+from harness.project import Project
 from harness.rendering import reports
 from harness.runtime import registry
 from harness.store import record, rows
@@ -115,7 +116,7 @@ def test_the_reports_rendered_from_rows_are_the_committed_ones(tmp_path):
     for i, given in enumerate((document, {**document, "results": rows.of_document(document)})):
         out = tmp_path / str(i)
         with Staging(out) as stage:
-            written = reports.write_all(given, scenarios, out, stage, bisects, PROJECT)
+            written = reports.write_all(given, scenarios, out, stage, bisects, Project(PROJECT))
         assert len(written) > 2 * len(scenarios)  # a report and a grid per scenario, and more
         for path in written:
             relative = path.relative_to(out)

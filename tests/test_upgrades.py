@@ -638,6 +638,7 @@ def test_the_axis_runs_a_release_s_steps_in_its_worker_and_stops_it_after_its_la
     from harness.execution import environments, pool
     from harness.execution.run import RunSettings
     from harness.planning import builds as builds_mod
+    from harness.project import Project
 
     root = scratch_project(tmp_path, {})
     folder = root / "upgrades" / "adk-toy-upgrade"
@@ -658,7 +659,7 @@ def test_the_axis_runs_a_release_s_steps_in_its_worker_and_stops_it_after_its_la
         lambda *a, **k: environments.Environment(build, env_path, Path(sys.executable), None, reused=True),
     )
     pairs = [pair(scenario, "look", version, version), pair(scenario, "message", version, version)]
-    run = upgrades_run.run(pairs, RunSettings(root, pool=mode), 1, lambda p: False, log=lambda line: None)
+    run = upgrades_run.run(pairs, RunSettings(Project(root), pool=mode), 1, lambda p: False, log=lambda line: None)
     assert [(r.case, r.outcome) for r in run.rows] == [("look", FIXED), ("message", ERROR)]
     [described] = run.environments
     assert (described.version, described.source) == (version, f"google-adk=={version}")

@@ -189,7 +189,7 @@ def _move(args: argparse.Namespace, target: Target, known: dict[str, Knowledge],
     print(f"--to: measuring {lacking}", file=sys.stderr)
     run = run_upgrades.run(
         planned,
-        RunSettings(PROJECT.root),
+        RunSettings(PROJECT),
         args.jobs or os.cpu_count() or 1,
         repeat_new=lambda p: False,
         log=lambda line: print(line, file=sys.stderr, flush=True),

@@ -36,7 +36,7 @@ from pathlib import Path
 from harness.commands import flags
 from harness.execution import environments, pool
 from harness.planning import builds, releases, uv
-from harness.project import PROJECT, Project
+from harness.project import PROJECT
 from harness.runtime import frameworks, registry, reproduction
 
 ROOT = PROJECT.root
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     except flags.FlagError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    cache_dir = Project(ROOT).cache
+    cache_dir = PROJECT.cache
     fw_names = sorted({s.framework for s in registry.discover().values()})
     build_list = [builds.parse(s, cache_dir) for s in args.specs] if args.specs else record_builds(cache_dir, fw_names)
     figures: dict = {

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     registry.select(scenarios, [args.id])  # an unknown scenario or case: one line, exit 2
     scenario = scenarios[scenario_id]
     between = tuple(args.between) if args.between else None
-    chosen = explain.wanted(scenario, case_id or None, between, PROJECT.root)
+    chosen = explain.wanted(scenario, case_id or None, between, PROJECT)
     if not chosen:
         print(f"{args.id}: no boundary in the record (every release gives the same outcome)")
         return 0
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join([*boundary_evidence.terminal_lines(entry), f"  ({seconds})", ""]), flush=True)
 
     try:
-        entries = explain.explain(scenario, chosen, PROJECT.root, args.timeout, progress)
+        entries = explain.explain(scenario, chosen, PROJECT, args.timeout, progress)
     finally:
         postgres.stop()
     path = boundary_files.save(

@@ -19,7 +19,7 @@ from harness.mutants import judge, mutations, schedule, table
 from harness.mutants.apply import MUTANT_TIMEOUT
 from harness.mutants.equivalents import EQUIVALENTS_FILE, load_equivalents
 from harness.mutants.schedule import ProofResult
-from harness.project import PROJECT
+from harness.project import PROJECT, Project
 from harness.runtime import registry
 from harness.runtime.runner import DEFAULT_TIMEOUT
 
@@ -92,7 +92,7 @@ def run(
         tasks,
         plans,
         jobs=jobs,
-        root=root,
+        project=Project(root),
         scenarios_dir=scenarios_dir,
         timeout=timeout,
         mutant_timeout=mutant_timeout,

@@ -25,7 +25,10 @@ def run(args: argparse.Namespace) -> int:
     with record.transaction(PROJECT.reports) as tx:
         if tx.existing is None:
             raise SpecError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
-        written = [tx.write_record(tx.existing), *tx.render(tx.existing, reports.renderer(registry.discover(), root))]
+        written = [
+            tx.write_record(tx.existing),
+            *tx.render(tx.existing, reports.renderer(registry.discover(), PROJECT)),
+        ]
     for path in written:
         print(f"wrote {path.relative_to(root).as_posix()}")
     return 0

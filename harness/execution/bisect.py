@@ -403,16 +403,17 @@ def run(options: Options, evaluate: Evaluate | None = None, out: TextIO | None =
     """Bisect on each interpreter ``--python`` names (the default one without it); print the result;
     record it. 0 when every case got an answer on each, 1 otherwise."""
     status = 0
+    project = Project(options.root)  # the command's folders, made once
     for python in options.python or [interpreters.DEFAULT]:
-        status = max(status, _run_on(options, python, evaluate, out or sys.stdout))
+        status = max(status, _run_on(options, project, python, evaluate, out or sys.stdout))
     return status
 
 
-def _run_on(options: Options, python: str, evaluate: Evaluate | None, out: TextIO) -> int:
+def _run_on(options: Options, project: Project, python: str, evaluate: Evaluate | None, out: TextIO) -> int:
     """One bisect on one interpreter: its probes carry it, and only what was measured on it is known."""
     started = time.monotonic()
-    root = options.root
-    cache_dir = Project(root).cache
+    root = project.root
+    cache_dir = project.cache
     scenarios = registry.discover()
     selected = registry.select(scenarios, [options.selector])
     scenario = selected[0][0]
@@ -420,7 +421,7 @@ def _run_on(options: Options, python: str, evaluate: Evaluate | None, out: TextI
     if framework != scenario.framework:
         raise SpecError(f"scenario {scenario.id} runs on {scenario.framework}, not {framework}")
     releases, left_out = select_releases(framework, options.start, options.end, cache_dir)
-    reports_dir = root / "reports"
+    reports_dir = project.reports
     staging.check_writable(reports_dir)
     record_path = reports_dir / REPORT_NAME
     bisect_record = boundaries.load_record(record_path)  # refused before any work if unreadable
@@ -440,7 +441,7 @@ def _run_on(options: Options, python: str, evaluate: Evaluate | None, out: TextI
             from harness.store import record as record_mod
 
             locks = record_mod.recorded_packages(record_mod.load(reports_dir))
-            fresh = pending.measure(todo, RunSettings.of(options, recorded=locks), os.cpu_count() or 1, log)
+            fresh = pending.measure(todo, RunSettings.of(options, project, recorded=locks), os.cpu_count() or 1, log)
             bisect_record = pending.merged(bisect_record, fresh)
     # Start from what is known: earlier bisects' probes and the record's results (not with --rerun).
     knowledge = {
@@ -484,7 +485,7 @@ def _run_on(options: Options, python: str, evaluate: Evaluate | None, out: TextI
 
         locks = record.recorded_packages(record.load(reports_dir))
         evaluator = EnvironmentEvaluator(
-            framework, scenario, list(cases), RunSettings.of(options, recorded=locks), python=python
+            framework, scenario, list(cases), RunSettings.of(options, project, recorded=locks), python=python
         )
         evaluate = evaluator
     search, results = _tracked_bisect(releases, cases, evaluate, framework, scenario.id, known)
@@ -551,7 +552,7 @@ def _run_on(options: Options, python: str, evaluate: Evaluate | None, out: TextI
         tx.write_bisects(updated)
         rerendered = tx.existing is not None
         if tx.existing is not None:
-            tx.render(tx.existing, reports.renderer(registry.discover(), root))
+            tx.render(tx.existing, reports.renderer(registry.discover(), project))
     log(f"wrote reports/{REPORT_NAME}")
     _say_what_is_known(updated, record_results, scenario.id, cases, framework, out, inputs, python)
     if rerendered:

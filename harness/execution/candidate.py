@@ -237,19 +237,19 @@ def summary(
     return cap("\n".join(out).rstrip() + "\n", "every scenario's report is in this evidence folder")
 
 
-def _fixes(found: list[Change], scenarios: dict, framework: str, baseline: str, root: Path) -> dict[str, str]:
+def _fixes(found: list[Change], scenarios: dict, framework: str, baseline: str, project: Project) -> dict[str, str]:
     """Each failing case's upstream fix, as the record's commit bisect measured it (issue 48: the
     candidate summary names the commit a regression undoes)."""
     from harness.rendering import commit_words
     from harness.store import record, result_cache
 
-    bisects = record.bisect_record(root / "reports")
+    bisects = record.bisect_record(project.reports)
     out = {}
     for c in found:
         scenario = scenarios.get(c.scenario)
         if not c.fails or scenario is None:
             continue
-        inputs = result_cache.scenario_inputs(root, scenario.module)
+        inputs = result_cache.scenario_inputs(project.root, scenario.module)
         words = commit_words.fix_undone(bisects, c.scenario, c.case, framework, baseline, inputs)
         if words:
             out[c.id] = words
@@ -349,7 +349,8 @@ def run(
     if out is not None:
         record.refuse_record_folder(out, root)
         check_out_folder(out)
-    cache_dir = Project(root).cache
+    project = Project(root)  # the command's folders, made once
+    cache_dir = project.cache
     build = builds.parse(path, cache_dir)
     if build.release or build.local_path is None:
         raise SpecError(f"{path}: not a local build; give the path of a checkout, sdist or wheel of a framework")
@@ -392,7 +393,7 @@ def run(
     )
     # The before/after report of every scenario, in out/ (with its matrix.json), all or nothing.
     record.write_folder(
-        out, document, reports.renderer(scenarios, root, run_only=True), record.bisect_record(root / "reports")
+        out, document, reports.renderer(scenarios, project, run_only=True), record.bisect_record(project.reports)
     )
     candidate_version = version or build.version
     found = changes(results, f"{framework}=={baseline}", build.source, waived, candidate_version)
@@ -417,7 +418,7 @@ def run(
         cannot_judge,
         stale,
         waiver_file.name if waiver_file else None,
-        _fixes(found, scenarios, framework, baseline, root),
+        _fixes(found, scenarios, framework, baseline, project),
         only,
     )
     staging.write_file(out / "summary.md", text)

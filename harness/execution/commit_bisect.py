@@ -327,11 +327,11 @@ def _is_source(path: str) -> bool:
     return path.endswith(".py") and not any(p in ("tests", "test", "examples", "contributing", "docs") for p in parts)
 
 
-def excerpt_of(clone: Path, root: Path, scenario_id: str, case: str, boundary: Boundary, entry: dict) -> dict:
+def excerpt_of(clone: Path, reports_dir: Path, scenario_id: str, case: str, boundary: Boundary, entry: dict) -> dict:
     """The entry's ``excerpt``: its commit's diff in the files the case ran at this boundary (the
     executed-line record of ``python -m harness explain``, reports/boundaries/), or, where there is
     none, in the first two framework source files it changed; ``excerpt_of`` says which."""
-    executed = commit_words.executed_files(boundary_files.read(Project(root).reports, scenario_id), case, boundary)
+    executed = commit_words.executed_files(boundary_files.read(reports_dir, scenario_id), case, boundary)
     files = [f["path"] for f in entry.get("files") or []]
     ran = [f for f in files if commit_words.ran(f, executed)]
     paths, why = (ran, "ran") if ran else ([f for f in files if _is_source(f)][:2], "source")
@@ -365,7 +365,8 @@ def run(options: Options, out: TextIO | None = None) -> int:
     boundary got its commit, 1 when a self-check failed or no commit could be named."""
     out = out or sys.stdout
     started = time.monotonic()
-    root = options.root
+    project = Project(options.root)  # the command's folders, made once
+    root = project.root
     clone = commits.check_clone(options.clone)
     scenarios = registry.discover()
     if options.selector:
@@ -374,7 +375,7 @@ def run(options: Options, out: TextIO | None = None) -> int:
     else:  # --all: every scenario of the clone's framework
         framework = _framework_of(clone)
         plans = [(s, [c.id for c in s.cases]) for s in scenarios.values() if s.framework == framework]
-    reports_dir = root / "reports"
+    reports_dir = project.reports
     staging.check_writable(reports_dir)
     from harness.store import record
 
@@ -399,7 +400,7 @@ def run(options: Options, out: TextIO | None = None) -> int:
     builds = 0
     memo: dict = {}
     try:
-        settings = RunSettings.of(options)
+        settings = RunSettings.of(options, project)
         for target, inputs in todo:
             made, got = _one(target, memo, clone, settings, work, bisect_record, inputs, options)
             builds += made
@@ -409,7 +410,7 @@ def run(options: Options, out: TextIO | None = None) -> int:
             found += got
             written = [f.entry for f in got if f.entry is not None and f.new]
             if written:
-                _record(reports_dir, written, root)
+                _record(project, written)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(
@@ -421,18 +422,18 @@ def run(options: Options, out: TextIO | None = None) -> int:
     return 0 if all(f.entry is not None for f in found) else 1
 
 
-def _record(reports_dir: Path, entries: list[dict], root: Path) -> None:
+def _record(project: Project, entries: list[dict]) -> None:
     """The found commits into reports/bisect.json under the record's lock (after each release pair, so a
     long ``--all`` keeps what it found when it is stopped), and the reports re-rendered with them."""
     from harness.store import record
 
-    with record.transaction(reports_dir, log) as tx:
+    with record.transaction(project.reports, log) as tx:
         updated = tx.bisects
         for entry in entries:
             updated = boundaries.add_commit(updated, entry)
         tx.write_bisects(updated)
         if tx.existing is not None:
-            tx.render(tx.existing, reports.renderer(registry.discover(), root))
+            tx.render(tx.existing, reports.renderer(registry.discover(), project))
     log("wrote reports/bisect.json")
 
 
@@ -463,7 +464,7 @@ def _one(
             if "files" not in recorded:
                 recorded = {**recorded, "files": commits.changed_files(clone, recorded["commit"])}
             if "excerpt" not in recorded:
-                recorded = excerpt_of(clone, options.root, scenario.id, case, b, recorded)
+                recorded = excerpt_of(clone, settings.project.reports, scenario.id, case, b, recorded)
             found[case] = Found(case, recorded, [said], new=not complete)
     cases = [c for c, _ in target.bounds if c not in found]
     if not cases:
@@ -493,7 +494,7 @@ def _one(
             entry = entry_of(
                 target, case, search, step, inputs, builds, commits.changed_files(clone, step.after.version)
             )
-            entry = excerpt_of(clone, options.root, scenario.id, case, dict(target.bounds)[case], entry)
+            entry = excerpt_of(clone, settings.project.reports, scenario.id, case, dict(target.bounds)[case], entry)
             lines = [f"{heads[case]}: {words(entry)} ({tally})"]
             lines += [f"  skipped {s['commit']}: {s['reason']}" for s in entry["skipped"]]
             found[case] = Found(case, entry, lines)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from harness.errors import UsageError
 from harness.execution import trace_runs
@@ -35,12 +34,12 @@ class Wanted:
     boundary: boundaries.Boundary
 
 
-def wanted(scenario: Scenario, case_id: str | None, between: tuple[str, str] | None, root: Path) -> list[Wanted]:
+def wanted(scenario: Scenario, case_id: str | None, between: tuple[str, str] | None, project: Project) -> list[Wanted]:
     """The boundaries of the record for ``scenario`` (one case, one pair of releases, or all)."""
-    reports = Project(root).reports
+    reports = project.reports
     document = record.load(reports) or {"results": []}
     bisects = record.bisect_record(reports)
-    inputs = result_cache.scenario_inputs(root, scenario.module)
+    inputs = result_cache.scenario_inputs(project.root, scenario.module)
     cases = [scenario.case(case_id)] if case_id else list(scenario.cases)
     found = []
     for case in cases:
@@ -103,21 +102,20 @@ def entry(want: Wanted, old: trace_runs.Traced, new: trace_runs.Traced) -> Entry
 def explain(
     scenario: Scenario,
     chosen: list[Wanted],
-    root: Path,
+    project: Project,
     timeout: float,
     progress: Callable[[Entry, list[trace_runs.Traced]], None] = lambda e, t: None,
 ) -> list[Entry]:
     """One entry per boundary of ``chosen``; each (case, release) traced once."""
-    reports = Project(root).reports
-    recorded = record.recorded_packages(record.load(reports))
-    cache = Project(root).cache
+    recorded = record.recorded_packages(record.load(project.reports))
+    cache = project.cache
     traced: dict[tuple[str, str], trace_runs.Traced] = {}
 
     def run(case: Case, version: str) -> trace_runs.Traced:
         if (case.id, version) not in traced:
             build = builds.parse(f"{scenario.framework}=={version}", cache)
             traced[case.id, version] = trace_runs.trace(
-                build, scenario.id, case, root, timeout, recorded.get(build.source)
+                build, scenario.id, case, project, timeout, recorded.get(build.source)
             )
         return traced[case.id, version]
 

@@ -133,27 +133,28 @@ def run_build(
     build: builds_mod.Build,
     cases: list[tuple[Scenario, Case]],
     options: Options,
-    cache_dir: Path,
+    project: Project,
     recorded: dict[str, tuple[str, ...]] | None = None,
     store: SnapshotStore | None = None,
 ) -> tuple[Environment | None, list[Row]]:
     """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included,
     and the build its environment (None where no environment was made).
+    ``project``: the run's folders (``run`` makes it once from ``options.root``);
     ``recorded``: the record's packages per release (``record.recorded_packages``); ``store``:
     the snapshots the results will be compared with (without one, every case runs twice)."""
 
     def inputs(s: Scenario) -> str:
         """The scenario code that answered (bisect and the reports ignore a result of older code)."""
-        return result_cache.scenario_inputs(options.root, s.module)
+        return result_cache.scenario_inputs(project.root, s.module)
 
-    excluded = interpreter_axis.unsupported(build, cache_dir)
+    excluded = interpreter_axis.unsupported(build, project.cache)
     if excluded:  # no environment: the release does not install on this interpreter
         log(f"  {build.label}: not-applicable: {excluded}")
         return None, [
             _result(s, c, build, build.version, outcome=NOT_APPLICABLE, detail=excluded, inputs=inputs(s))
             for s, c in cases
         ]
-    settings = RunSettings.of(options, repeat=MATRIX_REPEAT, recorded=recorded or {})
+    settings = RunSettings.of(options, project, repeat=MATRIX_REPEAT, recorded=recorded or {})
     twice = None if store is None else needs_repeat(cases, build, store, options.update_snapshots)
     run = run_cases(build, cases, settings, repeat_only=twice)
     interpreter = build.python or interpreters.DEFAULT
@@ -224,21 +225,21 @@ def check_snapshots(results: list[Row], store: SnapshotStore, update: bool, reco
 
 
 def _plan(
-    options: Options,
-) -> tuple[list, dict | None, SnapshotStore, dict[str, Scenario], Path, Path, upgrade_axis.UpgradePlan]:
+    options: Options, project: Project
+) -> tuple[list, dict | None, SnapshotStore, dict[str, Scenario], upgrade_axis.UpgradePlan]:
     """The builds to run with their cases, after every check of the input (one line, exit 2)."""
-    cache_dir = Project(options.root).cache
+    cache_dir = project.cache
     scenarios = registry.discover()
-    upgrade_plan, only = upgrade_axis.plan(options.root, options.only, bool(options.specs or options.shard))
+    upgrade_plan, only = upgrade_axis.plan(project, options.only, bool(options.specs or options.shard))
     try:
         selected = registry.select(scenarios, only) if (only or not options.only) else []
     except registry.UnknownId as exc:
         if not upgrade_plan.scenarios or not str(exc).startswith("unknown scenario"):
             raise
         raise registry.UnknownId(f"{exc}; upgrade scenarios: {', '.join(sorted(upgrade_plan.scenarios))}") from None
-    reports_dir = options.root / "reports"
+    reports_dir = project.reports
     if options.out is not None:
-        record.refuse_record_folder(options.out, options.root)
+        record.refuse_record_folder(options.out, project.root)
     staging.check_writable(reports_dir)
     if options.out is not None:
         staging.check_writable(options.out)
@@ -273,15 +274,18 @@ def _plan(
         log(f"shard {k}/{n}: {', '.join(b.source for b, _ in plan) or 'no builds'}")
     if not plan and not options.shard and not upgrade_plan.pairs:
         raise builds_mod.SpecError("nothing to run: no selected scenario uses the given builds' frameworks")
-    return plan, existing, store, scenarios, cache_dir, reports_dir, upgrade_plan
+    return plan, existing, store, scenarios, upgrade_plan
 
 
 def run(options: Options) -> int:
     """Run the matrix; return the exit status (0: every result matches its snapshot)."""
     begun = time.monotonic()
+    # The one place the matrix makes its project's folders from ``options.root``: what runs below
+    # gets them (``project``, ``RunSettings``), not the options and a root to make them again from.
+    project = Project(options.root)
     # Planning reads the package index: said after a few seconds' silence, so bad input stays one line.
     with progress.Tracker(f"{options.title}: planning (the record, the snapshots, the package index)", 0):
-        plan, existing, store, scenarios, cache_dir, reports_dir, upgrade_plan = _plan(options)
+        plan, existing, store, scenarios, upgrade_plan = _plan(options, project)
     locks = record.recorded_packages(existing)
     total_cases = sum(len(c) for _, c in plan)
     log(
@@ -294,7 +298,7 @@ def run(options: Options) -> int:
     def one(item):
         build, cases = item
         tracker.begin(build.label)
-        out = run_build(build, cases, options, cache_dir, recorded=locks, store=store)
+        out = run_build(build, cases, options, project, recorded=locks, store=store)
         done = tracker.finish(build.label)
         left = len(plan) - done
         after = f"{left} left, {tracker.estimate()}" if left else (options.then or "0 left")
@@ -306,9 +310,9 @@ def run(options: Options) -> int:
         with tracker, ThreadPoolExecutor(max_workers=options.jobs) as executor:
             outcomes = list(executor.map(one, plan))
         upgrade_run = upgrade_axis.run(
-            upgrade_plan, RunSettings.of(options, recorded=locks), options.jobs, options.update_snapshots
+            upgrade_plan, RunSettings.of(options, project, recorded=locks), options.jobs, options.update_snapshots
         )
-        fresh = _pending_probes(options, plan, [r for _, rows in outcomes for r in rows], locks)
+        fresh = _pending_probes(options, project, plan, [r for _, rows in outcomes for r in rows], locks)
     finally:
         if ours:
             postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
@@ -332,11 +336,11 @@ def run(options: Options) -> int:
     for orphan in store.orphans(all_pairs, upgrade_cases):
         log(f"warning: snapshots/{orphan}/ belongs to no scenario's case any more; delete it")
 
-    harness = checkout.harness_info(options.root)
+    harness = checkout.harness_info(project.root)
     if options.shard:
         k, n = options.shard
         document = record.document_of(results, environments_records, harness)
-        shard_path = reports_dir / "shards" / f"shard-{k}-of-{n}.json"
+        shard_path = project.reports / "shards" / f"shard-{k}-of-{n}.json"
         staging.write_file(shard_path, record.dumps(document))
         log(
             f"wrote reports/shards/{shard_path.name}; "
@@ -346,13 +350,12 @@ def run(options: Options) -> int:
         full = not options.only and not options.specs
         publication.publish(
             publication.Publication(
-                options.root,
+                project,
                 scenarios,
                 results,
                 environments_records,
                 harness,
                 store,
-                cache_dir,
                 options.out,
                 full=full,
                 only=options.only,
@@ -366,7 +369,7 @@ def run(options: Options) -> int:
     log(
         f"time: {started - begun:.1f}s to plan, {ran - started:.1f}s to run the builds, "
         f"{time.monotonic() - ran:.1f}s to check snapshots and write reports"
-        + (f"; {pool.summary(options.root)}" if options.pool != "cold" and pool.members(options.root) else "")
+        + (f"; {pool.summary(project.root)}" if options.pool != "cold" and pool.members(project.root) else "")
     )
     if options.evidence_only:
         counts = {o: sum(r.outcome == o for r in results) for o in OUTCOMES}
@@ -375,7 +378,7 @@ def run(options: Options) -> int:
     return summarise([*results, *upgrade_rows], time.monotonic() - started, scenarios)
 
 
-def _pending_probes(options: Options, plan: list, results: list[Row], locks: dict) -> list[dict]:
+def _pending_probes(options: Options, project: Project, plan: list, results: list[Row], locks: dict) -> list[dict]:
     """The bisect probes of this run's scenarios that older code answered, asked again (pending.py),
     when the run writes the record: not for a run folder, a shard or named builds. ``results``: this
     run's, which answer every release of its matrix (no probe there is asked)."""
@@ -383,9 +386,10 @@ def _pending_probes(options: Options, plan: list, results: list[Row], locks: dic
         return []
     ran = {f"{s.id}:{c.id}": s for _, cases in plan for s, c in cases}
     chosen = list({s.id: s for s in ran.values()}.values())
-    bisects = record.bisect_record(options.root / "reports")
-    todo = pending.find(bisects, results, chosen, options.root, set(ran) if options.only else None)
-    return pending.measure(todo, pending.settings_for(RunSettings.of(options, recorded=locks)), options.jobs, log)
+    bisects = record.bisect_record(project.reports)
+    todo = pending.find(bisects, results, chosen, project.root, set(ran) if options.only else None)
+    settings = pending.settings_for(RunSettings.of(options, project, recorded=locks))
+    return pending.measure(todo, settings, options.jobs, log)
 
 
 def summarise(results: list[Row], elapsed: float, scenarios: dict[str, Scenario] | None = None) -> int:

@@ -48,7 +48,7 @@ def pinned_spec(framework: str, root: Path = PROJECT_ROOT) -> str | None:
 
 
 def run_proof(
-    scenario: Scenario, case: Case, outcome: str, *, root: Path = PROJECT_ROOT, timeout: float = DEFAULT_TIMEOUT
+    scenario: Scenario, case: Case, outcome: str, *, project: Project = PROJECT, timeout: float = DEFAULT_TIMEOUT
 ) -> ProofRun:
     """Run ``case`` on the build its ``outcome`` proof names; failures come back as ``error`` results."""
     try:
@@ -57,11 +57,11 @@ def run_proof(
         raise KeyError(
             f"{scenario.id}:{case.id} declares no {outcome!r} proof; it declares: {', '.join(sorted(case.proofs))}"
         ) from None
-    return run_build(scenario, case, build, outcome, root=root, timeout=timeout)
+    return run_build(scenario, case, build, outcome, project=project, timeout=timeout)
 
 
 def run_edge(
-    scenario: Scenario, case: Case, edge: Edge, *, root: Path = PROJECT_ROOT, timeout: float = DEFAULT_TIMEOUT
+    scenario: Scenario, case: Case, edge: Edge, *, project: Project = PROJECT, timeout: float = DEFAULT_TIMEOUT
 ) -> ProofRun:
     """Run ``case`` on ``edge.build`` and judge its observation as ``edge`` alters it. The case runs
     once per build for all its edges there (issue 51: the proof test ran adk-workflow-hitl-loop-replay's
@@ -73,14 +73,16 @@ def run_edge(
         from harness.mutants import schedule
 
         # Keyed by the case's own run function too: a test's scenario may reuse an id.
-        key = (scenario.id, case.id, case.run, edge.build.spec, str(root), timeout)
+        key = (scenario.id, case.id, case.run, edge.build.spec, str(project.root), timeout)
         if key not in _JUDGED or f"edge-{number}" not in _JUDGED[key]:
             same = [f"edge-{n}" for n, e in enumerate(case.edges, 1) if e.build == edge.build]
-            _JUDGED[key] = schedule.run_all_in_release(scenario, case, same, edge.build, root=root, timeout=timeout)
+            _JUDGED[key] = schedule.run_all_in_release(
+                scenario, case, same, edge.build, project=project, timeout=timeout
+            )
         return _JUDGED[key][f"edge-{number}"]
     kept = _OBSERVED.setdefault((scenario.id, case.id, case.run, edge.build), {})
     judged = edge_case(observed_once(case, kept), edge)
-    return run_build(scenario, judged, edge.build, edge.outcome, root=root, timeout=timeout)
+    return run_build(scenario, judged, edge.build, edge.outcome, project=project, timeout=timeout)
 
 
 # What run_edge keeps for the next edge of the same case and build, for this process's life: the
@@ -96,23 +98,25 @@ def run_build(
     build: Build,
     outcome: str,
     *,
-    root: Path = PROJECT_ROOT,
+    project: Project = PROJECT,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> ProofRun:
     """Run ``case`` on ``build`` (an ``outcome`` proof, for messages)."""
     if isinstance(build, Release):
-        return _in_release_environment(scenario, case, build, root, timeout)
+        return _in_release_environment(scenario, case, build, project, timeout)
     return run_here(scenario, case, build, outcome, timeout=timeout)
 
 
-def _in_release_environment(scenario: Scenario, case: Case, release: Release, root: Path, timeout: float) -> ProofRun:
+def _in_release_environment(
+    scenario: Scenario, case: Case, release: Release, project: Project, timeout: float
+) -> ProofRun:
     # Imported here: the builds/environment code is only needed for Release proofs.
     from harness.execution.run import RunSettings, run_cases
     from harness.planning import builds
 
-    build = builds.parse(release.spec, Project(root).cache)
+    build = builds.parse(release.spec, project.cache)
     # A proof always runs the case (no result taken from the environment's record) and cold.
-    run = run_cases(build, [(scenario, case)], RunSettings(root=root, timeout=timeout, rerun=True, pool="cold"))
+    run = run_cases(build, [(scenario, case)], RunSettings(project, timeout=timeout, rerun=True, pool="cold"))
     r = run.results[0]
     where = f"{build.framework} {build.version} (its matrix environment)"
     return ProofRun(r, release, where)

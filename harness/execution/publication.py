@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.execution import pending, progress, upgrade_axis
+from harness.project import Project
 from harness.rendering import reports
 from harness.runtime import registry
 from harness.runtime.scenario import Scenario
@@ -35,13 +36,12 @@ def written_words(results: int, pairs: int, kept: int) -> str:
 class Publication:
     """A run's results and what ``publish`` needs to write them.
 
-    - ``root``: the project; its reports/ holds the record.
+    - ``project``: the project's folders; its reports/ holds the record.
     - ``scenarios``: every scenario by id (the record's order, the reports' declarations).
     - ``results``: the run's rows, checked against their snapshots.
     - ``environments``: the environments of the builds the rows were run in.
     - ``harness``: the harness info the record carries (``checkout.harness_info``).
     - ``store``: the snapshots as this run left them (they decide each scenario's matrix).
-    - ``cache_dir``: the package index's cache (the releases of each matrix).
     - ``out``: the run folder ``--out`` names; None: the record, or a run folder of its own when
       a result is outside the matrix.
     - ``full``: the run was the whole matrix (no --only, no SPEC): results of releases and pairs
@@ -55,13 +55,12 @@ class Publication:
     - ``fresh_probes``: the pending bisect probes the run asked again (pending.py).
     """
 
-    root: Path
+    project: Project
     scenarios: dict[str, Scenario]
     results: list[Row]
     environments: list[Environment]
     harness: HarnessInfo
     store: SnapshotStore
-    cache_dir: Path
     out: Path | None
     full: bool = False
     only: list[str] = field(default_factory=list)
@@ -79,21 +78,23 @@ def publish(p: Publication) -> Path:
     ``transaction``): a run that wrote meanwhile keeps its results. The pending probes asked again
     go to bisect.json in the same transaction, so the reports are rendered once (issue 49: a second
     transaction rendered all of them again, 0.5 s of an author's warm loop)."""
-    reports_dir = p.root / "reports"
+    reports_dir = p.project.reports
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(p.scenarios, []))}
     ran = [p.scenarios[i] for i in dict.fromkeys(r.scenario for r in p.results) if i in p.scenarios]
-    render = reports.renderer(p.scenarios, p.root, upgrade_changes=p.upgrade_changes)
+    render = reports.renderer(p.scenarios, p.project, upgrade_changes=p.upgrade_changes)
     with record.transaction(reports_dir, log) as tx:
         existing, bisects = tx.existing, tx.bisects
         # Membership as the store is now: a release whose snapshot --update-snapshots just stored
         # has joined its scenario's matrix, and its results go to the record.
-        members = membership.matrix_releases(ran, p.store, bisects, existing, p.cache_dir) if ran else {}
+        members = membership.matrix_releases(ran, p.store, bisects, existing, p.project.cache) if ran else {}
         outside = sorted({r.source for r in p.results if not r.release or r.version not in members[r.scenario]})
         if p.out is None and not outside:
             prune: list[tuple[str, str, str, str]] = []
             if p.full and existing:
                 # A full run is the whole matrix: results of releases that left it are dropped.
-                every = membership.matrix_releases(list(p.scenarios.values()), p.store, bisects, existing, p.cache_dir)
+                every = membership.matrix_releases(
+                    list(p.scenarios.values()), p.store, bisects, existing, p.project.cache
+                )
                 prune = [
                     r.key
                     for r in of_document(existing)
@@ -145,14 +146,14 @@ def publish(p: Publication) -> Path:
     written = record.write_folder(out, document, render, bisects)
     if p.quiet:  # the calling command says where its evidence is
         return out
-    shown = _shown(out, p.root)
+    shown = _shown(out, p.project.root)
     log(
         f"this run's reports are in {shown}/ ({len(written)} files); the record (reports/{record.RECORD_NAME}) "
         f"is unchanged: {why}"
     )
     before_after = [path for path in written if path.suffix == ".md" and path.name != "matrix.md"]
     if any(not r.release for r in p.results) and before_after:
-        log(f"before/after report: {', '.join(_shown(path, p.root) for path in before_after)}")
+        log(f"before/after report: {', '.join(_shown(path, p.project.root) for path in before_after)}")
     return out
 
 

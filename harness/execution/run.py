@@ -34,7 +34,7 @@ NO_SERVER = "the PostgreSQL server could not start: "
 class RunSettings:
     """How cases are run: shared by every build of a command."""
 
-    root: Path
+    project: Project  # its folders: the root, the builds' environments, the caches
     timeout: float = DEFAULT_TIMEOUT
     today_deps: bool = False
     rerun: bool = False  # run every case, even those whose recorded result is still valid
@@ -51,14 +51,19 @@ class RunSettings:
     builds_dir: Path | None = None
 
     @property
+    def root(self) -> Path:
+        return self.project.root
+
+    @property
     def cache_dir(self) -> Path:
-        return Project(self.root).cache
+        return self.project.cache
 
     @classmethod
-    def of(cls, options: object, **overrides: object) -> RunSettings:
-        """From a command's options, which carry the same flags (matrix, bisect)."""
-        names = ("root", "timeout", "today_deps", "rerun", "pool", "pool_memory_mb")
-        return cls(**{**{n: getattr(options, n) for n in names}, **overrides})
+    def of(cls, options: object, project: Project, **overrides: object) -> RunSettings:
+        """From a command's options, which carry the same flags (matrix, bisect), for ``project``
+        (the command's, made once from its root)."""
+        names = ("timeout", "today_deps", "rerun", "pool", "pool_memory_mb")
+        return cls(project, **{**{n: getattr(options, n) for n in names}, **overrides})
 
 
 @dataclass
@@ -85,7 +90,7 @@ def run_cases(
     try:
         env = environments.ensure(
             build,
-            settings.builds_dir or Project(settings.root).builds,
+            settings.builds_dir or settings.project.builds,
             settings.cache_dir,
             today=settings.today_deps,
             recorded=settings.recorded.get(build.label),
@@ -94,7 +99,7 @@ def run_cases(
         detail = f"install failed: {strip_paths(str(exc))}"
         return BuildRun([CaseResult(s.id, c.id, ERROR, detail) for s, c in cases], install_error=detail)
     if not env.reused:  # a new environment: the bytecode of the files it shares with others
-        bytecode.share_into(env.path, Project(settings.root).cache / "bytecode")
+        bytecode.share_into(env.path, settings.cache_dir / "bytecode")
     built = time.monotonic()
     # Only a release's environment stays the same between runs; a local build's is reinstalled.
     cached = result_cache.load(env.path) if build.release else {}
@@ -150,7 +155,7 @@ def run_cases(
             repeat_only=None if repeat_only is None else sorted(k for k in to_run if k in repeat_only),
         )
     if not env.reused and to_run:  # what its first run compiled, for the next new environment
-        bytecode.harvest(env.path, Project(settings.root).cache / "bytecode")
+        bytecode.harvest(env.path, settings.cache_dir / "bytecode")
     got = {wire_name(r): r for r in raw if "scenario" in r}
     # The project files each case's process loaded: the cache's inputs, not part of the result.
     loaded = {k: r.pop(LOADED, []) for k, r in got.items()}

@@ -14,7 +14,7 @@ from harness.store.rows import of_document, unjudged_lines
 from harness.store.snapshots import MATCH, UPDATED, SnapshotStore
 
 
-def merge(paths: list[Path], root: Path = PROJECT.root) -> int:
+def merge(paths: list[Path], project: Project = PROJECT) -> int:
     """Build reports from shard results: byte-identical to a single run over the same builds."""
 
     scenarios = registry.discover()
@@ -34,19 +34,16 @@ def merge(paths: list[Path], root: Path = PROJECT.root) -> int:
     envs = record.sorted_environments(e for d in documents for e in record.environments(d))
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=record.sort_key(order))
-    reports_dir = root / "reports"
-    staging.check_writable(reports_dir)
-    record.load(reports_dir)  # an unreadable record is refused before any work
-    cache_dir = Project(root).cache
+    staging.check_writable(project.reports)
+    record.load(project.reports)  # an unreadable record is refused before any work
     publication.publish(
         publication.Publication(
-            root,
+            project,
             scenarios,
             results,
             envs,
             record.info(documents[0] if documents else None),
-            SnapshotStore(root / "snapshots"),
-            cache_dir,
+            SnapshotStore(project.snapshots),
             None,
         )
     )

@@ -50,13 +50,13 @@ def trace(
     build: Build,
     scenario_id: str,
     case: Case,
-    root: Path,
+    project: Project,
     timeout: float = DEFAULT_TIMEOUT,
     recorded: tuple[str, ...] | None = None,
 ) -> Traced:
     """``case`` of ``scenario_id`` run traced in ``build``'s environment."""
     version = build.version or build.source
-    project = Project(root)
+    root = project.root
     try:
         env = environments.ensure(build, project.builds, project.cache, recorded=recorded)
     except (environments.BuildFailed, OSError) as exc:

@@ -27,10 +27,9 @@ class UpgradePlan:
     store: SnapshotStore
 
 
-def plan(root: Path, only: list[str], of_given_builds: bool) -> tuple[UpgradePlan, list[str]]:
+def plan(project: Project, only: list[str], of_given_builds: bool) -> tuple[UpgradePlan, list[str]]:
     """The upgrade pairs ``only``'s selectors name (every pair with none; none for a run of given
     builds, SPECs or a shard: a grid is of releases), and the selectors left for the scenarios."""
-    project = Project(root)
     found = planning.discover(project.upgrades)
     store = SnapshotStore(project.snapshots)
     store.validate()  # both its folders, before anything runs
@@ -71,10 +70,10 @@ def check_snapshots(rows: list[Row], store: SnapshotStore, update: bool) -> None
             r.snapshot, r.snapshot_base = UPDATED, store.base(store.path(Key.of(r)))
 
 
-def contradicted_proofs(results: list[Row], root: Path = PROJECT.root) -> list[tuple[Row, str]]:
+def contradicted_proofs(results: list[Row], upgrades_dir: Path = PROJECT.upgrades) -> list[tuple[Row, str]]:
     """Upgrade results of a pair a scenario's proof names (``Step``), where the pair no longer gives
     the outcome the proof claims."""
-    found = planning.discover(Project(root).upgrades)
+    found = planning.discover(upgrades_dir)
     claims = {
         (s.id, step.case, step.writer, step.reader): step.outcome
         for s in found.values()

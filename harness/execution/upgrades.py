@@ -36,7 +36,6 @@ from harness.execution.run import RunSettings
 from harness.planning import builds as builds_mod
 from harness.planning import interpreters
 from harness.planning.upgrades import PlannedPair
-from harness.project import Project
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, OUTCOMES, REPRODUCED
 from harness.runtime.reproduction import libpq_environment, normalise
 from harness.runtime.result import CaseResult
@@ -491,7 +490,7 @@ def run(
         try:
             env = environments.ensure(
                 build,
-                Project(root).builds,
+                settings.project.builds,
                 cache_dir,
                 today=settings.today_deps,
                 recorded=settings.recorded.get(build.source),

@@ -26,8 +26,6 @@ from harness.runtime.proof_runs import ProofRun
 from harness.runtime.runner import DEFAULT_TIMEOUT, CaseResult, error_detail
 from harness.runtime.scenario import Build, Case, Release, Scenario
 
-PROJECT_ROOT = PROJECT.root
-
 IMPORT_GRACE = 180.0  # a worker's framework import on a loaded machine
 CASE_SLACK = 10.0
 
@@ -80,12 +78,12 @@ def run_in_release(
     proof: str,
     release: Release,
     *,
-    root: Path = PROJECT_ROOT,
+    project: Project = PROJECT,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> ProofRun:
     """One proof or edge (``edge-N``) of ``case`` in ``release``'s matrix environment, unmutated
     (for the proof test: harness/execution/proofs.py)."""
-    return run_all_in_release(scenario, case, [proof], release, root=root, timeout=timeout)[proof]
+    return run_all_in_release(scenario, case, [proof], release, project=project, timeout=timeout)[proof]
 
 
 def run_all_in_release(
@@ -94,7 +92,7 @@ def run_all_in_release(
     proofs: list[str],
     release: Release,
     *,
-    root: Path = PROJECT_ROOT,
+    project: Project = PROJECT,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> dict[str, ProofRun]:
     """Proofs and edges (``edge-N``) of ``case`` in ``release``'s matrix environment, unmutated, in one
@@ -104,7 +102,7 @@ def run_all_in_release(
     # bug folder's script (its judge's file) is one level below it.
     judge = Path(getattr(getattr(unwrap(case.oracle), "__code__", None), "co_filename", ""))
     folder = judge.parent.parent if judge.name == reproduction.SCRIPT else registry.SCENARIOS_DIR
-    results, problems = run_task(task, None, root, folder, timeout, MUTANT_TIMEOUT)
+    results, problems = run_task(task, None, project, folder, timeout, MUTANT_TIMEOUT)
     where = f"{release.framework} {release.version} (its matrix environment)"
     got = {r.proof: ProofRun(CaseResult(scenario.id, case.id, r.got, r.detail, ""), release, where) for r in results}
     missing = ProofRun(CaseResult(scenario.id, case.id, ERROR, "; ".join(problems) or "no answer", ""), release, where)
@@ -112,7 +110,7 @@ def run_all_in_release(
 
 
 def run_task(
-    task: Task, the_plan: Plan | None, root: Path, scenarios_dir: Path, timeout: float, mutant_timeout: float
+    task: Task, the_plan: Plan | None, project: Project, scenarios_dir: Path, timeout: float, mutant_timeout: float
 ) -> tuple[list[ProofResult], list[str]]:
     where = task.release or "in process"
     problems: list[str] = []
@@ -120,16 +118,16 @@ def run_task(
         from harness.execution import environments
         from harness.planning import builds
 
-        cache_dir = Project(root).cache
         try:
-            build = builds.parse(task.release, cache_dir)
-            python = environments.ensure(build, Project(root).builds, cache_dir).python
+            build = builds.parse(task.release, project.cache)
+            python = environments.ensure(build, project.builds, project.cache).python
         except Exception as exc:  # an install failure is this task's answer, not a crash
             return [], [f"{task.scenario.id}: {task.release}: environment failed: {error_detail(exc, 1)}"]
     else:
         python = Path(sys.executable)
     from harness.execution import environments, isolation
 
+    root = project.root
     spec = {
         "root": str(root),
         "scenarios_dir": str(scenarios_dir),
@@ -190,7 +188,7 @@ def run_all(
     plans: dict[str, Plan],
     *,
     jobs: int,
-    root: Path,
+    project: Project,
     scenarios_dir: Path,
     timeout: float,
     mutant_timeout: float,
@@ -205,7 +203,7 @@ def run_all(
 
     def one(task: Task) -> None:
         start = time.monotonic()
-        got, trouble = run_task(task, plans[task.scenario.id], root, scenarios_dir, timeout, mutant_timeout)
+        got, trouble = run_task(task, plans[task.scenario.id], project, scenarios_dir, timeout, mutant_timeout)
         with lock:
             counter[0] += 1
             results[task.scenario.id] += got

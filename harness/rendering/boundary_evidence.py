@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.project import Project
 from harness.store import boundary_files
 from harness.store.boundary_files import ERROR, EXPLAINED, UNEXPLAINED, Entry
 
@@ -142,12 +141,12 @@ def _unexplained_words(e: Entry) -> str:
     return reason if reason.startswith("unexplained") else f"unexplained ({reason})"
 
 
-def unexplained(root: Path, scenario_ids: list[str]) -> list[str]:
+def unexplained(reports_dir: Path, scenario_ids: list[str]) -> list[str]:
     """One line per boundary of ``scenario_ids`` that no executed line explains (or whose traced
     runs failed), in scenario, then file order: for the run's summary."""
     out = []
     for scenario_id in sorted(set(scenario_ids)):
-        for e in boundary_files.read(Project(root).reports, scenario_id):
+        for e in boundary_files.read(reports_dir, scenario_id):
             if e.status == EXPLAINED:
                 continue
             words = (

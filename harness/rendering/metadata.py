@@ -6,7 +6,6 @@ of its code (the digest that answered, the boundaries ``python -m harness explai
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from harness.project import PROJECT, Project
 from harness.runtime.scenario import Claim, Explanation, Scenario
@@ -51,10 +50,10 @@ class ScenarioMetadata:
         return [c.id for c in self.cases if not c.control and not c.non_regression]
 
     @classmethod
-    def of(cls, scenario: Scenario, root: Path | None = None) -> ScenarioMetadata:
-        """The metadata of a declared scenario, its digest and explained boundaries read under ``root``
-        (the project's by default)."""
-        root = root or PROJECT.root
+    def of(cls, scenario: Scenario, project: Project | None = None) -> ScenarioMetadata:
+        """The metadata of a declared scenario, its digest and explained boundaries read in ``project``
+        (this checkout by default)."""
+        project = project or PROJECT
         # A claim that names no release, PR nor open thread is no claim (a quote alone says nothing to set beside).
         claim = Claim() if scenario.claims.empty() else scenario.claims
         return cls(
@@ -68,6 +67,6 @@ class ScenarioMetadata:
             tuple(scenario.range_notes),
             claim,
             tuple(scenario.explanations),
-            result_cache.scenario_inputs(root, scenario.module),
-            tuple(boundary_files.read(Project(root).reports, scenario.id)),
+            result_cache.scenario_inputs(project.root, scenario.module),
+            tuple(boundary_files.read(project.reports, scenario.id)),
         )

@@ -82,7 +82,7 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
 
 
 def renderer(
-    scenarios: dict, root: Path | None = None, run_only: bool = False, upgrade_changes: dict | None = None
+    scenarios: dict, project: Project | None = None, run_only: bool = False, upgrade_changes: dict | None = None
 ) -> Callable[[dict, Path, Staging, dict], list[Path]]:
     """The reports' renderer that harness/store/record.py calls with a document, a folder, a
     staging and the bisect record (whose boundaries the scenario reports quote); ``run_only``: a
@@ -91,7 +91,7 @@ def renderer(
     (harness/execution/upgrades.py ``UpgradeRun.changes``), beside those the folder keeps."""
 
     def render(document: dict, folder: Path, stage: Staging, bisects: dict) -> list[Path]:
-        return write_all(document, scenarios, folder, stage, bisects, root, run_only, upgrade_changes)
+        return write_all(document, scenarios, folder, stage, bisects, project, run_only, upgrade_changes)
 
     return render
 
@@ -102,7 +102,7 @@ def write_all(
     reports_dir: Path,
     stage: Staging,
     bisects: dict | None = None,
-    root: Path | None = None,
+    project: Project | None = None,
     run_only: bool = False,
     upgrade_changes: dict | None = None,
 ) -> list[Path]:
@@ -128,15 +128,15 @@ def write_all(
     written = [reports_dir / "matrix.md"]
     for s in present:
         path = reports_dir / f"{s.id}.md"
-        stage.write(path, evidence.render(ScenarioMetadata.of(s, root), document, bisects, run_only, every))
+        stage.write(path, evidence.render(ScenarioMetadata.of(s, project), document, bisects, run_only, every))
         written.append(path)
     written += write_grids(document, present, reports_dir, stage)
-    written += write_upgrades(document, reports_dir, stage, root, upgrade_changes or {})
+    written += write_upgrades(document, reports_dir, stage, project, upgrade_changes or {})
     return written
 
 
 def write_upgrades(
-    document: dict, reports_dir: Path, stage: Staging, root: Path | None = None, new_changes: dict | None = None
+    document: dict, reports_dir: Path, stage: Staging, project: Project | None = None, new_changes: dict | None = None
 ) -> list[Path]:
     """reports/upgrades/<id>.md for every upgrade scenario with results (harness/rendering/upgrade_report.py),
     and its schema changes (<id>.changes.json): those ``new_changes`` holds (``"<id>:<case> <writer> ->
@@ -149,14 +149,14 @@ def write_upgrades(
     ran = {r.scenario for r in rows}
     if not ran:
         return []
-    found = upgrades.discover(Project(root or PROJECT.root).upgrades)
+    found = upgrades.discover((project or PROJECT).upgrades)
     written = []
     for scenario_id in sorted(ran & set(found)):
         changes_file = upgrade_report.changes_path(reports_dir, scenario_id)
         # A folder with no changes of its own (a run folder, a re-render elsewhere) starts from the record's.
         kept = stage.read(changes_file)
         if kept is None:
-            kept = stage.read(upgrade_report.changes_path(Project(root or PROJECT.root).reports, scenario_id))
+            kept = stage.read(upgrade_report.changes_path((project or PROJECT).reports, scenario_id))
         changes = upgrade_report.load_changes(kept)
         prefix = f"{scenario_id}:"
         changes.update({k[len(prefix) :]: v for k, v in (new_changes or {}).items() if k.startswith(prefix)})

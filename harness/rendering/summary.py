@@ -28,7 +28,6 @@ from harness.store import record
 from harness.store.rows import AnyRow, Row, as_rows, of_document, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, UPDATED, SnapshotStore
 
-PROJECT_ROOT = PROJECT.root
 # A step summary holds at most 1 MiB; a run where every timeline changed must still fit.
 MAX_DIFF_LINES = 60
 MAX_DIFFS = 25
@@ -99,12 +98,12 @@ def markdown(
     results: Iterable[AnyRow],
     sources: list[str],
     store: SnapshotStore,
-    boundaries_root: Path | None = None,
+    boundaries: Project | None = None,
     claim_disagreements: list[str] | None = None,
 ) -> str:
     """The summary: counts per framework, what differs from its snapshot, what needs a look.
 
-    ``boundaries_root``: the project whose reports/boundaries/ files (``python -m harness explain``)
+    ``boundaries``: the project whose reports/boundaries/ files (``python -m harness explain``)
     are read for the results' scenarios; every boundary no executed line explains is listed.
     ``claim_disagreements``: where a thread's claim and the measurement differ (``claim_lines``)."""
     results = as_rows(results)
@@ -145,9 +144,7 @@ def markdown(
         out += [f"### Needs a look: {len(problems)} unexpected or error", ""]
         out += [f"- {_name(r)}: **{r.outcome}**: {r.detail}" for r in problems]
         out.append("")
-    unexplained = (
-        boundary_evidence.unexplained(boundaries_root, [r.scenario for r in results]) if boundaries_root else []
-    )
+    unexplained = boundary_evidence.unexplained(boundaries.reports, [r.scenario for r in results]) if boundaries else []
     if unexplained:
         out += [
             f"### {len(unexplained)} {'boundary' if len(unexplained) == 1 else 'boundaries'} no executed "
@@ -173,19 +170,19 @@ def markdown(
     return cap("\n".join(out), "every result is in the record (reports/matrix.md, reports/matrix.json)")
 
 
-def claim_lines(results: list[Row], root: Path) -> list[str]:
+def claim_lines(results: list[Row], project: Project) -> list[str]:
     """Every disagreement between a thread's claim and the measurement, for the scenarios of
-    ``results`` (their record rows and the bisect record of ``root``'s reports/)."""
+    ``results`` (their record rows and the bisect record of ``project``'s reports/)."""
     from harness.rendering import claims
     from harness.rendering.metadata import ScenarioMetadata
     from harness.runtime import registry
 
-    scenarios = registry.discover(Project(root).scenarios)
-    bisects = record.bisect_record(Project(root).reports)
+    scenarios = registry.discover(project.scenarios)
+    bisects = record.bisect_record(project.reports)
     out = []
     for scenario_id in sorted({r.scenario for r in results} & set(scenarios)):
         rows = [r for r in results if r.scenario == scenario_id]
-        out += claims.scenario_disagreements(ScenarioMetadata.of(scenarios[scenario_id], root), rows, bisects)
+        out += claims.scenario_disagreements(ScenarioMetadata.of(scenarios[scenario_id], project), rows, bisects)
     return out
 
 
@@ -198,8 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     except NotResults as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    store = SnapshotStore(PROJECT_ROOT / "snapshots")
-    print(markdown(results, [p.name for p in args.files], store, PROJECT_ROOT, claim_lines(results, PROJECT_ROOT)))
+    store = SnapshotStore(PROJECT.snapshots)
+    print(markdown(results, [p.name for p in args.files], store, PROJECT, claim_lines(results, PROJECT)))
     return 1 if any(differs(r) for r in results) or unjudged_lines(results) else 0
 
 
