@@ -64,7 +64,7 @@ from harness.runtime import frameworks, registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE
 from harness.runtime.runner import DEFAULT_TIMEOUT
 from harness.runtime.scenario import Scenario
-from harness.store import boundaries, result_cache, staging
+from harness.store import boundaries, result_cache, rows, staging
 from harness.store.boundaries import Boundary
 from harness.store.rows import Row
 
@@ -354,12 +354,11 @@ def probes_of(
     return out
 
 
-def _record_results(reports_dir: Path) -> list[dict]:
-    """The record's results (reports/matrix.json), or none when there is no record yet."""
+def _record_results(reports_dir: Path) -> list[Row]:
+    """The record's results (reports/matrix.json) as rows, or none when there is no record yet."""
     from harness.store import record
 
-    document = record.load(reports_dir)
-    return document["results"] if document else []
+    return rows.of_document(record.load(reports_dir))
 
 
 def tracked_search(
@@ -562,7 +561,7 @@ def _run_on(options: Options, project: Project, python: str, evaluate: Evaluate 
 
 def _say_what_is_known(
     bisect_record: dict,
-    record_results: list[dict],
+    record_results: list[Row],
     scenario_id: str,
     cases: list[str],
     framework: str,
@@ -573,9 +572,7 @@ def _say_what_is_known(
     """Boundaries from every bisect and the record together on ``python``, and (on the default
     interpreter) the releases that join the matrix."""
     in_record = {
-        r.version
-        for r in map(Row.from_json, record_results)
-        if r.scenario == scenario_id and r.release and r.framework == framework
+        r.version for r in record_results if r.scenario == scenario_id and r.release and r.framework == framework
     }
     for case in cases:
         k = boundaries.known(bisect_record, record_results, scenario_id, case, framework, inputs, python)

@@ -158,19 +158,23 @@ def disagreements(claim: Claim, m: Measured) -> list[str]:
     return out
 
 
+def _compared(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> tuple[str, str, list[str]]:
+    """(what the thread says, in words; what was measured, in words; each disagreement)."""
+    m = measure(scenario, results, bisects)
+    return claimed_words(scenario.claims), _measured_words(m), disagreements(scenario.claims, m)
+
+
 def report_lines(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> list[str]:
     """The report's lines: the thread's claim beside the measurement, then any disagreement."""
-    claim = scenario.claims
-    m = measure(scenario, results, bisects)
-    said = claimed_words(claim)
+    said, measured, found = _compared(scenario, results, bisects)
+    source = f" ({scenario.claims.source})" if said else ""
     out = [
         "| | |",
         "|---|---|",
-        "| the thread says | " + (f"{said} ({claim.source})" if said else "nothing this repository records") + " |",
-        f"| measured (bug cases) | {_measured_words(m)} |",
+        "| the thread says | " + (f"{said}{source}" if said else "nothing this repository records") + " |",
+        f"| measured (bug cases) | {measured} |",
         "",
     ]
-    found = disagreements(claim, m)
     if found:
         out += [f"**Claim and measurement disagree** (a finding, not a failure): {'; '.join(found)}.", ""]
     return out
@@ -178,15 +182,12 @@ def report_lines(scenario: ScenarioMetadata, results: list[Row], bisects: dict) 
 
 def sentence_lines(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> list[str]:
     """The same as ``report_lines`` in sentences (a comment keeps one table: the outcomes')."""
-    claim = scenario.claims
-    m = measure(scenario, results, bisects)
-    said = claimed_words(claim)
+    said, measured, found = _compared(scenario, results, bisects)
     out = [
         (f"**The thread says**: {said}." if said else "**The thread says** nothing about releases.")
-        + f" **Measured** (its bug cases): {_measured_words(m)}.",
+        + f" **Measured** (its bug cases): {measured}.",
         "",
     ]
-    found = disagreements(claim, m)
     if found:
         out += [f"**Claim and measurement disagree**: {'; '.join(found)}.", ""]
     return out

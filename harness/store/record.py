@@ -118,6 +118,17 @@ def _row_problem(r: object, required: tuple[str, ...], releases_only: bool) -> s
     return None
 
 
+# What no two rows of a list may share, as the one-line error says it.
+UNIQUE = {"result": "(scenario, case, source, python)", "upgrade": "(scenario, case, from_source, source)"}
+
+
+def _upgrade_name(i: int, r: dict) -> str:
+    return (
+        f"upgrade {i} ({r.get('scenario', '?')}:{r.get('case', '?')}@{r.get('from_source', '?')} -> "
+        f"{r.get('source', '?')})"
+    )
+
+
 def _writer_problem(r: dict) -> str | None:
     """What is wrong with an upgrade's writer keys (``rows.FROM_KEYS``); None when nothing is."""
     version = r["from_version"]
@@ -140,37 +151,29 @@ def validate(document: object, where: str, releases_only: bool = True) -> dict:
     schema = document.get("schema_version")
     if schema not in READABLE_SCHEMAS:
         raise RecordError(f"{where} cannot be read (schema_version {schema!r}, expected {SCHEMA_VERSION}); {restore}")
-    required = REQUIRED_KEYS[schema]
-    seen: dict[tuple[str, str, str, str], int] = {}
-    for i, r in enumerate(document["results"]):
-        problem = _row_problem(r, required, releases_only)
-        if problem is None:
-            key = rows.key_of(r)
-            if key in seen:
-                problem = f"repeats result {seen[key]}; valid: one result per (scenario, case, source, python)"
-            seen[key] = i
-        if problem is not None:
-            name = _row_name(i, r) if isinstance(r, dict) else f"result {i}"
-            raise RecordError(f"{where}: {name} {problem}; fix the row or {restore}")
     upgrades = document.get(rows.UPGRADES, [])
     if not isinstance(upgrades, list):
         raise RecordError(f"{where}: its {rows.UPGRADES} is not a list of results; {restore}")
-    pairs: dict[tuple[str, str, str, str], int] = {}
-    for i, r in enumerate(upgrades):
-        problem = _row_problem(r, UPGRADE_REQUIRED_KEYS, True) or _writer_problem(r)
-        if problem is None:
-            pair = rows.pair_key(r)
-            if pair in pairs:
-                problem = f"repeats upgrade {pairs[pair]}; valid: one result per (scenario, case, from_source, source)"
-            pairs[pair] = i
-        if problem is not None:
-            name = (
-                f"upgrade {i} ({r.get('scenario', '?')}:{r.get('case', '?')}@{r.get('from_source', '?')} -> "
-                f"{r.get('source', '?')})"
-                if isinstance(r, dict)
-                else f"upgrade {i}"
-            )
-            raise RecordError(f"{where}: {name} {problem}; fix the row or {restore}")
+    # One loop for every list of rows (issue 47: an axis is a field): what each row must carry,
+    # the key no two rows may share, and how the one-line error names a row.
+    checks = (
+        (document["results"], REQUIRED_KEYS[schema], releases_only, rows.key_of, "result", _row_name),
+        (upgrades, UPGRADE_REQUIRED_KEYS, True, rows.pair_key, "upgrade", _upgrade_name),
+    )
+    for found, required, only_releases, key_of, word, name_of in checks:
+        seen: dict[tuple[str, str, str, str], int] = {}
+        for i, r in enumerate(found):
+            problem = _row_problem(r, required, only_releases)
+            if problem is None and word == "upgrade":
+                problem = _writer_problem(r)
+            if problem is None:
+                key = key_of(r)
+                if key in seen:
+                    problem = f"repeats {word} {seen[key]}; valid: one result per {UNIQUE[word]}"
+                seen[key] = i
+            if problem is not None:
+                name = name_of(i, r) if isinstance(r, dict) else f"{word} {i}"
+                raise RecordError(f"{where}: {name} {problem}; fix the row or {restore}")
     environments = document.get("environments", [])
     if not isinstance(environments, list) or not all(
         isinstance(e, dict) and isinstance(e.get("source"), str) and isinstance(e.get("framework"), str)
