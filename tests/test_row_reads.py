@@ -35,7 +35,7 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
     "execution/upgrades.py": {"entry": {"inputs"}},  # a pair's entry of the environment's result cache
     "mutants/equivalents.py": {"entry": {"scenario"}},  # a [[mutant]] of the equivalents file
     "planning/waivers.py": {"entry": {"case"}},  # a [[waiver]] of a framework's .agent-bug-harness.toml
-    "mutants/schedule.py": {"record": {"case", "outcome", "detail"}},  # a proof worker's line
+    "execution/proof_worker.py": {"record": {"case", "outcome", "detail"}},  # a proof worker's line
     "mutants/worker.py": {"spec": {"scenario", "release"}},  # the proof worker's task
     "planning/audit_targets.py": {"p": {"version"}},  # a lock file's package
     "planning/builds.py": {"project": {"version"}},  # a pyproject.toml's [project] table

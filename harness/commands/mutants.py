@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from harness.execution.proof_worker import ProofResult
 from harness.mutants import judge, mutations, schedule, table
 from harness.mutants.apply import MUTANT_TIMEOUT
 from harness.mutants.equivalents import EQUIVALENTS_FILE, load_equivalents
-from harness.mutants.schedule import ProofResult
 from harness.project import PROJECT, Project
 from harness.runtime import registry
 from harness.runtime.runner import DEFAULT_TIMEOUT

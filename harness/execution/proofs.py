@@ -9,7 +9,7 @@ Used by the proof test (tests/test_oracle_proofs.py) and by
 - ``Release``: the case runs in that release's matrix environment
   (``.nox/builds/<framework>-<version>``, made or reused as ``nox -s matrix`` does, with the
   dependencies of its upload date), through the same worker the matrix drives (an edge on a
-  Release: through the mutants worker, harness/mutants/schedule.py, which alters the
+  Release: through the proof worker, harness/execution/proof_worker.py, which alters the
   observation there).
 
 The first two run in this process (harness/runtime/proof_runs.py, shared with the mutants
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from harness.execution import proof_worker
 from harness.project import PROJECT, Project
 from harness.runtime.proof_runs import ProofRun, edge_case, observed_once, run_here
 from harness.runtime.runner import DEFAULT_TIMEOUT
@@ -70,13 +71,11 @@ def run_edge(
     number = next(n for n, e in enumerate(case.edges, 1) if e is edge)
     if isinstance(edge.build, Release):
         # The alteration has to happen where the case runs: the mutants worker applies it there.
-        from harness.mutants import schedule
-
         # Keyed by the case's own run function too: a test's scenario may reuse an id.
         key = (scenario.id, case.id, case.run, edge.build.spec, str(project.root), timeout)
         if key not in _JUDGED or f"edge-{number}" not in _JUDGED[key]:
             same = [f"edge-{n}" for n, e in enumerate(case.edges, 1) if e.build == edge.build]
-            _JUDGED[key] = schedule.run_all_in_release(
+            _JUDGED[key] = proof_worker.run_all_in_release(
                 scenario, case, same, edge.build, project=project, timeout=timeout
             )
         return _JUDGED[key][f"edge-{number}"]

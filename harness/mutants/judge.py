@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.execution.proof_worker import ProofResult
 from harness.mutants.equivalents import EQUIVALENTS_FILE, Equivalent
 from harness.mutants.mutations import Mutant, Plan
-from harness.mutants.schedule import ProofResult
 
 
 @dataclass

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import inspect
 import os
 import sys
 import types
@@ -20,7 +19,7 @@ from typing import Any
 
 from harness.mutants.sites import Sites
 from harness.project import PROJECT
-from harness.runtime.scenario import Scenario
+from harness.runtime.scenario import Scenario, unwrap
 
 PROJECT_ROOT = PROJECT.root
 
@@ -35,21 +34,6 @@ class Target:
     name: str  # the code object's name (``<lambda>`` for a lambda)
     firstlineno: int  # the code object's first line (a decorator's, when decorated)
     helper: bool
-
-
-def unwrap(oracle: Any) -> Any:
-    seen = 0
-    while seen < 20:
-        seen += 1
-        if isinstance(oracle, functools.partial):
-            oracle = oracle.func
-        elif isinstance(oracle, types.MethodType):
-            oracle = oracle.__func__
-        elif hasattr(oracle, "__wrapped__"):
-            oracle = inspect.unwrap(oracle)
-        else:
-            break
-    return oracle
 
 
 def _relative(file: str, root: Path) -> str:

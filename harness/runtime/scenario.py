@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextvars
 import fnmatch
 import functools
+import inspect
 import re
+import types
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
@@ -434,3 +436,19 @@ def _framework_name(name: str) -> str:
         return frameworks.get(name).name
     except frameworks.UnknownFramework:
         return name
+
+
+def unwrap(oracle: Any) -> Any:
+    """The function an oracle is, under partials, bound methods and decorators (a case's judge)."""
+    seen = 0
+    while seen < 20:
+        seen += 1
+        if isinstance(oracle, functools.partial):
+            oracle = oracle.func
+        elif isinstance(oracle, types.MethodType):
+            oracle = oracle.__func__
+        elif hasattr(oracle, "__wrapped__"):
+            oracle = inspect.unwrap(oracle)
+        else:
+            break
+    return oracle
