@@ -63,7 +63,7 @@ LATER = "outcome: fixed\ndetail: d\n\nstep a\n"
 @pytest.fixture
 def project(pytester, monkeypatch):
     # The inner runs are not workers of this run's xdist: syrupy reports nothing in a worker, and
-    # it knows one by these variables, which the inner pytest would inherit under `-n auto`.
+    # it knows one by these variables, which the inner pytest would inherit under xdist.
     for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
         monkeypatch.delenv(name, raising=False)
     pytester.makepyfile(tmp_store=EXTENSION, test_case=TEST)
