@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.execution import scratch
+from harness.execution import scratch, upgrade_steps
 from harness.execution import upgrades as upgrades_run
 from harness.planning import upgrades as planning
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
@@ -172,7 +172,7 @@ def test_a_writer_without_the_api_is_not_applicable_and_a_reader_without_a_verdi
 
 def test_a_step_past_its_deadline_is_killed_with_its_children_and_the_pair_is_an_error(tmp_path, monkeypatch):
     """Fault: a reader that never ends (aiosqlite >= 0.22 keeps a process alive) must not hang the run."""
-    monkeypatch.setattr(upgrades_run, "STEP_TIMEOUT", 3.0)
+    monkeypatch.setattr(upgrade_steps, "STEP_TIMEOUT", 3.0)
     scenario = toy_scenario(tmp_path)
     pythons = Pythons(tmp_path, {"1.0.0": 1, "1.1.0": 2})
     started = time.monotonic()
@@ -487,11 +487,11 @@ def test_sigterm_during_a_step_ends_the_step_and_removes_the_pairs_folder(tmp_pa
 
 def test_a_pair_folder_of_a_killed_run_is_removed_by_the_next(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    dead = tmp_path / f"{scratch.PREFIX}{upgrades_run.STATE_KIND}-999999999-abc"
-    mine = tmp_path / f"{scratch.PREFIX}{upgrades_run.STATE_KIND}-{os.getpid()}-abc"
+    dead = tmp_path / f"{scratch.PREFIX}{upgrade_steps.STATE_KIND}-999999999-abc"
+    mine = tmp_path / f"{scratch.PREFIX}{upgrade_steps.STATE_KIND}-{os.getpid()}-abc"
     dead.mkdir()
     mine.mkdir()
-    assert upgrades_run.sweep() == [dead]
+    assert upgrade_steps.sweep() == [dead]
     assert mine.exists() and not dead.exists()
 
 
@@ -512,9 +512,9 @@ def test_an_accepted_pair_names_its_own_snapshot_as_its_base(tmp_path):
 def test_a_step_that_prints_two_verdict_lines_is_an_error_not_judged_by_the_last():
     """Issue 49: an upgrade reader that printed two verdict lines was judged by the last one."""
     two = ["== read", "verdict: reproduced: the state was lost", "verdict: fixed: the state was read"]
-    word, detail = upgrades_run._verdict(two, 0, False)
+    word, detail = upgrade_steps._verdict(two, 0, False)
     assert word == ERROR and detail.startswith("2 verdict lines, where a step prints one")
-    assert upgrades_run._verdict(["verdict: fixed: read"], 0, False) == ("fixed", "read")
+    assert upgrade_steps._verdict(["verdict: fixed: read"], 0, False) == ("fixed", "read")
 
 
 def test_the_record_line_counts_the_upgrade_pair_results_a_run_wrote():
@@ -577,6 +577,16 @@ if __name__ == "__main__":
 '''
 
 
+def where_project(tmp_path: Path) -> tuple[Path, Path, planning.UpgradeScenario]:
+    """A project with this harness and the WHERE script as the toy upgrade's: (root, its folder, it)."""
+    root = scratch_project(tmp_path, {})
+    folder = root / "upgrades" / "adk-toy-upgrade"
+    folder.mkdir(parents=True)
+    (folder / "repro.py").write_text(WHERE)
+    declaration = toy_scenario(tmp_path / "decl").declaration
+    return root, folder, planning.UpgradeScenario("adk-toy-upgrade", "google-adk", declaration, folder)
+
+
 def test_a_step_in_a_fork_of_the_release_s_warm_worker_sees_what_the_command_gives_it(tmp_path, monkeypatch, pool_dir):
     """Issue 47: each step was a cold process importing the framework (about 3.4 s a pair); now it
     runs in a fork of its release's warm worker (harness/runtime/step.py). The script sees what
@@ -586,18 +596,12 @@ def test_a_step_in_a_fork_of_the_release_s_warm_worker_sees_what_the_command_giv
     worker survives a killed step."""
     from harness.execution import environments, pool
 
-    root = scratch_project(tmp_path, {})
-    folder = root / "upgrades" / "adk-toy-upgrade"
-    folder.mkdir(parents=True)
-    (folder / "repro.py").write_text(WHERE)
-    scenario = planning.UpgradeScenario(
-        "adk-toy-upgrade", "google-adk", toy_scenario(tmp_path / "decl").declaration, folder
-    )
+    root, folder, scenario = where_project(tmp_path)
     pythons = {"1.0.0": Path(sys.executable), "1.1.0": Path(sys.executable)}
     env = environments.worker_environment(root)
     member = pool.start(Path(sys.executable), root, env, None, "google-adk", "json")
     assert member is not None, "the warm worker did not start"
-    warm = upgrades_run.WarmStep(member, "google-adk", env)
+    warm = upgrade_steps.WarmStep(member, "google-adk", env)
 
     def both(case):
         cold = upgrades_run.run_pair(pair(scenario, case), pythons, root)
@@ -618,7 +622,7 @@ def test_a_step_in_a_fork_of_the_release_s_warm_worker_sees_what_the_command_giv
     assert (forked.outcome, forked.detail) == (cold.outcome, cold.detail)
     assert forked.outcome == ERROR and forked.detail.startswith("exit 1 with no verdict line")
     assert "a message, then exit 1" in forked.detail
-    monkeypatch.setattr(upgrades_run, "STEP_TIMEOUT", 3.0)
+    monkeypatch.setattr(upgrade_steps, "STEP_TIMEOUT", 3.0)
     started = time.monotonic()
     hung = upgrades_run.run_pair(pair(scenario, "hang"), pythons, root, warm=lambda version: warm)
     assert time.monotonic() - started < 30
@@ -640,13 +644,7 @@ def test_the_axis_runs_a_release_s_steps_in_its_worker_and_stops_it_after_its_la
     from harness.planning import builds as builds_mod
     from harness.project import Project
 
-    root = scratch_project(tmp_path, {})
-    folder = root / "upgrades" / "adk-toy-upgrade"
-    folder.mkdir(parents=True)
-    (folder / "repro.py").write_text(WHERE)
-    scenario = planning.UpgradeScenario(
-        "adk-toy-upgrade", "google-adk", toy_scenario(tmp_path / "decl").declaration, folder
-    )
+    root, folder, scenario = where_project(tmp_path)
     version = importlib.metadata.version("google-adk")
     env_path = tmp_path / "env"
     env_path.mkdir()
