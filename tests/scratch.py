@@ -13,6 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.runtime import reproduction
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,3 +106,15 @@ def scratch_project(tmp_path: Path, bugs: dict[str, str]) -> Path:
     for scenario_id, script in bugs.items():
         write_bug(root / "scenarios", scenario_id, script)
     return root
+
+
+def demo_metadata(description: str = "the bug") -> ScenarioMetadata:
+    """A rendered scenario of two cases, the second a control (the renderers' tests)."""
+    return ScenarioMetadata(
+        "adk-demo",
+        "google-adk",
+        (CaseMetadata("one"), CaseMetadata("two", control=True)),
+        links=("https://github.com/google/adk-python/issues/1",),
+        description=description,
+        expected="no bug",
+    )

@@ -19,19 +19,13 @@ from harness.runtime import registry, reproduction
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import Explanation
 from harness.store import record
+from scratch import demo_metadata
 
 RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
 SCENARIOS = registry.discover()
 PRESENT = [s for s in SCENARIOS.values() if any(r["scenario"] == s.id for r in RECORD["results"])]
 
-DEMO = ScenarioMetadata(
-    "adk-demo",
-    "google-adk",
-    (CaseMetadata("one"), CaseMetadata("two", control=True)),
-    links=("https://github.com/google/adk-python/issues/1",),
-    description="the bug,\nin two lines",
-    expected="no bug",
-)
+DEMO = demo_metadata("the bug,\nin two lines")
 
 
 def result(case, version, outcome, timeline, source=None):

@@ -20,23 +20,17 @@ from PIL import Image
 from conftest import ROOT
 from harness.planning import interpreters, versions
 from harness.rendering import grid
-from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
+from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime import registry
 from harness.runtime.outcomes import OUTCOMES
 from harness.store import record
+from scratch import demo_metadata
 
 SVG = "{http://www.w3.org/2000/svg}"
 RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
 SCENARIOS = registry.discover()
 
-SCENARIO = ScenarioMetadata(
-    "adk-demo",
-    "google-adk",
-    (CaseMetadata("one"), CaseMetadata("two", control=True)),
-    links=("https://github.com/google/adk-python/issues/1",),
-    description="the bug",
-    expected="no bug",
-)
+SCENARIO = demo_metadata()
 
 
 def result(case, version, outcome, source=None):
