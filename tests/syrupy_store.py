@@ -3,7 +3,7 @@
 A case's assertion is located at the store's own file, the one ``SnapshotStore.check`` compares the
 pinned release's result with (``SnapshotStore.path`` of its key: ``<scenario>/<case>/<version>.txt``
 of the nearest earlier stored release, or an interpreter's own); ``--snapshot-update`` stores the
-result through the matrix's writer (``SnapshotStore.accept``, with the pins of ``check_snapshots``),
+result through the matrix's writer (``SnapshotStore.accept``, with the pins of ``SnapshotStore.check_all``),
 never a copy of its own.
 Unused-snapshot detection sees only the store's orphaned files (a scenario or case no scenario
 defines any more): the files of the other releases are the matrix's, which this suite does not run.
@@ -207,13 +207,11 @@ class MatrixStoreExtension(AbstractSyrupyExtension):
     ) -> None:
         """Store the result through the matrix's writer: ``accept``, which keeps one file where
         releases agree, and pins the later recorded releases that matched the base it replaces."""
-        from harness.execution.matrix import check_snapshots
-
         data = next(iter(snapshot_collection)).data
         if not isinstance(data, Rendered):
             raise TypeError(f"{snapshot_collection.location}: only a result row is stored, not {type(data)}")
         row = data.row
-        check_snapshots([row], cls.store(), True, _recorded(cls.store_root.parent.parent / "reports"))
+        cls.store().check_all([row], True, _recorded(cls.store_root.parent.parent / "reports"))
         if row.snapshot != UPDATED:
             raise ValueError(f"{row.source} {row.scenario}:{row.case}: not stored ({row.outcome}: {row.detail})")
         # The record (reports/matrix.json) points at the store for its timelines; a test run does

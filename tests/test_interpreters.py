@@ -143,16 +143,14 @@ def test_an_interpreter_s_stored_result_names_its_own_file_as_its_base(tmp_path)
     """Fault: --update-snapshots stored an interpreter's changed result in <case>/py3.10/<version>.txt
     but wrote its snapshot_base as <version>, the default's file: the record, which leaves out the
     timeline of an updated row, read it back from the default's file (another timeline) or from none."""
-    from harness.execution.matrix import check_snapshots
-
     store = SnapshotStore(tmp_path / "snapshots")
     assert store.accept(row("0.0.12", "reproduced"))
     changed = row("0.0.12", "reproduced", python="3.10", timeline="not wrapped\n")
-    check_snapshots([changed], store, update=True)
+    store.check_all([changed], update=True)
     assert (changed.snapshot, changed.snapshot_base) == ("updated", "py3.10/0.0.12")
     assert store.timeline(changed) == "not wrapped\n"
     default = row("0.17.1", "fixed")
-    check_snapshots([default], store, update=True)
+    store.check_all([default], update=True)
     assert (default.snapshot, default.snapshot_base) == ("updated", "0.17.1")
 
 

@@ -498,14 +498,12 @@ def test_a_pair_folder_of_a_killed_run_is_removed_by_the_next(tmp_path, monkeypa
 def test_an_accepted_pair_names_its_own_snapshot_as_its_base(tmp_path):
     """Fault: --update-snapshots wrote an upgrade result with snapshot_base null, so the next run
     rewrote every such row of the record (null -> the pair's file) though nothing had changed."""
-    from harness.execution import upgrade_axis
-
     store = SnapshotStore(tmp_path / "snapshots")
     row = _row("c", "1.0.0", "1.1.0", snapshot="new")
-    upgrade_axis.check_snapshots([row], store, update=True)
+    store.check_all([row], update=True)
     assert (row.snapshot, row.snapshot_base) == ("updated", "1.0.0-to-1.1.0")
     again = _row("c", "1.0.0", "1.1.0", snapshot="new")
-    upgrade_axis.check_snapshots([again], store, update=False)
+    store.check_all([again], update=False)
     assert (again.snapshot, again.snapshot_base) == ("match", "1.0.0-to-1.1.0")
 
 

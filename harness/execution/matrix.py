@@ -25,7 +25,7 @@ from harness.runtime.scenario import Case, Scenario
 from harness.store import membership, record, result_cache, staging
 from harness.store.environment import Environment, one_per_build
 from harness.store.rows import Row, of_document, unjudged_lines
-from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, Key, SnapshotStore
+from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
 
@@ -192,38 +192,6 @@ def run_build(
     return entry, results
 
 
-def check_snapshots(results: list[Row], store: SnapshotStore, update: bool, recorded: list[Row] | None = None) -> None:
-    """Compare every result with its snapshot; with ``update``, store the new and changed ones.
-
-    A snapshot stored for a release between two others (a one-release bug's x.y.0) would
-    make the later releases that matched the earlier snapshot compare with it instead:
-    those in the record (``recorded``) and not re-run here get the earlier one pinned as their own.
-    """
-    ran = {(r.scenario, r.case, r.version) for r in results}
-    for r in results:
-        check = store.check(r)
-        r.snapshot, r.snapshot_base, r.snapshot_diff = check.status, check.base, check.diff
-        if update and check.status in (NEW, CHANGED):
-            base = check.base
-            later = [
-                x
-                for x in recorded or []
-                if (x.scenario, x.case) == (r.scenario, r.case)
-                and x.release
-                and x.python == r.python
-                and base is not None
-                and x.snapshot_base == base
-                and versions.key(x.version or "0") > versions.key(r.version or "0")
-                and (x.scenario, x.case, x.version) not in ran
-            ]
-            if store.accept(r):
-                # The file it is compared with now: an interpreter's own (py3.10/<version>) is no <version>.
-                r.snapshot, r.snapshot_base = UPDATED, store.base(store.path(Key.of(r)))
-                for x in later:
-                    assert base is not None and x.version is not None  # `later` is empty without a base
-                    store.pin(x.scenario, x.case, x.version, base)
-
-
 def _plan(
     options: Options, project: Project
 ) -> tuple[list, dict | None, SnapshotStore, dict[str, Scenario], upgrade_axis.UpgradePlan]:
@@ -324,13 +292,13 @@ def run(options: Options) -> int:
         one_per_build([*kept_builds, *upgrade_run.environments, *(rec for rec, _ in outcomes if rec)])
     )
     results = [r for _, rs in outcomes for r in rs]
-    upgrade_axis.check_snapshots(upgrade_rows, store, options.update_snapshots)
+    store.check_all(upgrade_rows, options.update_snapshots)
     if postgres.failure():
         unserved = sum(r.detail.startswith(NO_SERVER) for r in results)
         log(f"postgresql: the server could not start; {unserved} cases on it are errors: {postgres.failure()}")
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=record.sort_key(order))
-    check_snapshots(results, store, options.update_snapshots, of_document(existing))
+    store.check_all(results, options.update_snapshots, of_document(existing))
     all_pairs = {(s.id, c.id) for s, c in registry.select(scenarios, [])}
     upgrade_cases = {(s.id, c) for s in upgrade_plan.scenarios.values() for c in s.case_ids()}
     for orphan in store.orphans(all_pairs, upgrade_cases):

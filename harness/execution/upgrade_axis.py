@@ -15,7 +15,7 @@ from harness.planning import builds as builds_mod
 from harness.planning import upgrades as planning
 from harness.project import PROJECT, Project
 from harness.store.rows import Row
-from harness.store.snapshots import CHANGED, NEW, UPDATED, Key, SnapshotStore
+from harness.store.snapshots import Key, SnapshotStore
 
 
 @dataclass
@@ -59,15 +59,6 @@ def run(upgrade_plan: UpgradePlan, settings: RunSettings, jobs: int, update_snap
     if update_snapshots:
         settings = dataclasses.replace(settings, rerun=True)
     return upgrades.run(upgrade_plan.pairs, settings, jobs, repeat_new)
-
-
-def check_snapshots(rows: list[Row], store: SnapshotStore, update: bool) -> None:
-    """Compare every upgrade result with its pair's snapshot; with ``update``, store the new and changed ones."""
-    for r in rows:
-        check = store.check(r)
-        r.snapshot, r.snapshot_base, r.snapshot_diff = check.status, check.base, check.diff
-        if update and check.status in (NEW, CHANGED) and store.accept(r):
-            r.snapshot, r.snapshot_base = UPDATED, store.base(store.path(Key.of(r)))
 
 
 def contradicted_proofs(results: list[Row], upgrades_dir: Path = PROJECT.upgrades) -> list[tuple[Row, str]]:

@@ -31,7 +31,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.planning import interpreters, versions
 from harness.runtime.outcomes import ERROR, OUTCOMES
-from harness.store.rows import AnyRow, fields, python_of
+from harness.store.rows import AnyRow, Row, fields, python_of
 
 MATRIX = "matrix"  # snapshots/matrix/: the bug cases' results
 UPGRADES = "upgrades"  # snapshots/upgrades/: the upgrade pairs' results
@@ -259,6 +259,41 @@ class SnapshotStore:
         # ``scenario_releases``), so accepting new timelines never drops a release's results.
         _write(path, render(result))
         return True
+
+    def check_all(self, results: list[Row], update: bool, recorded: list[Row] | None = None) -> None:
+        """Compare every result (a release's or an upgrade pair's: one path for every axis) with its
+        snapshot and set its snapshot fields; with ``update``, store the new and changed ones.
+
+        A snapshot stored for a release between two others (a one-release bug's x.y.0) would
+        make the later releases that matched the earlier snapshot compare with it instead:
+        those in the record (``recorded``) and not re-run here get the earlier one pinned as their own.
+        """
+        ran = {(r.scenario, r.case, r.version) for r in results}
+        for r in results:
+            check = self.check(r)
+            r.snapshot, r.snapshot_base, r.snapshot_diff = check.status, check.base, check.diff
+            if not (update and check.status in (NEW, CHANGED)):
+                continue
+            base = check.base
+            later = [
+                x
+                for x in recorded or []
+                if (x.scenario, x.case) == (r.scenario, r.case)
+                and x.release
+                and not x.from_source
+                and x.python == r.python
+                and base is not None
+                and x.snapshot_base == base
+                and versions.key(x.version or "0") > versions.key(r.version or "0")
+                and (x.scenario, x.case, x.version) not in ran
+            ]
+            if self.accept(r):
+                # The file it is compared with now: an interpreter's own (py3.10/<version>) is no <version>,
+                # a pair's is <writer>-to-<reader>.
+                r.snapshot, r.snapshot_base = UPDATED, self.base(self.path(Key.of(r)))
+                for x in later:
+                    assert base is not None and x.version is not None  # `later` is empty without a base
+                    self.pin(x.scenario, x.case, x.version, base)
 
     def pin(self, scenario: str, case: str, version: str, base: str) -> None:
         """Store ``base``'s snapshot as ``version``'s own, so ``version`` keeps being compared
