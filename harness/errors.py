@@ -6,3 +6,8 @@ release that does not exist, a corrupt record, an unwritable reports folder) der
 
 class UsageError(Exception):
     """Bad input, said in one line that names what was wrong and what is valid."""
+
+
+class RecordError(UsageError, ValueError):
+    """A file of the record (reports/matrix.json, reports/bisect.json) this code cannot read or extend,
+    said in one line: which file, what is wrong, and how to restore it."""

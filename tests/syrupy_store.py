@@ -105,9 +105,8 @@ def _registry_pairs() -> frozenset[tuple[str, str]]:
 @functools.cache
 def _recorded(reports: Path) -> list[Row]:
     from harness.store import record
-    from harness.store.rows import of_document
 
-    return of_document(record.load(reports))
+    return (record.load(reports) or record.Record()).results
 
 
 class MatrixStoreExtension(AbstractSyrupyExtension):

@@ -21,6 +21,7 @@ from harness.project import Project
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.store import boundaries, record, result_cache
+from harness.store.rows import Row
 
 ROOT = Path(__file__).resolve().parent.parent
 RETRY = "adk-retry-same-invocation-id"
@@ -332,7 +333,7 @@ def test_a_bisect_starts_from_the_record_and_sees_a_release_reproducing_in_the_m
         "snapshot_base": "2.8.0",
         "timeline": "",
     }
-    (tmp_path / "reports" / "matrix.json").write_text(json.dumps(record.document_of([result], [], {})))
+    (tmp_path / "reports" / "matrix.json").write_text(record.dumps(record.Record.of([Row.from_json(result)], [], {})))
     table = {"2.7.0": FIXED, "2.7.1": FIXED, "2.8.0": REPRODUCED, "2.9.0": FIXED, "2.10.0": FIXED}
     fake = Fake({v: {"resumable-resume": o} for v, o in table.items()})
     out = io.StringIO()
@@ -443,7 +444,7 @@ def test_a_widened_case_is_bisected_and_reported_from_its_new_code_only(fake_ind
         "timeline": "",
         "inputs": old_inputs,
     }
-    (tmp_path / "reports" / "matrix.json").write_text(json.dumps(record.document_of([row], [], {})))
+    (tmp_path / "reports" / "matrix.json").write_text(record.dumps(record.Record.of([Row.from_json(row)], [], {})))
     old = {"2.7.0": NOT_APPLICABLE, "2.7.1": NOT_APPLICABLE, "2.8.0": NOT_APPLICABLE, "2.9.0": FIXED, "2.10.0": FIXED}
     first = io.StringIO()
     bisect.run(
@@ -469,7 +470,9 @@ def test_a_widened_case_is_bisected_and_reported_from_its_new_code_only(fake_ind
     assert f"{sel}: from every bisect and the record: first fixed in 2.9.0\n" in text
     assert "applicable" not in text
     doc = json.loads((tmp_path / "reports" / "bisect.json").read_text())
-    assert boundaries.known(doc, [row], RETRY, case, "google-adk", new_inputs).points == {v: new[v] for v in fake.calls}
+    assert boundaries.known(doc, [Row.from_json(row)], RETRY, case, "google-adk", new_inputs).points == {
+        v: new[v] for v in fake.calls
+    }
     # The reports quote the same boundaries: the scenario's report is re-rendered from the record.
     report = (tmp_path / "reports" / f"{RETRY}.md").read_text()
     assert "first fixed in 2.9.0" in report and "applicable in" not in report

@@ -19,6 +19,7 @@ from harness.rendering import comment, evidence, summary
 from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime import registry
 from harness.store import boundary_files, record
+from harness.store.rows import Row
 from harness.store.snapshots import SnapshotStore
 from tests.test_reports import SCENARIO, document, result
 
@@ -98,7 +99,7 @@ def test_a_report_without_a_boundaries_file_is_unchanged(tmp_path):
 
 def test_the_summary_lists_every_boundary_no_executed_line_explains(tmp_path):
     boundaries_file(tmp_path)
-    results = [result("2.8.0", "reproduced", "a\n"), result("2.9.0", "fixed", "b\n")]
+    results = [Row.from_json(result("2.8.0", "reproduced", "a\n")), Row.from_json(result("2.9.0", "fixed", "b\n"))]
     text = summary.markdown(results, ["matrix.json"], SnapshotStore(tmp_path), Project(tmp_path))
     assert "### 2 boundaries no executed framework line explains" in text
     assert (

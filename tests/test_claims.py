@@ -20,7 +20,6 @@ from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime import registry, reproduction
 from harness.runtime.scenario import Claim, ScenarioError
 from harness.store import boundaries
-from harness.store.rows import of_document
 from harness.store.snapshots import SnapshotStore
 from tests.test_reports import SCENARIO, document, result
 
@@ -32,7 +31,7 @@ def metadata(**claim) -> ScenarioMetadata:
 
 
 def rows(*pairs: tuple[str, str]):
-    return of_document(document([result(version, outcome, f"{outcome}\n") for version, outcome in pairs]))
+    return document([result(version, outcome, f"{outcome}\n") for version, outcome in pairs]).results
 
 
 FIXED_IN_2_9 = rows(("2.7.0", "reproduced"), ("2.8.0", "reproduced"), ("2.9.0", "fixed"), ("2.10.0", "fixed"))

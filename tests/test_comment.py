@@ -19,11 +19,12 @@ from harness.runtime import registry, reproduction
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import Explanation
 from harness.store import record
+from harness.store.rows import Row
 from scratch import demo_metadata
 
-RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
+RECORD = record.load(ROOT / "reports") or record.Record()
 SCENARIOS = registry.discover()
-PRESENT = [s for s in SCENARIOS.values() if any(r["scenario"] == s.id for r in RECORD["results"])]
+PRESENT = [s for s in SCENARIOS.values() if any(r.scenario == s.id for r in RECORD.results)]
 
 DEMO = demo_metadata("the bug,\nin two lines")
 
@@ -43,10 +44,10 @@ def result(case, version, outcome, timeline, source=None):
     }
 
 
-def document(rows: list[dict]) -> dict:
+def document(rows: list[dict]) -> record.Record:
     """A record as ``record.load`` gives it: every timeline in its rows (the file leaves out those the
     snapshot store holds, and loading fills them in)."""
-    return {"schema_version": record.SCHEMA_VERSION, "harness": {}, "results": rows, "environments": []}
+    return record.Record.of([Row.from_json(r) for r in rows])
 
 
 def structure(text: str):
@@ -64,10 +65,10 @@ def test_the_comment_of_every_committed_scenario_parses_and_fits(scenario):
     text = comment.render(ScenarioMetadata.of(scenario), RECORD, link_base=base)
     assert len(text) < comment.LIMIT
     tables, rows, opened, closed, summaries = structure(text)
-    cases = {r["case"] for r in RECORD["results"] if r["scenario"] == scenario.id}
+    cases = {r.case for r in RECORD.results if r.scenario == scenario.id}
     assert (tables, rows) == (1, len(cases))
     assert opened == closed == summaries
-    outcomes = {r["outcome"] for r in RECORD["results"] if r["scenario"] == scenario.id}
+    outcomes = {r.outcome for r in RECORD.results if r.scenario == scenario.id}
     if outcomes & {REPRODUCED, "unexpected"}:
         assert opened >= 1  # the evidence is folded in, not left out
     assert text.splitlines()[0].startswith(f"**{scenario.id}** ({scenario.framework}, {scenario.links[0]}): ")
@@ -78,7 +79,7 @@ def test_the_comment_of_every_committed_scenario_parses_and_fits(scenario):
         assert f"<summary>{reproduction.SCRIPT} (" in text or f"[`{path}`]({base}{path})" in text
     assert "](reports/" not in text and "](repro/" not in text and "](scenarios/" not in text  # no relative link
     assert f"nox -s matrix -- --only {scenario.id} " in text
-    if any(r["outcome"] in (REPRODUCED, FIXED) for r in RECORD["results"] if r["scenario"] == scenario.id):
+    if any(r.outcome in (REPRODUCED, FIXED) for r in RECORD.results if r.scenario == scenario.id):
         # The framework pinned, with an extra where the release offers it (shell-quoted then).
         assert (
             re.search(rf"`uv run --with '?{re.escape(scenario.framework)}[\[=]", text) and " --exclude-newer " in text
@@ -102,15 +103,15 @@ def test_with_no_repository_url_the_comment_stands_alone(scenario):
     for note in ("No repository URL", "needs a checkout", "see `reports", "not yet explained"):
         assert note not in text, note
     assert f"<summary>{reproduction.SCRIPT} (" in text and "```python" in text  # the script, once
-    rows = [r for r in RECORD["results"] if r["scenario"] == scenario.id]
-    for case in {r["case"] for r in rows}:
+    rows = [r for r in RECORD.results if r.scenario == scenario.id]
+    for case in {r.case for r in rows}:
         assert f"- `{case}`:" in text  # its command(s)
         assert f"repro.py {case}`" in text
     for case in scenario.cases:
         if getattr(case, "non_regression", False):
             line = next(x for x in text.splitlines() if x.startswith(f"| `{case.id}` (non-regression)"))
             assert "reproduced" not in line, line
-            if any(r["case"] == case.id and r["outcome"] == REPRODUCED for r in rows):
+            if any(r.case == case.id and r.outcome == REPRODUCED for r in rows):
                 assert f"- `{case.id}` (" in text and "the fix goes too far on" in text
 
 
@@ -242,7 +243,7 @@ def test_a_range_note_under_the_headline_names_only_measured_releases(scenario):
     from harness.store import boundaries
 
     bisects = boundaries.load_record(ROOT / "reports" / "bisect.json")
-    measured = {r["version"] for r in RECORD["results"] if r["scenario"] == scenario.id}
+    measured = {r.version for r in RECORD.results if r.scenario == scenario.id}
     measured |= {p["version"] for p in bisects["probes"] if p["scenario"] == scenario.id}
     for text in (*scenario.range_notes, scenario.description):
         named = set(re.findall(r"\b\d+\.\d+\.\d+\b", text))

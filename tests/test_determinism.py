@@ -44,7 +44,7 @@ def test_every_case_gives_its_snapshot_in_a_shuffled_order(request):
         python = f"{sys.version_info.major}.{sys.version_info.minor}"
         stored = STORE.stored(Key(scenario.id, case.id, installed(scenario.framework), python))
         assert stored is not None, f"no snapshot of {scenario.id}:{case.id}: run the matrix"
-        if render(r.to_dict()) != stored.read_text(encoding="utf-8"):
+        if render(r) != stored.read_text(encoding="utf-8"):
             differ.append(f"{scenario.id}:{case.id}")
     assert not differ, f"cases whose result differs from their snapshot after others ran first: {differ}"
 

@@ -20,17 +20,18 @@ from harness.rendering import reports, reproduce
 from harness.runtime import registry, reproduction
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.store import record
+from harness.store.environment import Environment
 from harness.store.staging import Staging
 
 SCENARIOS = registry.discover()
-RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
+RECORD = record.load(ROOT / "reports") or record.Record()
 CONVERTED = [s for s in SCENARIOS.values() if reproduce.script_file(s.id).is_file()]
 USAGE = "agents-usage-requests-without-usage"
 CASE = "chat-completions"
 
 
-def environment(source: str) -> dict:
-    return next((e for e in RECORD.get("environments", []) if e.get("source") == source), {})
+def environment(source: str) -> Environment | None:
+    return RECORD.environment(source)
 
 
 def commands(err: str) -> list[str]:
@@ -102,7 +103,7 @@ def test_the_commands_are_the_records_reproduced_and_fixed_releases_with_their_d
         assert rows[run.version] == outcome
         parsed = argv_of(commands(item)[0])
         assert parsed["with"][0] == f"openai-agents=={run.version}"
-        assert parsed["date"] == environment(f"openai-agents=={run.version}")["exclude_newer"]
+        assert parsed["date"] == getattr(environment(f"openai-agents=={run.version}"), "exclude_newer", None)
         assert (parsed["script"], parsed["case"]) == (reproduction.SCRIPT, CASE)
     # The reproduced release is the newest one; the fixed release the first after it.
     reproduced, fixed = (v for v in (r.version for r in usage_recorded))
@@ -135,7 +136,7 @@ def test_release_names_the_release_the_commands_run_it_on(tmp_path, monkeypatch,
     assert cli.main(["export", f"{USAGE}:{CASE}", "--release", recorded, "-o", str(tmp_path / "r.py")]) == 0
     (only,) = commands(capsys.readouterr().err)
     parsed = argv_of(only)
-    assert parsed["with"] == [recorded] and parsed["date"] == environment(recorded)["exclude_newer"]
+    assert parsed["with"] == [recorded] and parsed["date"] == getattr(environment(recorded), "exclude_newer", None)
     # A release outside the record: the date of its upload (asked of the index, here faked).
     asked = []
 

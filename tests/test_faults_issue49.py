@@ -5,6 +5,7 @@ Each test's docstring names the fault it guards and what the unchanged code did.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -20,6 +21,7 @@ from harness.errors import UsageError
 from harness.execution import matrix
 from harness.runtime.result import CaseResult
 from harness.runtime.runner import strip_paths
+from harness.store.rows import Row
 from harness.store.snapshots import Key, SnapshotCorrupt, SnapshotStore
 from test_record import RETRY, TOOL, Table, every_adk, files, make_project, run
 
@@ -141,18 +143,18 @@ def test_a_snapshot_that_is_not_utf8_is_a_damaged_store_in_one_line(tmp_path):
     """Reading a stored snapshot (to compare with it, or for its timeline) refuses a file that is
     not UTF-8 in one line naming it. Before, the read raised UnicodeDecodeError."""
     store = SnapshotStore(tmp_path / "snapshots")
-    row = {"scenario": "adk-x", "case": "c", "version": "1.0.0", "source": "google-adk==1.0.0"}
-    assert store.accept({**row, "outcome": "fixed", "detail": "d", "timeline": "a\n", "release": True})
+    row = Row(CaseResult("adk-x", "c", "fixed", "d", "a\n"), "google-adk", "1.0.0", "google-adk==1.0.0")
+    assert store.accept(row)
     (store.matrix / "adk-x" / "c" / "1.0.0.txt").write_bytes(b"outcome: fixed\ndetail: \xff\n\na\n")
-    pair = {**row, "version": "2.0.0", "from_version": "1.0.0"}
+    pair = dataclasses.replace(row, version="2.0.0", source="google-adk==2.0.0", from_version="1.0.0")
     store.own(Key.of(pair)).parent.mkdir(parents=True)
     store.own(Key.of(pair)).write_bytes(b"outcome: fixed\ndetail: \xff\n\na\n")
     for read in (
-        lambda: store.timeline({**row, "snapshot_base": "1.0.0"}),
-        lambda: store.check({**row, "outcome": "fixed", "detail": "d", "timeline": "a\n"}),
+        lambda: store.timeline(dataclasses.replace(row, snapshot_base="1.0.0")),
+        lambda: store.check(row),
         store.validate,
         lambda: store.timeline(pair),
-        lambda: store.check({**pair, "outcome": "fixed", "detail": "d", "timeline": "a\n"}),
+        lambda: store.check(pair),
     ):
         with pytest.raises(SnapshotCorrupt) as err:
             read()

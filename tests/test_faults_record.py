@@ -25,6 +25,8 @@ from harness import owners
 from harness.errors import UsageError
 from harness.execution import matrix, publication
 from harness.store import boundaries, record, staging
+from harness.store.harness_info import HarnessInfo
+from harness.store.rows import Row
 from test_record import RETRY, TOOL, Table, every_adk, files, make_project, run
 
 HARNESS = Path(__file__).resolve().parents[1] / "harness"
@@ -235,6 +237,7 @@ KILLED_COMMIT = """
 import errno, os, sys
 from pathlib import Path
 from harness.store import record
+from harness.store.harness_info import HarnessInfo
 
 reports, kill_after, refuse = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 real_replace, moves, refused = os.replace, [], []
@@ -255,7 +258,7 @@ with record.transaction(reports) as tx:
     for path in sorted(reports.rglob("*.md")) + sorted(reports.rglob("*.svg")):
         tx.stage.write(path, path.read_text() + "<!-- run 2 -->\\n")
     tx.stage.write(reports / "boundaries" / "new.json", "{}\\n")
-    tx.write_record({**tx.existing, "harness": {"run": 2}})
+    tx.write_record(tx.existing.replace(harness=HarnessInfo.from_json({"run": 2})))
 """
 
 
@@ -274,7 +277,9 @@ def _second_run(before: dict[str, bytes], reports: Path) -> dict[str, bytes]:
     }
     document = record.load(reports)
     assert document is not None
-    after["matrix.json"] = record.dumps(record.as_stored({**document, "harness": {"run": 2}})).encode()
+    after["matrix.json"] = record.dumps(
+        document.replace(harness=HarnessInfo.from_json({"run": 2})), stored=True
+    ).encode()
     after["boundaries/new.json"] = b"{}\n"
     return dict(sorted(after.items()))
 
@@ -308,7 +313,7 @@ def test_a_run_killed_while_it_moves_its_reports_in_is_finished_by_the_next(proj
         changed = {name for name in expected if half.get(name) != before.get(name)}
         assert len(changed) == moved, "the kill came after that many moves"
         if finish == "read":
-            assert record.load(reports)["harness"] == {"run": 2}
+            assert record.load(reports).harness.to_json() == {"run": 2}
         else:
             with staging.Staging(reports):
                 pass
@@ -327,7 +332,7 @@ def test_a_run_killed_while_it_puts_the_old_reports_back_is_finished_by_the_next
     reports = project / "reports"
     assert _killed_commit(reports, 2, refuse="new.json") == 9  # after every report was moved in
     assert len({k for k, v in _visible(reports).items() if before.get(k) != v}) > 2, "half put back"
-    assert record.load(reports)["harness"] != {"run": 2}
+    assert record.load(reports).harness.to_json() != {"run": 2}
     assert _visible(reports) == {k: v for k, v in before.items() if not k.startswith(".")}
     assert leftovers(reports) == []
 
@@ -553,21 +558,23 @@ def test_a_matrix_run_whose_build_errors_everywhere_fails_and_says_so_first(proj
     assert "cases ended in error: error" in summary[0]
 
 
-def _candidate_rows(scenarios, source: str, version: str | None, outcome) -> list[dict]:
+def _candidate_rows(scenarios, source: str, version: str | None, outcome) -> list[Row]:
     return [
-        {
-            "scenario": s.id,
-            "case": c.id,
-            "framework": s.framework,
-            "version": version,
-            "source": source,
-            "outcome": outcome(s, c),
-            "detail": "uv pip install failed: no matching distribution for google-adk" * 3,
-            "snapshot": "new",
-            "backend": c.backend,
-            "snapshot_base": None,
-            "timeline": "",
-        }
+        Row.from_json(
+            {
+                "scenario": s.id,
+                "case": c.id,
+                "framework": s.framework,
+                "version": version,
+                "source": source,
+                "outcome": outcome(s, c),
+                "detail": "uv pip install failed: no matching distribution for google-adk" * 3,
+                "snapshot": "new",
+                "backend": c.backend,
+                "snapshot_base": None,
+                "timeline": "",
+            }
+        )
         for s in scenarios
         for c in s.cases
     ]
@@ -596,7 +603,7 @@ def test_a_candidate_that_cannot_install_fails_and_says_so_first(tmp_path, monke
             rows = _candidate_rows(adk, specs[0], specs[0].split("==")[1], lambda s, c: "reproduced")
         else:
             rows = _candidate_rows(adk, "local:adk-python", None, lambda s, c: "error")
-        return record.document_of(rows, [], {})
+        return record.Record.of(rows, [], {})
 
     monkeypatch.setattr(candidate, "_matrix", fake_matrix)
     out = tmp_path / "evidence"
@@ -630,7 +637,7 @@ def test_the_matrix_job_summary_is_capped_and_names_what_could_not_be_judged(tmp
         }
         for i in range(400)
     ]
-    text = summary_mod.markdown(rows, ["matrix.json"], SnapshotStore(tmp_path))
+    text = summary_mod.markdown([Row.from_json(r) for r in rows], ["matrix.json"], SnapshotStore(tmp_path))
     assert len(text) <= summary_mod.MAX_SUMMARY_CHARS
     head = text.split("### Needs a look")[0]
     assert "could not judge google-adk==2.13.0: all 400 cases ended in error" in head
@@ -643,10 +650,11 @@ def test_the_matrix_job_summary_is_capped_and_names_what_could_not_be_judged(tmp
 def test_a_database_server_that_did_not_start_is_named_as_not_judged():
     """A build whose SQLite cases ran but whose every PostgreSQL case is an error (the server did
     not start) is named by build and backend; a build with one error among answers is not."""
+    from harness.runtime.result import CaseResult
     from harness.store.rows import unjudged
 
     def row(case, backend, outcome, source="google-adk==2.13.0"):
-        return {"scenario": "s", "case": case, "source": source, "backend": backend, "outcome": outcome}
+        return Row(CaseResult("s", case, outcome, "d"), "google-adk", source.split("==")[1], source, backend=backend)
 
     rows = [
         row("a", "sqlite", "fixed"),
@@ -663,15 +671,13 @@ def test_a_database_server_that_did_not_start_is_named_as_not_judged():
 
 def test_rows_round_trip_the_committed_record_byte_for_byte():
     """The record row type serialises exactly as the record is written: every row of the committed
-    reports/matrix.json read into a Row and written back gives the same bytes."""
-    from harness.store import rows
-
+    reports/matrix.json read into a Record (its timelines read from the snapshot store) and written
+    back gives the same bytes; so does its JSON read into one as it stands."""
     path = HARNESS.parent / "reports" / "matrix.json"
-    document = json.loads(path.read_text())
-    again = record.document_of(
-        rows.of_document(document), document["environments"], document["harness"], rows.upgrades_of(document)
-    )
-    assert record.dumps(record.as_stored(again)) == path.read_text()
+    loaded = record.load(path.parent)
+    assert loaded is not None
+    assert record.dumps(loaded, stored=True) == path.read_text()
+    assert record.dumps(record.Record.from_json(json.loads(path.read_text())), stored=True) == path.read_text()
 
 
 def test_the_lock_file_is_empty_between_runs(project, monkeypatch):

@@ -24,10 +24,11 @@ from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime import registry
 from harness.runtime.outcomes import OUTCOMES
 from harness.store import record
+from harness.store.rows import Row
 from scratch import demo_metadata
 
 SVG = "{http://www.w3.org/2000/svg}"
-RECORD = record.load(ROOT / "reports") or {"results": [], "environments": []}
+RECORD = record.load(ROOT / "reports") or record.Record()
 SCENARIOS = registry.discover()
 
 SCENARIO = demo_metadata()
@@ -54,7 +55,7 @@ def every_outcome():
     rows = [result("one", v, OUTCOMES[i % len(OUTCOMES)]) for i, v in enumerate(versions_)]
     rows += [result("two", v, OUTCOMES[(i + 2) % len(OUTCOMES)]) for i, v in enumerate(versions_)]
     rows.append(result("one", "2.10.0", "fixed", source="local:adk-python"))
-    return record.document_of(rows, [])
+    return record.Record.of([Row.from_json(r) for r in rows], [])
 
 
 def render(svg: str) -> Image.Image:
@@ -76,20 +77,20 @@ def cells(svg: str) -> dict[tuple[str, str], tuple[int, int]]:
     }
 
 
-def check(svg: str, results: list[dict], row_of) -> Image.Image:
+def check(svg: str, results: list[Row], row_of) -> Image.Image:
     root = ET.fromstring(svg)  # well-formed XML
     assert root.tag == f"{SVG}svg"
     image = render(svg)
     assert image.size == (int(root.get("width")), int(root.get("height")))
     where = cells(svg)
     for r in results:
-        x, y = where[(row_of(r), r["source"])]
-        fill = grid.STYLE[r["outcome"]][0]
+        x, y = where[(row_of(r), r.source)]
+        fill = grid.STYLE[r.outcome][0]
         # Inside the cell, in a corner the centred letter does not reach.
-        assert hex_of(image.getpixel((x + 2, y + 2))) == fill, (r["case"], r["source"], r["outcome"])
+        assert hex_of(image.getpixel((x + 2, y + 2))) == fill, (r.case, r.source, r.outcome)
     # One letter per outcome, so the grid reads without colour.
     letters = {t.text for t in root.iter(f"{SVG}text")}
-    assert {grid.STYLE[r["outcome"]][1] for r in results} <= letters
+    assert {grid.STYLE[r.outcome][1] for r in results} <= letters
     # The legend: every outcome named beside a swatch of the colour its cells have.
     elements = list(root)
     legend = {}
@@ -105,7 +106,7 @@ def check(svg: str, results: list[dict], row_of) -> Image.Image:
 def test_every_outcome_is_drawn_in_its_colour_where_the_results_say():
     doc = every_outcome()
     svg = grid.scenario_svg(SCENARIO, doc)
-    check(svg, doc["results"], lambda r: r["case"])
+    check(svg, doc.results, lambda r: r.case)
 
 
 def test_columns_are_in_version_order_release_lines_apart_candidates_last():
@@ -124,32 +125,34 @@ def test_columns_are_in_version_order_release_lines_apart_candidates_last():
 
 def test_the_bytes_depend_only_on_the_results():
     doc = every_outcome()
-    shuffled = dict(doc, results=random.Random(7).sample(doc["results"], len(doc["results"])))
+    shuffled = doc.replace(results=random.Random(7).sample(doc.results, len(doc.results)))
     assert grid.scenario_svg(SCENARIO, doc) == grid.scenario_svg(SCENARIO, shuffled)
     # A framework's grid keeps the record's row order (its cases in the registry's order, which only
     # the record knows); the order of the builds' rows within it must not matter.
-    cases = list(dict.fromkeys((r["scenario"], r["case"]) for r in doc["results"]))
-    builds_shuffled = sorted(shuffled["results"], key=lambda r: cases.index((r["scenario"], r["case"])))
-    assert [r["source"] for r in builds_shuffled] != [r["source"] for r in doc["results"]]
-    assert grid.framework_svg(doc, "google-adk") == grid.framework_svg(dict(doc, results=builds_shuffled), "google-adk")
+    cases = list(dict.fromkeys((r.scenario, r.case) for r in doc.results))
+    builds_shuffled = sorted(shuffled.results, key=lambda r: cases.index((r.scenario, r.case)))
+    assert [r.source for r in builds_shuffled] != [r.source for r in doc.results]
+    assert grid.framework_svg(doc, "google-adk") == grid.framework_svg(
+        doc.replace(results=builds_shuffled), "google-adk"
+    )
 
 
 def present():
-    return [s for s in SCENARIOS.values() if any(r["scenario"] == s.id for r in RECORD["results"])]
+    return [s for s in SCENARIOS.values() if any(r.scenario == s.id for r in RECORD.results)]
 
 
 @pytest.mark.parametrize("scenario", present(), ids=[s.id for s in present()])
 def test_the_record_grid_of_each_scenario_renders_with_the_record_colours(scenario, tmp_path):
     svg = grid.scenario_svg(ScenarioMetadata.of(scenario), RECORD)
-    rows = [r for r in RECORD["results"] if r["scenario"] == scenario.id and r["python"] == interpreters.DEFAULT]
-    image = check(svg, rows, lambda r: r["case"])
+    rows = [r for r in RECORD.results if r.scenario == scenario.id and r.python == interpreters.DEFAULT]
+    image = check(svg, rows, lambda r: r.case)
     image.save(tmp_path / f"{scenario.id}.png")
 
 
-@pytest.mark.parametrize("framework", sorted({r["framework"] for r in RECORD["results"]}))
+@pytest.mark.parametrize("framework", sorted({r.framework for r in RECORD.results}))
 def test_the_record_grid_of_each_framework_renders_with_the_record_colours(framework):
     svg = grid.framework_svg(RECORD, framework)
-    rows = [r for r in RECORD["results"] if r["framework"] == framework and r["python"] == interpreters.DEFAULT]
-    check(svg, rows, lambda r: f"{r['scenario']}:{r['case']}")
+    rows = [r for r in RECORD.results if r.framework == framework and r.python == interpreters.DEFAULT]
+    check(svg, rows, lambda r: f"{r.scenario}:{r.case}")
     where = cells(svg)
-    assert len(set(where)) == len({(r["scenario"], r["case"]) for r in rows}) * len({r["source"] for r in rows})
+    assert len(set(where)) == len({(r.scenario, r.case) for r in rows}) * len({r.source for r in rows})

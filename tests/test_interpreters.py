@@ -4,6 +4,7 @@ report's words and the audit's answers for one interpreter."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -81,26 +82,26 @@ def test_an_interpreter_is_a_field_of_the_key_and_the_default_build_keeps_its_fo
     assert interpreter_axis.on(build, "3.10").label == "google-adk==2.13.0 on 3.10"
     a, b = row("0.17.0", "reproduced"), row("0.17.0", "fixed", python="3.10")
     assert a.key != b.key
-    document = record.document_of([a, b], [])
+    document = record.Record.of([a, b], []).to_json()
     assert [r["python"] for r in document["results"]] == ["3.11", "3.10"]
     assert list(document["results"][0])[8:10] == ["backend", "python"]
     assert record.validate(document, "x") is document  # two interpreters of one release: two results
-    again = record.document_of([a, a], [])
+    again = record.Record.of([a, a], []).to_json()
     with pytest.raises(
         record.RecordError, match=r"repeats result 0; valid: one result per \(scenario, case, source, python\)"
     ):
         record.validate(again, "x")
-    bad = record.document_of([a], [])
+    bad = record.Record.of([a], []).to_json()
     bad["results"][0]["python"] = "three"
     with pytest.raises(record.RecordError, match="has python 'three'"):
         record.validate(bad, "x")
 
 
 def test_a_schema_4_record_reads_as_measured_on_the_default_interpreter():
-    document = record.document_of(
+    document = record.Record.of(
         [row("0.17.0", "reproduced")],
         [{"source": "openai-agents==0.17.0", "framework": "openai-agents", "version": "0.17.0", "python": "3.11.7"}],
-    )
+    ).to_json()
     for r in document["results"]:
         del r["python"]
     document["schema_version"] = 4
@@ -120,21 +121,21 @@ def test_a_schema_4_record_reads_as_measured_on_the_default_interpreter():
 def test_an_interpreter_s_snapshot_is_stored_only_where_it_differs_and_is_inherited(tmp_path):
     store = SnapshotStore(tmp_path / "snapshots")
     for v in ("0.0.12", "0.17.1"):
-        store.accept({**row(v, "reproduced" if v == "0.0.12" else "fixed").fields(), "release": True})
+        store.accept(row(v, "reproduced" if v == "0.0.12" else "fixed"))
     same = row("0.17.1", "fixed", python="3.10")
     assert store.check(same).status == "match" and store.check(same).base == "0.17.1"
-    assert store.accept({**same.fields(), "release": True})
+    assert store.accept(same)
     assert not (tmp_path / "snapshots" / "matrix" / GENERIC / "dict-str-int" / "py3.10").exists()
     other = row("0.0.12", "fixed", python="3.10", timeline="not wrapped\n")
     assert store.check(other).status == "changed"
-    assert store.accept({**other.fields(), "release": True})
+    assert store.accept(other)
     assert store.stored_versions(GENERIC, "dict-str-int", "3.10") == ["0.0.12"]
     # Inherited by the next releases on 3.10, until the default's own newer snapshot.
     assert store.nearest(GENERIC, "dict-str-int", "0.17.0", "3.10") == "py3.10/0.0.12"
     assert store.check(row("0.17.0", "fixed", python="3.10", timeline="not wrapped\n")).status == "match"
     assert store.nearest(GENERIC, "dict-str-int", "0.17.1", "3.10") == "0.17.1"
     assert store.nearest(GENERIC, "dict-str-int", "0.17.0") == "0.0.12"  # the default never sees it
-    assert store.timeline({**other.fields(), "snapshot_base": "py3.10/0.0.12"}) == "not wrapped\n"
+    assert store.timeline(dataclasses.replace(other, snapshot_base="py3.10/0.0.12")) == "not wrapped\n"
     assert render(other).startswith("outcome: fixed\n")
     store.validate()  # the interpreter's folder is where a snapshot belongs
 
@@ -185,7 +186,7 @@ def test_the_report_names_the_interpreters_and_only_measured_differences():
 
 def _root_with(tmp_path: Path, results: list[Row]) -> Path:
     (tmp_path / "reports").mkdir()
-    (tmp_path / "reports" / "matrix.json").write_text(record.dumps(record.document_of(results, [])))
+    (tmp_path / "reports" / "matrix.json").write_text(record.dumps(record.Record.of(results, [])))
     (tmp_path / "reports" / "bisect.json").write_text(boundaries.dumps(boundaries.empty_record()))
     return tmp_path
 
@@ -334,7 +335,7 @@ def test_a_report_lists_the_default_interpreter_s_environment_once(tmp_path):
     environments = [
         {**env, "interpreter": py, "python": f"{py}.1", "packages": [f"pkg-on-{py}==1"]} for py in ("3.10", "3.11")
     ]
-    document = record.document_of([row("0.17.0", "reproduced"), row("0.17.0", "fixed", python="3.10")], environments)
+    document = record.Record.of([row("0.17.0", "reproduced"), row("0.17.0", "fixed", python="3.10")], environments)
     with Staging(tmp_path) as stage:
         reports.write_all(document, {GENERIC: registry.discover()[GENERIC]}, tmp_path, stage)
     text = (tmp_path / f"{GENERIC}.md").read_text()

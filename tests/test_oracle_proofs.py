@@ -43,14 +43,14 @@ def test_oracle_says_outcome_on_its_proof_build(scenario, case, outcome):
     if isinstance(build, Release):
         rows = [
             r
-            for r in (RECORD or {}).get("results", [])
+            for r in (RECORD.results if RECORD else [])
             # A proof names a release on the default interpreter (issue 46: a verdict may differ on another).
-            if (r["scenario"], r["case"], r["source"], r["python"]) == (scenario.id, case.id, build.spec, "3.11")
+            if (r.scenario, r.case, r.source, r.python) == (scenario.id, case.id, build.spec, "3.11")
         ]
         if rows:
-            assert rows[0]["outcome"] == outcome, (
-                f"{scenario.id}:{case.id} on {build.spec} ('{build.description}') says {rows[0]['outcome']}: "
-                f"{rows[0]['detail']} (reports/matrix.json)"
+            assert rows[0].outcome == outcome, (
+                f"{scenario.id}:{case.id} on {build.spec} ('{build.description}') says {rows[0].outcome}: "
+                f"{rows[0].detail} (reports/matrix.json)"
             )
             return
         # Not in the record yet (a scenario being written): run it in the release's environment.

@@ -9,6 +9,7 @@ from conftest import ROOT
 from harness.execution import pending
 from harness.runtime import registry
 from harness.store import boundaries, membership, result_cache
+from harness.store.rows import Row
 
 SCENARIO = "adk-instruction-dollar-brace"
 
@@ -25,18 +26,20 @@ def _probe(version: str, outcome: str, inputs: str, case: str = "missing-key") -
     }
 
 
-def _row(version: str, outcome: str, inputs: str) -> dict:
-    return {
-        "scenario": SCENARIO,
-        "case": "missing-key",
-        "framework": "google-adk",
-        "version": version,
-        "source": f"google-adk=={version}",
-        "outcome": outcome,
-        "detail": "",
-        "snapshot": "match",
-        "inputs": inputs,
-    }
+def _row(version: str, outcome: str, inputs: str) -> Row:
+    return Row.from_json(
+        {
+            "scenario": SCENARIO,
+            "case": "missing-key",
+            "framework": "google-adk",
+            "version": version,
+            "source": f"google-adk=={version}",
+            "outcome": outcome,
+            "detail": "",
+            "snapshot": "match",
+            "inputs": inputs,
+        }
+    )
 
 
 def test_probes_older_code_answered_are_pending_until_asked_again_and_then_count():

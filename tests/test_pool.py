@@ -24,6 +24,7 @@ from harness.execution import environments, pool
 from harness.execution.driver import run_worker
 from harness.runtime import registry
 from harness.runtime import warm as pool_warm
+from harness.runtime.result import CaseResult
 from harness.store.snapshots import SnapshotStore, render
 from scratch import HEADER
 from scratch import scratch_project as bugs_project
@@ -81,7 +82,7 @@ def test_a_warm_run_gives_the_matrix_s_results_byte_for_byte_for_every_case(fram
             stored[f"{s.id}:{c.id}"] = STORE.read(s.id, c.id, base)
     env = environments.worker_environment(ROOT)
     cold_env, [cold] = run_worker(PYTHON, framework, selectors[:1], env, ROOT, timeout=60)  # for its environment
-    assert render(cold) == stored[selectors[0]]
+    assert render(CaseResult.from_dict(cold)) == stored[selectors[0]]
     from harness.runtime import frameworks
 
     member = pool.start(PYTHON, ROOT, env, None, framework, frameworks.get(framework).entry_module)
@@ -89,7 +90,7 @@ def test_a_warm_run_gives_the_matrix_s_results_byte_for_byte_for_every_case(fram
     for _ in range(2):
         warm_env, warm = run_worker(PYTHON, framework, selectors, env, ROOT, timeout=60, warm=member)
         assert len(warm) == len(selectors)
-        got = {f"{r['scenario']}:{r['case']}": render(r) for r in warm}
+        got = {f"{r['scenario']}:{r['case']}": render(CaseResult.from_dict(r)) for r in warm}
         differ = [k for k in selectors if got.get(k) != stored[k]]
         assert not differ, "\n".join(
             difflib.unified_diff(stored[differ[0]].splitlines(True), got.get(differ[0], "").splitlines(True))

@@ -19,6 +19,7 @@ from harness.execution import candidate, matrix, progress
 from harness.planning import index
 from harness.runtime import registry
 from harness.store import record
+from harness.store.rows import Row
 
 RETRY = "adk-retry-same-invocation-id"
 
@@ -51,21 +52,23 @@ def outcome(source: str, scenario_id: str) -> str:
     return "reproduced" if source.startswith("local:") and scenario_id == RETRY else "fixed"
 
 
-def rows_of(framework: str, source: str, version: str | None) -> list[dict]:
+def rows_of(framework: str, source: str, version: str | None) -> list[Row]:
     return [
-        {
-            "scenario": s.id,
-            "case": c.id,
-            "framework": framework,
-            "version": version,
-            "source": source,
-            "outcome": outcome(source, s.id),
-            "detail": "",
-            "snapshot": "match",
-            "backend": c.backend,
-            "snapshot_base": version,
-            "timeline": "",
-        }
+        Row.from_json(
+            {
+                "scenario": s.id,
+                "case": c.id,
+                "framework": framework,
+                "version": version,
+                "source": source,
+                "outcome": outcome(source, s.id),
+                "detail": "",
+                "snapshot": "match",
+                "backend": c.backend,
+                "snapshot_base": version,
+                "timeline": "",
+            }
+        )
         for s in registry.discover().values()
         if s.framework == framework
         for c in s.cases
@@ -90,9 +93,9 @@ def fake_steps(monkeypatch):
         spec = specs[0]
         if "==" in spec:
             framework, version = spec.split("==")
-            return record.document_of(rows_of(framework, spec, version), [], {})
+            return record.Record.of(rows_of(framework, spec, version), [], {})
         framework = "openai-agents" if "openai-agents" in spec else "google-adk"
-        return record.document_of(rows_of(framework, f"local:{Path(spec).name}", None), [], {})
+        return record.Record.of(rows_of(framework, f"local:{Path(spec).name}", None), [], {})
 
     monkeypatch.setattr(candidate, "_matrix", fake_matrix)
 
@@ -108,7 +111,7 @@ def test_without_only_both_steps_run_every_scenario_of_the_candidates_framework(
         spec = specs[0]
         framework, version = spec.split("==") if "==" in spec else ("google-adk", None)
         source = spec if version else f"local:{Path(spec).name}"
-        return record.document_of(rows_of(framework, source, version), [], {})
+        return record.Record.of(rows_of(framework, source, version), [], {})
 
     monkeypatch.setattr(candidate, "_matrix", fake_matrix)
     monkeypatch.setattr(candidate, "RUNS_FOLDER", tmp_path / "runs")

@@ -29,7 +29,6 @@ from harness.rendering import reproduce
 from harness.runtime import registry
 from harness.runtime.reproduction import libpq_environment
 from harness.store import record
-from harness.store.rows import of_document
 
 VERDICT = re.compile(r"^verdict: ([a-z-]+):")
 
@@ -57,8 +56,8 @@ def _targets() -> list[tuple[str, str]]:
     (google-adk[db], mcp<2, the SQLAlchemy drivers) on the first scenario that has it, at its newest
     release. Every script's own verdicts are checked in the pinned build by tests/test_reproductions.py
     (what the harness judges is what the script prints); this test checks the command around it."""
-    document = record.load(ROOT / "reports") or {"results": []}
-    rows = [r for r in of_document(document) if r.release and r.version and r.python == "3.11"]
+    document = record.load(ROOT / "reports") or record.Record()
+    rows = [r for r in document.results if r.release and r.version and r.python == "3.11"]
     newest: dict[tuple, str] = {}  # (group, scenario) -> its newest release there
     for row in rows:
         named = row.version in releases.kept_by_name(row.framework)
@@ -80,8 +79,8 @@ def _run(
     scenario_id: str, version: str, folder: Path, libpq: dict[str, str]
 ) -> tuple[str, dict[str, str], dict[str, str], str]:
     """The published command for every case of one release: (command, case -> verdict, record's, output)."""
-    document = record.load(ROOT / "reports")
-    rows = [r for r in of_document(document) if r.scenario == scenario_id and r.version == version and r.release]
+    document = record.load(ROOT / "reports") or record.Record()
+    rows = [r for r in document.results if r.scenario == scenario_id and r.version == version and r.release]
     scenario = _scenarios()[scenario_id]
     command = reproduce.release_command(reproduce.Bug.of(scenario), None, rows[0], document)
     shutil.copy(reproduce.script_file(scenario_id), folder / "repro.py")
@@ -107,7 +106,7 @@ def test_every_published_command_gives_the_records_verdict_on_one_release_per_li
     # Every dependency header of the library is among the commands run.
     assert {_dependencies(s) for s, _ in targets} == {_dependencies(s) for s in _scenarios()}
     scenarios = _scenarios()  # discovered once, before the threads: two threads importing one bug.py
-    held = {(r.scenario, r.version) for r in of_document(record.load(ROOT / "reports") or {"results": []})}
+    held = {(r.scenario, r.version) for r in (record.load(ROOT / "reports") or record.Record()).results}
     for framework in ("google-adk", "openai-agents"):  # a release named outright has a row of each scenario
         for version in releases.kept_by_name(framework):
             missing = [s for s in scenarios if scenarios[s].framework == framework and (s, version) not in held]

@@ -248,15 +248,15 @@ def test_a_timeline_the_snapshot_store_holds_is_not_held_again_by_the_record(tmp
         "backend": "sqlite", "snapshot_base": "1.0.0", "timeline": "event 1\nevent 2\n",
     }  # fmt: skip
     changed = {**row, "source": "google-adk==1.2.0", "version": "1.2.0", "snapshot": "changed", "timeline": "x\n"}
-    document = record.as_stored(record.document_of(rows.as_rows([row, changed]), []))
-    written = document["results"]
+    document = record.Record.of([rows.Row.from_json(row), rows.Row.from_json(changed)])
+    written = document.to_json(stored=True)["results"]
     assert "timeline" not in written[0] and written[1]["timeline"] == "x\n"
     (tmp_path / "reports").mkdir()
     path = tmp_path / "reports" / "matrix.json"
-    path.write_text(record.dumps(document))
+    path.write_text(record.dumps(document, stored=True))
     read = record.read(path, "reports/matrix.json")
-    assert [r["timeline"] for r in read["results"]] == ["event 1\nevent 2\n", "x\n"]
-    assert SnapshotStore(tmp_path / "snapshots").timeline(row) == "event 1\nevent 2\n"
+    assert [r.timeline for r in read.results] == ["event 1\nevent 2\n", "x\n"]
+    assert SnapshotStore(tmp_path / "snapshots").timeline(rows.Row.from_json(row)) == "event 1\nevent 2\n"
     (store_dir / "1.0.0.txt").unlink()
     with pytest.raises(record.RecordError) as err:
         record.read(path, "reports/matrix.json")
@@ -277,9 +277,9 @@ def test_a_record_written_back_as_loaded_does_not_hold_the_stored_timelines_agai
         "backend": "sqlite", "snapshot_base": "1.0.0",
     }  # fmt: skip
     path = tmp_path / "reports" / "matrix.json"
-    path.write_text(record.dumps({"schema_version": 3, "harness": {}, "results": [row], "environments": []}))
+    path.write_text(json.dumps({"schema_version": 3, "harness": {}, "results": [row], "environments": []}))
     with record.transaction(tmp_path / "reports") as tx:
-        assert tx.existing["results"][0]["timeline"] == "event 1\n"
+        assert tx.existing is not None and tx.existing.results[0].timeline == "event 1\n"
         tx.write_record(tx.existing)
     assert "timeline" not in json.loads(path.read_text())["results"][0]
 
@@ -296,12 +296,12 @@ def test_the_reports_of_a_run_show_the_timelines_its_record_does_not_hold(tmp_pa
         "source": "google-adk==1.0.0", "outcome": "fixed", "detail": "ok", "snapshot": "match",
         "backend": "sqlite", "snapshot_base": "1.0.0", "timeline": "event 1\n",
     }  # fmt: skip
-    document = record.document_of([row], [])
-    assert "timeline" not in record.as_stored(document)["results"][0]
+    document = record.Record.of([Row.from_json(row)])
+    assert "timeline" not in document.to_json(stored=True)["results"][0]
     seen = []
 
     def renderer(doc, folder, stage, bisects):
-        seen.append(doc["results"][0].get("timeline"))
+        seen.append(doc.results[0].timeline)
         return []
 
     record.write_folder(tmp_path / "reports" / "runs" / "x", document, renderer, {})
@@ -315,23 +315,24 @@ def test_an_environment_of_the_record_is_read_and_written_back_byte_for_byte():
     its readers, and its JSON object round-trips through ``from_json``/``to_json`` exactly: every entry
     of the committed record, an entry of an older shape (keys missing, a key this code does not know)
     and one made by the matrix (a built environment, a build that failed to install)."""
-    from harness.store import rows
     from harness.store.environment import Environment
+    from harness.store.harness_info import HarnessInfo
 
     reports = Path(__file__).resolve().parents[1] / "reports"
     document = record.load(reports)
     assert document is not None
-    envs = record.environments(document)
-    assert all(isinstance(e, Environment) for e in envs) and len(envs) == len(document["environments"])
-    assert [e.to_json() for e in envs] == document["environments"]
+    raw = json.loads((reports / record.RECORD_NAME).read_text())
+    envs = document.environments
+    assert all(isinstance(e, Environment) for e in envs) and len(envs) == len(raw["environments"])
+    assert [e.to_json() for e in envs] == raw["environments"]
     # The record's harness object is a HarnessInfo the same way (harness/store/harness_info.py).
-    assert list(record.info(document).to_json().items()) == list(document["harness"].items())
-    assert record.info(None).to_json() == {}
-    assert record.info({"harness": {"version": "1", "x": 2}}).to_json() == {"version": "1", "x": 2}
-    again = record.document_of(rows.of_document(document), envs, document["harness"], rows.upgrades_of(document))
-    assert record.dumps(record.as_stored(again)) == (reports / record.RECORD_NAME).read_text()
+    assert list(document.harness.to_json().items()) == list(raw["harness"].items())
+    assert record.Record().harness.to_json() == {}
+    assert HarnessInfo.from_json({"version": "1", "x": 2}).to_json() == {"version": "1", "x": 2}
+    again = record.Record.of(document.results, envs, document.harness, document.upgrades)
+    assert record.dumps(again, stored=True) == (reports / record.RECORD_NAME).read_text()
     old = {"source": "a==1", "framework": "a", "packages": None, "later": {"x": 1}, "version": "1"}
-    assert record.dumps(Environment.from_json(old).to_json()) == record.dumps(old)
+    assert json.dumps(Environment.from_json(old).to_json()) == json.dumps(old)
     assert Environment.from_json(old).label == "a==1"
     assert Environment("a==1", "a", "1", "3.10", error="no wheel").to_json() == {
         "source": "a==1",

@@ -12,6 +12,7 @@ from markdown_it import MarkdownIt
 from harness.rendering import evidence, reports
 from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.store import boundaries, record
+from harness.store.rows import Row
 
 SCENARIO = ScenarioMetadata(
     "adk-demo",
@@ -50,7 +51,8 @@ def document(results):
         }
         for r in results
     ]
-    return record.document_of(results, envs, {"python": "3.11.7", "platform": "linux-x86_64", "version": "0.1.0"})
+    harness = {"python": "3.11.7", "platform": "linux-x86_64", "version": "0.1.0"}
+    return record.Record.of([Row.from_json(r) for r in results], envs, harness)
 
 
 def parse(text):
@@ -103,7 +105,7 @@ def test_long_timelines_are_cut_visibly_and_the_report_fits_github():
 
 def test_same_results_render_byte_identical_reports():
     doc = document([result("2.8.0", "reproduced", "a\n"), result("2.10.0", "unexpected", "c\n")])
-    again = json.loads(json.dumps(doc))
+    again = record.Record.from_json(json.loads(record.dumps(doc)))  # written and read back
     assert evidence.render(SCENARIO, doc) == evidence.render(SCENARIO, again)
     assert "unexpected on: 2.10.0" in evidence.render(SCENARIO, doc)
 

@@ -11,7 +11,7 @@ from ast_reads import key_read
 from harness.project import Project
 from harness.rendering import reports
 from harness.runtime import registry
-from harness.store import record, rows
+from harness.store import record
 from harness.store.staging import Staging
 
 HARNESS = Path(__file__).resolve().parents[1] / "harness"
@@ -105,19 +105,16 @@ def test_no_result_row_is_read_by_a_string_key_outside_the_store(tmp_path):
 
 
 def test_the_reports_rendered_from_rows_are_the_committed_ones(tmp_path):
-    """Rendering takes rows (harness/store/rows.py ``Row``) where it took the record's dicts: the
-    committed record renders into exactly the committed reports (matrix.md, every scenario's report
-    and grid, every framework's grid), whether its results are handed over
-    as the record's JSON objects or as rows."""
+    """Rendering takes the typed record (harness/store/document.py ``Record``, its results as
+    harness/store/rows.py ``Row``s): the committed record renders into exactly the committed reports
+    (matrix.md, every scenario's report and grid, every framework's grid)."""
     document = record.load(PROJECT / "reports")
     assert document is not None
     bisects = record.bisect_record(PROJECT / "reports")
     scenarios = registry.discover(PROJECT / "scenarios")
-    for i, given in enumerate((document, {**document, "results": rows.of_document(document)})):
-        out = tmp_path / str(i)
-        with Staging(out) as stage:
-            written = reports.write_all(given, scenarios, out, stage, bisects, Project(PROJECT))
-        assert len(written) > 2 * len(scenarios)  # a report and a grid per scenario, and more
-        for path in written:
-            relative = path.relative_to(out)
-            assert path.read_bytes() == (PROJECT / "reports" / relative).read_bytes(), relative
+    with Staging(tmp_path) as stage:
+        written = reports.write_all(document, scenarios, tmp_path, stage, bisects, Project(PROJECT))
+    assert len(written) > 2 * len(scenarios)  # a report and a grid per scenario, and more
+    for path in written:
+        relative = path.relative_to(tmp_path)
+        assert path.read_bytes() == (PROJECT / "reports" / relative).read_bytes(), relative

@@ -3,6 +3,7 @@ file and an upgrade pair's found by the row's key."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -10,22 +11,17 @@ from pathlib import Path
 import pytest
 
 from harness.runtime import registry
+from harness.runtime.result import CaseResult
+from harness.store.rows import Row
 from harness.store.snapshots import Key, SnapshotCorrupt, SnapshotStore, render
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def result(version, outcome="reproduced", timeline="a\n", release=True):
-    return {
-        "scenario": "adk-x",
-        "case": "c",
-        "version": version,
-        "source": f"google-adk=={version}",
-        "outcome": outcome,
-        "detail": "d",
-        "timeline": timeline,
-        "release": release,
-    }
+def result(version, outcome="reproduced", timeline="a\n", release=True, scenario="adk-x", case="c") -> Row:
+    return Row(
+        CaseResult(scenario, case, outcome, "d", timeline), "google-adk", version, f"google-adk=={version}", release
+    )
 
 
 @pytest.fixture
@@ -95,7 +91,7 @@ def test_orphans_are_found(store):
 
 def test_orphan_files_are_every_file_of_an_undefined_case_and_only_they_are_removed(store):
     store.accept(result("1.0.0"))
-    store.accept({**result("2.0.0", outcome="fixed"), "python": "3.12"})  # an interpreter's own file
+    store.accept(dataclasses.replace(result("2.0.0", outcome="fixed"), python="3.12"))  # an interpreter's own file
     known = {("adk-x", "c")}
     assert store.orphan_files(known) == []
     orphans = store.orphan_files(set())
@@ -120,7 +116,7 @@ def test_path_is_the_nearest_file_or_where_the_first_is_stored(store):
 
 
 def upgrade(writer, reader, outcome="fixed"):
-    return {**result(reader, outcome), "from_version": writer, "from_source": f"google-adk=={writer}"}
+    return dataclasses.replace(result(reader, outcome), from_version=writer, from_source=f"google-adk=={writer}")
 
 
 def test_an_upgrade_pair_is_its_own_file_and_inherits_nothing(store):
@@ -130,14 +126,14 @@ def test_an_upgrade_pair_is_its_own_file_and_inherits_nothing(store):
     pair = upgrade("1.0.0", "1.1.0")
     assert store.path(Key.of(pair)) == store.upgrades / "adk-x/c/1.0.0-to-1.1.0.txt"
     assert store.check(pair).status == "new"
-    assert not store.accept({**pair, "outcome": "error"})
-    assert store.accept({**pair, "release": False})  # the release rule is a bug case's: a pair is of two
+    assert not store.accept(upgrade("1.0.0", "1.1.0", "error"))
+    assert store.accept(dataclasses.replace(pair, release=False))  # the release rule is a bug case's: a pair is of two
     check = store.check(pair)
     assert (check.status, check.base) == ("match", "1.0.0-to-1.1.0")
     assert store.check(upgrade("1.0.0", "1.2.0")).status == "new"  # a later reader inherits nothing
     changed = store.check(upgrade("1.0.0", "1.1.0", "reproduced"))
     assert changed.status == "changed" and "+++ google-adk==1.0.0 -> google-adk==1.1.0" in changed.diff
-    assert store.timeline({**pair, "snapshot_base": None}) == "a\n"
+    assert store.timeline(dataclasses.replace(pair, snapshot_base=None)) == "a\n"
     assert store.orphans({("adk-x", "c")}) == []  # the upgrades' files are judged only when their cases are given
     assert store.orphans({("adk-x", "c")}, set()) == ["upgrades/adk-x/c"]
     store.validate()
@@ -176,7 +172,7 @@ def test_a_case_runs_twice_where_no_stored_timeline_is_its_second_run(tmp_path):
     first, second = scenario.cases[0], scenario.cases[1]
     pairs = [(scenario, first), (scenario, second)]
     store = SnapshotStore(tmp_path)
-    assert store.accept({**result("1.2.0"), "scenario": scenario.id, "case": first.id})  # stored from 1.2.0 on
+    assert store.accept(result("1.2.0", scenario=scenario.id, case=first.id))  # stored from 1.2.0 on
     later, earlier = builds.parse("google-adk==1.5.0", tmp_path), builds.parse("google-adk==1.0.0", tmp_path)
     key = f"{scenario.id}:{{}}".format
     assert needs_repeat(pairs, later, store, update=False) == {key(second.id)}

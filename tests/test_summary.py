@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from harness.rendering import summary
+from harness.store.rows import Row
 from harness.store.snapshots import SnapshotStore, render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +39,7 @@ def write(tmp_path: Path, name: str, results: list[dict]) -> Path:
 
 def test_counts_per_framework_and_nothing_differs(tmp_path):
     results = [result("a", "1.0.0"), result("b", "1.0.0", "reproduced"), result("a", "2.0.0", "not-applicable")]
-    text = summary.markdown(results, ["matrix.json"], SnapshotStore(tmp_path))
+    text = summary.markdown([Row.from_json(r) for r in results], ["matrix.json"], SnapshotStore(tmp_path))
     assert "## Matrix: 3 results from matrix.json" in text
     assert "| google-adk | 2 | 1 | 1 | 0 | 1 | 0 |" in text
     assert "Every result matches its stored snapshot." in text
@@ -49,10 +50,12 @@ def test_names_each_result_that_differs_with_its_diff(tmp_path):
     store = SnapshotStore(tmp_path)
     stored = result("a", "1.0.0")
     (store.matrix / "adk-demo" / "a").mkdir(parents=True)
-    (store.matrix / "adk-demo" / "a" / "1.0.0.txt").write_text(render(stored))
+    (store.matrix / "adk-demo" / "a" / "1.0.0.txt").write_text(render(Row.from_json(stored)))
     changed = result("a", "2.0.0", "reproduced", "changed", snapshot_base="1.0.0", timeline="line one\nline 2\n")
     new = result("b", "2.0.0", "error", "new", snapshot_base=None)
-    text = summary.markdown([stored, changed, new], ["shard-1-of-2.json", "shard-2-of-2.json"], store)
+    text = summary.markdown(
+        [Row.from_json(r) for r in (stored, changed, new)], ["shard-1-of-2.json", "shard-2-of-2.json"], store
+    )
     assert "### 2 results differ from the stored snapshot or have none" in text
     assert (
         "- `adk-demo:a` on `google-adk==2.0.0`: **changed** (compared with the snapshot of 1.0.0): reproduced" in text

@@ -26,7 +26,6 @@ from harness.project import PROJECT
 from harness.rendering import upgrade_report
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.store import record
-from harness.store.rows import upgrades_of
 
 ADK = "adk-database-session-upgrade"
 EXIT = {REPRODUCED: 3, FIXED: 0}
@@ -65,7 +64,7 @@ def test_the_reports_two_commands_reproduce_a_pair_by_hand_in_an_empty_folder(tm
     assert document is not None
     rows = {
         (r.case, r.from_version, r.version): r
-        for r in upgrades_of(document)
+        for r in document.upgrades
         if r.scenario == ADK and r.case == "carry-over"
     }
     scenario = planning.discover()[ADK]

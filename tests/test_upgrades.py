@@ -27,7 +27,7 @@ from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.runtime.result import CaseResult
 from harness.runtime.upgrade import Pair, Step, Upgrade, UpgradeCase
 from harness.store import record
-from harness.store.rows import Row, upgrades_of
+from harness.store.rows import Row
 from harness.store.snapshots import SnapshotStore
 from scratch import scratch_project
 from tests.test_faults_worker import pool_dir
@@ -196,12 +196,12 @@ def _row(case, writer, reader, outcome=FIXED, detail="read", snapshot="match") -
 
 
 def test_a_run_replaces_the_pairs_it_ran_and_keeps_every_other_byte_for_byte():
-    existing = record.document_of([], [], {}, [_row("c", "1.0.0", "1.1.0"), _row("c", "1.1.0", "2.0.0", REPRODUCED)])
+    existing = record.Record.of([], [], {}, [_row("c", "1.0.0", "1.1.0"), _row("c", "1.1.0", "2.0.0", REPRODUCED)])
     again = _row("c", "1.0.0", "1.1.0", detail="read again")
-    merged = record.merge(existing, [], [], {}, {}, upgrades=[again])
+    merged = record.merge(existing, [], [], {}, {}, upgrades=[again]).to_json()
     by_pair = {(r["from_version"], r["version"]): r for r in merged["upgrades"]}
     assert by_pair[("1.0.0", "1.1.0")]["detail"] == "read again"
-    assert by_pair[("1.1.0", "2.0.0")] == existing["upgrades"][1]
+    assert by_pair[("1.1.0", "2.0.0")] == existing.to_json()["upgrades"][1]
     # The writer's keys sit before the reader's, as the contract names them.
     assert list(by_pair[("1.0.0", "1.1.0")])[:7] == [
         "scenario",
@@ -229,7 +229,7 @@ def test_an_older_record_is_read_with_no_upgrades_and_written_in_the_current_sch
     ],
 )
 def test_a_damaged_upgrade_row_is_refused_in_one_line_naming_it(change, says):
-    document = record.document_of([], [], {}, [_row("c", "1.0.0", "1.1.0")])
+    document = record.Record.of([], [], {}, [_row("c", "1.0.0", "1.1.0")]).to_json()
     document["upgrades"][0].update(change)
     with pytest.raises(record.RecordError) as caught:
         record.validate(document, "reports/matrix.json")
@@ -238,7 +238,7 @@ def test_a_damaged_upgrade_row_is_refused_in_one_line_naming_it(change, says):
 
 
 def test_a_repeated_pair_is_refused():
-    document = record.document_of([], [], {}, [_row("c", "1.0.0", "1.1.0"), _row("c", "1.0.0", "1.1.0")])
+    document = record.Record.of([], [], {}, [_row("c", "1.0.0", "1.1.0"), _row("c", "1.0.0", "1.1.0")]).to_json()
     with pytest.raises(record.RecordError, match="repeats upgrade 0"):
         record.validate(document, "reports/matrix.json")
 
@@ -251,11 +251,11 @@ def test_the_pairs_timeline_lives_in_its_snapshot_and_is_read_back(tmp_path):
     assert store.check(row).status == "match"
     (tmp_path / "snapshots" / "matrix").mkdir()
     (tmp_path / "reports").mkdir()
-    document = record.as_stored(record.document_of([], [], {}, [_row("c", "1.0.0", "1.1.0")]))
+    document = record.Record.of([], [], {}, [_row("c", "1.0.0", "1.1.0")]).to_json(stored=True)
     assert "timeline" not in document["upgrades"][0]
     path = tmp_path / "reports" / "matrix.json"
     path.write_text(json.dumps(document))
-    assert upgrades_of(record.read(path, "reports/matrix.json"))[0].timeline == "timeline\n"
+    assert record.read(path, "reports/matrix.json").upgrades[0].timeline == "timeline\n"
 
 
 def test_a_damaged_upgrade_snapshot_is_refused(tmp_path):
@@ -295,8 +295,8 @@ def test_a_reproduced_pair_is_explained_by_the_hunk_that_names_the_missing_colum
 def _recorded() -> dict[tuple[str, str, str, str], Row]:
     from harness.project import PROJECT
 
-    document = record.load(PROJECT.reports)
-    return {(r.scenario, r.case, r.from_version or "", r.version or ""): r for r in upgrades_of(document)}
+    document = record.load(PROJECT.reports) or record.Record()
+    return {(r.scenario, r.case, r.from_version or "", r.version or ""): r for r in document.upgrades}
 
 
 def test_every_upgrade_proof_holds_in_the_record():

@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     ignored = read_ignore(args.ignore, set(known)) if args.ignore else {}
     out_path = _output_path(args.output) if args.output else None
     here = audit_targets.installed(target.python) if target.python else None
-    recorded = record.recorded_packages(record.load(PROJECT.reports))
+    recorded = (record.load(PROJECT.reports) or record.Record()).recorded_packages()
     audited = []
     for pin, version, note, status in releases:
         bugs = [k for bug_id, k in known.items() if k.bug.framework == pin.framework and bug_id in chosen]
@@ -167,7 +167,7 @@ def _move(args: argparse.Namespace, target: Target, known: dict[str, Knowledge],
     from harness.execution.run import RunSettings
     from harness.planning import upgrades
     from harness.project import PROJECT
-    from harness.store import moves, record, rows
+    from harness.store import moves, record
 
     name, _, wanted = args.to.rpartition("==")
     pins = [p for p in target.pins if not name or p.framework == name.strip().lower()]
@@ -180,7 +180,7 @@ def _move(args: argparse.Namespace, target: Target, known: dict[str, Knowledge],
     if to == current:
         raise flags.FlagError(f"--to {args.to}: {pin.framework} {to} is the audited release; name another")
     scenarios = upgrades.discover()
-    recorded = rows.upgrades_of(record.load(PROJECT.reports))
+    recorded = (record.load(PROJECT.reports) or record.Record()).upgrades
     moved = moves.move(known, chosen, scenarios.values(), recorded, pin.framework, current, to)
     if not moved.missing or args.no_measure:
         return moved

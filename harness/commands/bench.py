@@ -118,10 +118,10 @@ def authoring_loop(work: Path, scenario_id: str, module: Path, rounds: int = 3) 
 
 def record_builds(cache_dir: Path, fw_names: list[str]) -> list[builds.Build]:
     """Every release of the record (reports/matrix.json), or the default set where there is none."""
-    from harness.store import record, rows
+    from harness.store import record
 
-    document = record.load(PROJECT.reports)
-    sources = sorted({r.source for r in rows.of_document(document) if r.release})
+    document = record.load(PROJECT.reports) or record.Record()
+    sources = sorted({r.source for r in document.results if r.release})
     if not sources:
         sources = [f"{fw}=={v}" for fw in fw_names for v in releases.default_versions(fw, cache_dir)]
     return [builds.parse(s, cache_dir) for s in sources]

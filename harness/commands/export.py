@@ -18,7 +18,6 @@ from harness.runtime import frameworks, registry
 from harness.runtime.reproduction import SCRIPT
 from harness.runtime.scenario import Scenario
 from harness.store import record
-from harness.store.rows import of_document as rows_of
 
 HELP = "write a bug's reproduction script and the commands that run it on a release (no harness needed)"
 
@@ -80,8 +79,7 @@ def _release_commands(
         raise SpecError(
             f"--release {release!r} is a {build.framework} release; {scenario.id} is about {scenario.framework}"
         )
-    document = record.load(PROJECT.reports) or {}
-    env = record.environment_of(document, build.source)
+    env = (record.load(PROJECT.reports) or record.Record()).environment(build.source)
     date = (env and env.exclude_newer) or environments.dependency_date(build, PROJECT.cache)
     extras = env.extras if env else None
     bug = reproduce.Bug.of(scenario)
@@ -100,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             raise reproduce.ExportError(
                 f"-o {args.output}: not a directory; for every case of {args.id}, -o names a directory"
             )
-        return pytest_export.write(chosen, record.load(PROJECT.reports) or {}, args.output, out, single)
+        return pytest_export.write(chosen, record.load(PROJECT.reports) or record.Record(), args.output, out, single)
     scenario = chosen[0][0]
     case_ids = [c.id for _, c in chosen]
     script = reproduce.script_file(scenario.id)
@@ -112,8 +110,8 @@ def run(args: argparse.Namespace) -> int:
     if args.release:
         commands = _release_commands(scenario, case_ids, args.release, shown, python)
     else:
-        document = record.load(PROJECT.reports)
-        bug, on, every = reproduce.Bug.of(scenario), python or interpreters.DEFAULT, rows_of(document)
+        document = record.load(PROJECT.reports) or record.Record()
+        bug, on, every = reproduce.Bug.of(scenario), python or interpreters.DEFAULT, document.results
         commands = [
             line
             for c in case_ids

@@ -64,7 +64,7 @@ from harness.runtime import frameworks, registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE
 from harness.runtime.runner import DEFAULT_TIMEOUT
 from harness.runtime.scenario import Scenario
-from harness.store import boundaries, result_cache, rows, staging
+from harness.store import boundaries, result_cache, staging
 from harness.store.boundaries import Boundary
 from harness.store.rows import Row
 
@@ -358,7 +358,8 @@ def _record_results(reports_dir: Path) -> list[Row]:
     """The record's results (reports/matrix.json) as rows, or none when there is no record yet."""
     from harness.store import record
 
-    return rows.of_document(record.load(reports_dir))
+    document = record.load(reports_dir)
+    return document.results if document else []
 
 
 def tracked_search(
@@ -439,7 +440,7 @@ def _run_on(options: Options, project: Project, python: str, evaluate: Evaluate 
         if todo:
             from harness.store import record as record_mod
 
-            locks = record_mod.recorded_packages(record_mod.load(reports_dir))
+            locks = (record_mod.load(reports_dir) or record_mod.Record()).recorded_packages()
             fresh = pending.measure(todo, RunSettings.of(options, project, recorded=locks), os.cpu_count() or 1, log)
             bisect_record = pending.merged(bisect_record, fresh)
     # Start from what is known: earlier bisects' probes and the record's results (not with --rerun).
@@ -482,7 +483,7 @@ def _run_on(options: Options, project: Project, python: str, evaluate: Evaluate 
     if evaluate is None:
         from harness.store import record
 
-        locks = record.recorded_packages(record.load(reports_dir))
+        locks = (record.load(reports_dir) or record.Record()).recorded_packages()
         evaluator = EnvironmentEvaluator(
             framework, scenario, list(cases), RunSettings.of(options, project, recorded=locks), python=python
         )

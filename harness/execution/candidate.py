@@ -38,7 +38,8 @@ from harness.project import Project
 from harness.runtime import registry
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import Scenario
-from harness.store.rows import Row, of_document, unjudged_lines
+from harness.store.document import Record
+from harness.store.rows import Row, unjudged_lines
 
 
 @dataclass(frozen=True)
@@ -275,7 +276,7 @@ def _matrix(
     step: tuple[str, str] = (STEP_CANDIDATE, THEN_RELEASES),
     history: list[float] | None = None,
     python: list[str] | None = None,
-) -> dict:
+) -> Record:
     """One step of the run (a matrix run on ``specs`` on each interpreter of ``python``, the default
     one without it, for its outcomes); its matrix.json."""
     from harness.store import record
@@ -379,7 +380,7 @@ def run(
     ran = _matrix(
         [path], selected, out / "candidate", root, timeout, jobs, (STEP_CANDIDATE, THEN_RELEASES), history, python
     )
-    version = next((r.version for r in of_document(ran) if r.source == build.source and r.version), None)
+    version = next((r.version for r in ran.results if r.source == build.source and r.version), None)
     baseline = base or baseline_of(framework, version or build.version, cache_dir)
     latest = index.final_releases(framework, cache_dir)[-1].version
     specs = [f"{framework}=={v}" for v in sorted({baseline, latest}, key=versions.key)]
@@ -387,10 +388,8 @@ def run(
         specs, selected, out / "releases", root, timeout, jobs, (STEP_RELEASES, THEN_VERDICT), history, python
     )
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
-    results = sorted(of_document(released) + of_document(ran), key=record.sort_key(order))
-    document = record.document_of(
-        results, record.environments(released) + record.environments(ran), record.info(released)
-    )
+    results = sorted(released.results + ran.results, key=record.sort_key(order))
+    document = record.Record.of(results, released.environments + ran.environments, released.harness)
     # The before/after report of every scenario, in out/ (with its matrix.json), all or nothing.
     record.write_folder(
         out, document, reports.renderer(scenarios, project, run_only=True), record.bisect_record(project.reports)

@@ -381,7 +381,7 @@ def run(options: Options, out: TextIO | None = None) -> int:
 
     bisect_record = boundaries.load_record(reports_dir / "bisect.json")  # refused before any work if unreadable
     document = record.load(reports_dir)
-    results = document["results"] if document else []
+    results = document.results if document else []
     unreachable: list[str] | None = [] if options.all else None
     todo: list[tuple[Target, str]] = []
     for scenario, cases in plans:

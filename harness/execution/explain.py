@@ -37,13 +37,13 @@ class Wanted:
 def wanted(scenario: Scenario, case_id: str | None, between: tuple[str, str] | None, project: Project) -> list[Wanted]:
     """The boundaries of the record for ``scenario`` (one case, one pair of releases, or all)."""
     reports = project.reports
-    document = record.load(reports) or {"results": []}
+    document = record.load(reports) or record.Record()
     bisects = record.bisect_record(reports)
     inputs = result_cache.scenario_inputs(project.root, scenario.module)
     cases = [scenario.case(case_id)] if case_id else list(scenario.cases)
     found = []
     for case in cases:
-        known = boundaries.known(bisects, document["results"], scenario.id, case.id, scenario.framework, inputs)
+        known = boundaries.known(bisects, document.results, scenario.id, case.id, scenario.framework, inputs)
         found += [Wanted(case, b) for b in known.boundaries]
     if between is None:
         return found
@@ -107,7 +107,7 @@ def explain(
     progress: Callable[[Entry, list[trace_runs.Traced]], None] = lambda e, t: None,
 ) -> list[Entry]:
     """One entry per boundary of ``chosen``; each (case, release) traced once."""
-    recorded = record.recorded_packages(record.load(project.reports))
+    recorded = (record.load(project.reports) or record.Record()).recorded_packages()
     cache = project.cache
     traced: dict[tuple[str, str], trace_runs.Traced] = {}
 

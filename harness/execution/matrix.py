@@ -24,7 +24,7 @@ from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
 from harness.store import membership, record, result_cache, staging
 from harness.store.environment import Environment, one_per_build
-from harness.store.rows import Row, of_document, unjudged_lines
+from harness.store.rows import Row, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
 
 PROJECT_ROOT = PROJECT.root
@@ -140,7 +140,7 @@ def run_build(
     """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included,
     and the build its environment (None where no environment was made).
     ``project``: the run's folders (``run`` makes it once from ``options.root``);
-    ``recorded``: the record's packages per release (``record.recorded_packages``); ``store``:
+    ``recorded``: the record's packages per release (``Record.recorded_packages``); ``store``:
     the snapshots the results will be compared with (without one, every case runs twice)."""
 
     def inputs(s: Scenario) -> str:
@@ -194,7 +194,7 @@ def run_build(
 
 def _plan(
     options: Options, project: Project
-) -> tuple[list, dict | None, SnapshotStore, dict[str, Scenario], upgrade_axis.UpgradePlan]:
+) -> tuple[list, record.Record | None, SnapshotStore, dict[str, Scenario], upgrade_axis.UpgradePlan]:
     """The builds to run with their cases, after every check of the input (one line, exit 2)."""
     cache_dir = project.cache
     scenarios = registry.discover()
@@ -226,7 +226,7 @@ def _plan(
     if options.python:
         plan = interpreter_axis.named(plan, options.python)
     elif members is not None and not options.only:  # a full run: the other interpreters' share
-        plan += interpreter_axis.extras(selected, members, of_document(existing), cache_dir)
+        plan += interpreter_axis.extras(selected, members, existing.results if existing else [], cache_dir)
     if options.shard:
         k, n = options.shard
         # Deterministic slice: builds in a fixed order, every N-th from the K-th.
@@ -254,7 +254,7 @@ def run(options: Options) -> int:
     # Planning reads the package index: said after a few seconds' silence, so bad input stays one line.
     with progress.Tracker(f"{options.title}: planning (the record, the snapshots, the package index)", 0):
         plan, existing, store, scenarios, upgrade_plan = _plan(options, project)
-    locks = record.recorded_packages(existing)
+    locks = (existing or record.Record()).recorded_packages()
     total_cases = sum(len(c) for _, c in plan)
     log(
         f"{options.title}: {len(plan)} build{'s' if len(plan) != 1 else ''}, {total_cases} case runs, "
@@ -287,7 +287,9 @@ def run(options: Options) -> int:
     ran = time.monotonic()
     upgrade_rows = upgrade_run.rows
     # A pair kept from its last run keeps its builds' entries (a run folder's commands need their dates).
-    kept_builds = record.environments_of(existing, {s for r in upgrade_rows for s in (r.source, r.from_source or "")})
+    kept_builds = (existing or record.Record()).environments_of(
+        {s for r in upgrade_rows for s in (r.source, r.from_source or "")}
+    )
     environments_records = record.sorted_environments(
         one_per_build([*kept_builds, *upgrade_run.environments, *(rec for rec, _ in outcomes if rec)])
     )
@@ -298,7 +300,7 @@ def run(options: Options) -> int:
         log(f"postgresql: the server could not start; {unserved} cases on it are errors: {postgres.failure()}")
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=record.sort_key(order))
-    store.check_all(results, options.update_snapshots, of_document(existing))
+    store.check_all(results, options.update_snapshots, existing.results if existing else [])
     all_pairs = {(s.id, c.id) for s, c in registry.select(scenarios, [])}
     upgrade_cases = {(s.id, c) for s in upgrade_plan.scenarios.values() for c in s.case_ids()}
     for orphan in store.orphans(all_pairs, upgrade_cases):
@@ -307,7 +309,7 @@ def run(options: Options) -> int:
     harness = checkout.harness_info(project.root)
     if options.shard:
         k, n = options.shard
-        document = record.document_of(results, environments_records, harness)
+        document = record.Record.of(results, environments_records, harness)
         shard_path = project.reports / "shards" / f"shard-{k}-of-{n}.json"
         staging.write_file(shard_path, record.dumps(document))
         log(

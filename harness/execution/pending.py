@@ -25,7 +25,7 @@ from harness.planning import builds as builds_mod
 from harness.planning import interpreters, versions
 from harness.runtime.scenario import Scenario
 from harness.store import boundaries, result_cache
-from harness.store.rows import AnyRow
+from harness.store.rows import Row
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class Pending:
 
 def find(
     record: dict,
-    results: Iterable[AnyRow],
+    results: Iterable[Row],
     scenarios: Iterable[Scenario],
     root: Path,
     only_cases: set[str] | None = None,

@@ -15,7 +15,7 @@ from harness.runtime.scenario import Scenario
 from harness.store import membership, record
 from harness.store.environment import Environment
 from harness.store.harness_info import HarnessInfo
-from harness.store.rows import Row, of_document, upgrades_of
+from harness.store.rows import Row
 from harness.store.snapshots import SnapshotStore
 
 # One progress line on stderr, written whole.
@@ -97,7 +97,7 @@ def publish(p: Publication) -> Path:
                 )
                 prune = [
                     r.key
-                    for r in of_document(existing)
+                    for r in existing.results
                     if r.scenario in every and (not r.release or r.version not in every[r.scenario])
                 ]
                 for key in prune:
@@ -110,7 +110,7 @@ def publish(p: Publication) -> Path:
             if p.full and existing and p.upgrade_plan is not None:
                 # A full run is the whole grid: results of pairs that left it are dropped.
                 planned = {r.pair_key for r in p.upgrades}
-                upgrade_prune = [r.pair_key for r in upgrades_of(existing) if r.pair_key not in planned]
+                upgrade_prune = [r.pair_key for r in existing.upgrades if r.pair_key not in planned]
             merged = record.merge(
                 existing,
                 p.results,
@@ -131,7 +131,7 @@ def publish(p: Publication) -> Path:
             if existing is not None:
                 tx.render(existing, render)
     if p.out is None and not outside:
-        log(written_words(len(p.results), len(p.upgrades), len(merged["results"]) - len(p.results)))
+        log(written_words(len(p.results), len(p.upgrades), len(merged.results) - len(p.results)))
     if p.fresh_probes:
         log(f"wrote reports/bisect.json: {len(p.fresh_probes)} pending probes measured again")
     if p.out is None and not outside:
@@ -142,7 +142,7 @@ def publish(p: Publication) -> Path:
         why = f"{', '.join(outside)} {'is' if len(outside) == 1 else 'are'} not in the matrix"
     else:
         why = "--out was given"
-    document = record.document_of(p.results, p.environments, p.harness, p.upgrades)
+    document = record.Record.of(p.results, p.environments, p.harness, p.upgrades)
     written = record.write_folder(out, document, render, bisects)
     if p.quiet:  # the calling command says where its evidence is
         return out

@@ -10,7 +10,7 @@ from harness.planning import builds as builds_mod
 from harness.project import PROJECT, Project
 from harness.runtime import registry
 from harness.store import record, staging
-from harness.store.rows import of_document, unjudged_lines
+from harness.store.rows import unjudged_lines
 from harness.store.snapshots import MATCH, UPDATED, SnapshotStore
 
 
@@ -24,14 +24,17 @@ def merge(paths: list[Path], project: Project = PROJECT) -> int:
             document = record.parse(path)
         except (OSError, ValueError) as exc:
             raise builds_mod.SpecError(f"{path.name}: not a shard result ({exc})") from None
-        documents.append(record.migrate(record.validate(document, path.name, releases_only=False)))
-    infos = {json.dumps(record.info(d).to_json(), sort_keys=True) for d in documents}
+        # A shard holds every timeline (``record.dumps`` without ``stored``): nothing to read from the store.
+        documents.append(
+            record.Record.from_json(record.migrate(record.validate(document, path.name, releases_only=False)))
+        )
+    infos = {json.dumps(d.harness.to_json(), sort_keys=True) for d in documents}
     if len(infos) > 1:
         raise builds_mod.SpecError(
             "the shards were run by different harness code or Pythons; re-run them from one commit"
         )
-    results = [r for d in documents for r in of_document(d)]
-    envs = record.sorted_environments(e for d in documents for e in record.environments(d))
+    results = [r for d in documents for r in d.results]
+    envs = record.sorted_environments(e for d in documents for e in d.environments)
     order = {(s.id, c.id): i for i, (s, c) in enumerate(registry.select(scenarios, []))}
     results.sort(key=record.sort_key(order))
     staging.check_writable(project.reports)
@@ -42,7 +45,7 @@ def merge(paths: list[Path], project: Project = PROJECT) -> int:
             scenarios,
             results,
             envs,
-            record.info(documents[0] if documents else None),
+            documents[0].harness if documents else record.Record().harness,
             SnapshotStore(project.snapshots),
             None,
         )

@@ -29,8 +29,8 @@ from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
 from harness.runtime.reproduction import SCRIPT
 from harness.runtime.scenario import POSTGRESQL
 from harness.store import boundaries
+from harness.store.document import Record
 from harness.store.rows import Row
-from harness.store.rows import of_document as rows_of
 
 LIMIT = 65_536  # GitHub's limit for a comment's body, in characters
 MARGIN = 500  # kept free under LIMIT
@@ -301,7 +301,7 @@ def _third_way_lines(scenario: ScenarioMetadata, rows: list[Row]) -> list[str]:
     return [*out, ""]
 
 
-def _command_lines(scenario: ScenarioMetadata, document: dict, rows: list[Row], before_after: bool) -> list[str]:
+def _command_lines(scenario: ScenarioMetadata, document: Record, rows: list[Row], before_after: bool) -> list[str]:
     """Per case that ran: the command on the newest release that reproduces and on the first fixed after it."""
     bug = reproduce.Bug.of(scenario)
     out = []
@@ -311,7 +311,7 @@ def _command_lines(scenario: ScenarioMetadata, document: dict, rows: list[Row], 
         runs = [
             f"- {_word(case, run.outcome)} on {run.version}: `{run.command}`"
             for run in reproduce.runs(
-                bug, case.id, document, pin=reproduce.pinned(rows_of(document), scenario.id, case.id)
+                bug, case.id, document, pin=reproduce.pinned(document.results, scenario.id, case.id)
             )
         ]
         if before_after:
@@ -330,7 +330,7 @@ def _command_lines(scenario: ScenarioMetadata, document: dict, rows: list[Row], 
 
 def render(
     scenario: ScenarioMetadata,
-    document: dict,
+    document: Record,
     run_dir: str | None = None,
     link_base: str = "",
     root_dir: Path = PROJECT_ROOT,
@@ -345,7 +345,7 @@ def render(
     It stands alone: with no repository URL known (``link_base`` empty) it links nothing and names no
     path of this project; the script is in it once, with the commands that run each case."""
     document, _ = evidence.current_results(scenario, document)  # no result older code answered
-    rows = [r for r in rows_of(document) if r.scenario == scenario.id]
+    rows = [r for r in document.results if r.scenario == scenario.id]
     if not rows:
         where = f"{run_dir}/matrix.json" if run_dir else "reports/matrix.json"
         raise CommentError(
@@ -464,7 +464,7 @@ def render(
     return text[: LIMIT - MARGIN - 80].rsplit("\n", 1)[0] + "\n\n… cut to fit GitHub's limit for a comment.\n"
 
 
-def load(root: Path, run_dir: str | None) -> dict:
+def load(root: Path, run_dir: str | None) -> Record:
     """The record, or a candidate run's matrix.json."""
     from harness.store import record
 

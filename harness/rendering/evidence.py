@@ -15,9 +15,9 @@ from harness.planning import versions
 from harness.rendering import boundary_evidence, claims, commit_words, explanations, interpreter_words, reproduce
 from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
-from harness.store import boundaries, environment, harness_info
+from harness.store import boundaries
+from harness.store.document import Record
 from harness.store.rows import Row
-from harness.store.rows import of_document as rows_of
 
 GITHUB_LIMIT = 65536
 TIMELINE_LINES = 60  # longer timelines are cut, with a note saying so
@@ -225,7 +225,7 @@ def _grid_picture(scenario: ScenarioMetadata) -> list[str]:
     return [f"![{scenario.id}: outcome per case and build]({scenario.id}.svg)", ""]
 
 
-def _script_lines(scenario: ScenarioMetadata, case: CaseMetadata, document: dict, every: Sequence[Row]) -> list[str]:
+def _script_lines(scenario: ScenarioMetadata, case: CaseMetadata, document: Record, every: Sequence[Row]) -> list[str]:
     """The bug's reproduction (scenarios/<id>/repro.py, what the harness ran) and the commands that run
     this case with it on a release where it reproduces and one where it is fixed (naming the default
     interpreter where ``every``, the results on every interpreter, differ by it)."""
@@ -245,23 +245,22 @@ def _script_lines(scenario: ScenarioMetadata, case: CaseMetadata, document: dict
     ]
 
 
-def current_results(scenario: ScenarioMetadata, document: dict) -> tuple[dict, int]:
+def current_results(scenario: ScenarioMetadata, document: Record) -> tuple[Record, int]:
     """``document`` without the scenario's results an older version of its code answered, and how
     many it left out: those are not shown as measured, nor their commands (issue 45: rows of a
     release the script no longer reached kept "last release where it reproduces" and its command)."""
     current = scenario.inputs
     if current is None:
         return document, 0
-    kept = [r.scenario != scenario.id or not r.inputs or r.inputs == current for r in rows_of(document)]
-    if all(kept):
+    kept = [r for r in document.results if r.scenario != scenario.id or not r.inputs or r.inputs == current]
+    if len(kept) == len(document.results):
         return document, 0
-    results = [raw for raw, keep in zip(document["results"], kept, strict=True) if keep]
-    return {**document, "results": results}, kept.count(False)
+    return document.replace(results=kept), len(document.results) - len(kept)
 
 
 def render(
     scenario: ScenarioMetadata,
-    document: dict,
+    document: Record,
     bisects: dict | None = None,
     run_only: bool = False,
     every: Sequence[Row] | None = None,
@@ -274,7 +273,7 @@ def render(
     """
     bisects = bisects or boundaries.empty_record()
     document, stale = current_results(scenario, document)
-    results = [r for r in rows_of(document) if r.scenario == scenario.id]
+    results = [r for r in document.results if r.scenario == scenario.id]
     results.sort(key=_release_order)
     out = [f"# {scenario.id}", ""]
     out += [f"**Bug** ({scenario.framework}): {scenario.description}", ""]
@@ -289,7 +288,7 @@ def render(
             "",
         ]
     out += claims.report_lines(scenario, results, bisects)
-    every = rows_of(document) if every is None else every
+    every = document.results if every is None else every
     out += interpreter_words.lines(scenario.id, every)
     specs = []
     for r in results:
@@ -389,14 +388,14 @@ def render(
     return text
 
 
-def _environment(document: dict, sources: set[str]) -> list[str]:
-    info = harness_info.of(document.get("harness"))
+def _environment(document: Record, sources: set[str]) -> list[str]:
+    info = document.harness
     out = ["## Environment", ""]
     # The code tree hash is in matrix.json, not here: a run of one scenario must leave every
     # other scenario's report byte for byte.
     out.append(f"Python {info.python or '?'} on {info.platform or '?'}; harness {info.version or '?'}")
     out.append("")
-    for env in environment.of_document(document):
+    for env in document.environments:
         if env.source not in sources:
             continue
         date = f", dependencies as of {env.exclude_newer}" if env.exclude_newer else ", today's dependencies"

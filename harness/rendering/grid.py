@@ -17,8 +17,8 @@ from xml.sax.saxutils import escape, quoteattr
 from harness.planning import versions
 from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
+from harness.store.document import Record
 from harness.store.rows import Row
-from harness.store.rows import of_document as rows_of
 from harness.store.rows import on as on_interpreter
 
 # outcome -> (fill, letter, letter colour)
@@ -150,13 +150,13 @@ def _svg(
     return "\n".join(out) + "\n"
 
 
-def scenario_svg(scenario: ScenarioMetadata, document: dict) -> str:
+def scenario_svg(scenario: ScenarioMetadata, document: Record) -> str:
     """The grid of one scenario: its cases (in the scenario's order) by the builds it ran on.
 
     ``scenario``: the metadata the reports use (harness/rendering/metadata.py ``ScenarioMetadata``).
     """
     # The release axis of the default interpreter (a report's interpreter lines show the others).
-    results = [r for r in on_interpreter(rows_of(document)) if r.scenario == scenario.id]
+    results = [r for r in on_interpreter(document.results) if r.scenario == scenario.id]
     rows = [
         (c.id, c.id + (" (control)" if c.control else ""))
         for c in scenario.cases
@@ -166,10 +166,10 @@ def scenario_svg(scenario: ScenarioMetadata, document: dict) -> str:
     return _svg(title, [rows], results, lambda r: r.case)
 
 
-def framework_svg(document: dict, framework: str) -> str:
+def framework_svg(document: Record, framework: str) -> str:
     """The grid of one framework: every (scenario, case) of the record by every build, rows in
     the record's order, scenarios set apart."""
-    results = [r for r in on_interpreter(rows_of(document)) if r.framework == framework]
+    results = [r for r in on_interpreter(document.results) if r.framework == framework]
     groups: dict[str, list[tuple[str, str]]] = {}
     for r in results:
         key = f"{r.scenario}:{r.case}"

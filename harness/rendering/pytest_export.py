@@ -20,6 +20,7 @@ from harness.project import PROJECT
 from harness.rendering import reproduce
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import Case, Scenario
+from harness.store.document import Record
 from harness.store.rows import Row
 
 TEMPLATE_DIR = "pytest"  # under scenarios/
@@ -49,7 +50,7 @@ def _spans(rows: list[Row]) -> list[tuple[str, str, int]]:
     return [(o, vs[0] if len(vs) == 1 else f"{vs[0]} – {vs[-1]}", len(vs)) for o, vs in spans]
 
 
-def header(scenario: Scenario, case: Case, document: dict) -> list[str]:
+def header(scenario: Scenario, case: Case, document: Record) -> list[str]:
     """Comment lines: where the test came from, the upstream thread, the releases it fails and
     passes on (the record's outcomes of the case), and how to run it."""
     rows = reproduce.case_rows(document, scenario.id, case.id)
@@ -74,7 +75,7 @@ def header(scenario: Scenario, case: Case, document: dict) -> list[str]:
     return lines
 
 
-def exported(scenario: Scenario, case: Case, document: dict) -> str:
+def exported(scenario: Scenario, case: Case, document: Record) -> str:
     """The test as published: the header, then the hand-written file unchanged."""
     template = template_of(scenario, case)
     if template is None:
@@ -92,7 +93,7 @@ def with_templates(scenarios_dir: Path = PROJECT.scenarios) -> list[str]:
 
 def write(
     chosen: list[tuple[Scenario, Case]],
-    document: dict,
+    document: Record,
     output: str | None,
     out: Path | None,
     single: bool,

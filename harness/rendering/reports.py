@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING
 from harness.planning import interpreters, versions
 from harness.project import PROJECT, Project
 from harness.rendering.metadata import ScenarioMetadata
-from harness.store import environment
-from harness.store.rows import Row, change_key, upgrades_of
-from harness.store.rows import of_document as rows_of
+from harness.store.document import Record
+from harness.store.rows import Row, change_key
 from harness.store.rows import on as on_interpreter
 
 if TYPE_CHECKING:
@@ -26,9 +25,9 @@ def _cell(r: Row) -> str:
     return f"{r.outcome}{mark}"
 
 
-def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = None) -> str:
+def matrix_markdown(document: Record, scenario_titles: dict[str, str] | None = None) -> str:
     """One table per framework: scenario and case by build, outcome in each cell."""
-    results = rows_of(document)
+    results = document.results
     lines = ["# Matrix", ""]
     lines.append(
         "Outcome per (scenario, case) and build. `(changed)`/`(new)`: differs from, or has no, stored snapshot."
@@ -60,7 +59,7 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
             link = f"[{scenario}]({scenario}.md)" if scenario_titles is not None else scenario
             lines.append(f"| {link} | {case} | " + " | ".join(cells) + " |")
         lines.append("")
-    upgrade_ids = sorted({r.scenario for r in upgrades_of(document)})
+    upgrade_ids = sorted({r.scenario for r in document.upgrades})
     if upgrade_ids:
         lines += [
             "## Upgrades",
@@ -70,7 +69,7 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
         ]
         lines += [f"- [{i}](upgrades/{i}.md)" for i in upgrade_ids]
         lines.append("")
-    problems = [r for r in [*results, *upgrades_of(document)] if r.outcome in ("error", "unexpected")]
+    problems = [r for r in [*results, *document.upgrades] if r.outcome in ("error", "unexpected")]
     if problems:
         lines.append("## Needs a look")
         lines.append("")
@@ -83,21 +82,21 @@ def matrix_markdown(document: dict, scenario_titles: dict[str, str] | None = Non
 
 def renderer(
     scenarios: dict, project: Project | None = None, run_only: bool = False, upgrade_changes: dict | None = None
-) -> Callable[[dict, Path, Staging, dict], list[Path]]:
+) -> Callable[[Record, Path, Staging, dict], list[Path]]:
     """The reports' renderer that harness/store/record.py calls with a document, a folder, a
     staging and the bisect record (whose boundaries the scenario reports quote); ``run_only``: a
     run folder's reports (a few releases: "first fixed" is said to be among them);
     ``upgrade_changes``: the schema changes of the pairs a run just measured
     (harness/execution/upgrades.py ``UpgradeRun.changes``), beside those the folder keeps."""
 
-    def render(document: dict, folder: Path, stage: Staging, bisects: dict) -> list[Path]:
+    def render(document: Record, folder: Path, stage: Staging, bisects: dict) -> list[Path]:
         return write_all(document, scenarios, folder, stage, bisects, project, run_only, upgrade_changes)
 
     return render
 
 
 def write_all(
-    document: dict,
+    document: Record,
     scenarios: dict,
     reports_dir: Path,
     stage: Staging,
@@ -115,13 +114,12 @@ def write_all(
 
     # Read into rows once, for every view below (each takes a document whose results are rows): the
     # views of the release axis read the default interpreter's; a report's interpreter lines read all.
-    every = rows_of(document)
-    document = {
-        **document,
-        "results": on_interpreter(every),
+    every = document.results
+    document = document.replace(
+        results=on_interpreter(every),
         # The environments of the default interpreter's builds (harness/store/record.py ``INTERPRETER_KEY``).
-        "environments": [e for e in environment.of_document(document) if e.interpreter == interpreters.DEFAULT],
-    }
+        environments=[e for e in document.environments if e.interpreter == interpreters.DEFAULT],
+    )
     ran = {r.scenario for r in every}
     present = [s for s in scenarios.values() if s.id in ran]
     stage.write(reports_dir / "matrix.md", matrix_markdown(document, {s.id: s.id for s in present}))
@@ -136,7 +134,7 @@ def write_all(
 
 
 def write_upgrades(
-    document: dict, reports_dir: Path, stage: Staging, project: Project | None = None, new_changes: dict | None = None
+    document: Record, reports_dir: Path, stage: Staging, project: Project | None = None, new_changes: dict | None = None
 ) -> list[Path]:
     """reports/upgrades/<id>.md for every upgrade scenario with results (harness/rendering/upgrade_report.py),
     and its schema changes (<id>.changes.json): those ``new_changes`` holds (``"<id>:<case> <writer> ->
@@ -145,7 +143,7 @@ def write_upgrades(
     from harness.rendering import upgrade_report
     from harness.runtime.outcomes import REPRODUCED
 
-    rows = upgrades_of(document)
+    rows = document.upgrades
     ran = {r.scenario for r in rows}
     if not ran:
         return []
@@ -178,12 +176,12 @@ def _grid_lines(framework: str) -> list[str]:
     return [f"![{framework}: outcome per scenario, case and build]({grid.svg_name(framework)})", ""]
 
 
-def write_grids(document: dict, present: list, reports_dir: Path, stage: Staging) -> list[Path]:
+def write_grids(document: Record, present: list, reports_dir: Path, stage: Staging) -> list[Path]:
     """The SVG grids: one per framework, one per scenario (harness/rendering/grid.py)."""
     from harness.rendering import grid
 
     written = []
-    for framework in sorted({r.framework for r in rows_of(document)}):
+    for framework in sorted({r.framework for r in document.results}):
         path = reports_dir / grid.svg_name(framework)
         stage.write(path, grid.framework_svg(document, framework))
         written.append(path)

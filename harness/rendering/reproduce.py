@@ -22,9 +22,8 @@ from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED
 from harness.runtime.reproduction import SCRIPT
 from harness.runtime.scenario import Scenario
-from harness.store import environment
+from harness.store.document import Record
 from harness.store.rows import Row
-from harness.store.rows import of_document as rows_of
 
 
 class ExportError(UsageError, ValueError):
@@ -113,11 +112,11 @@ def local_command(case_id: str | None, checkout: str = "/path/to/checkout", path
 
 
 def release_command(
-    bug: Bug, case_id: str | None, row: Row, document: dict | None, path: str = SCRIPT, python: str | None = None
+    bug: Bug, case_id: str | None, row: Row, document: Record | None, path: str = SCRIPT, python: str | None = None
 ) -> str:
     """The command for the release of a record row, with the date and extras its environment had, on
     ``python`` when one is named (see :func:`pinned`)."""
-    env = environment.of_source(document, row.source)
+    env = document.environment(row.source) if document else None
     date, extras = (env.exclude_newer, env.extras) if env else (None, None)
     return command(bug, case_id, row.version, date, extras, path, python)
 
@@ -149,7 +148,7 @@ def pinned(every: Iterable[Row], scenario_id: str, case_id: str, python: str = i
 def lines(
     bug: Bug,
     case_id: str,
-    document: dict | None,
+    document: Record | None,
     path: str = SCRIPT,
     python: str = interpreters.DEFAULT,
     pin: str | None = None,
@@ -160,12 +159,12 @@ def lines(
     ]
 
 
-def case_rows(document: dict | None, scenario_id: str, case_id: str, python: str = interpreters.DEFAULT) -> list[Row]:
+def case_rows(document: Record | None, scenario_id: str, case_id: str, python: str = interpreters.DEFAULT) -> list[Row]:
     """The record's release results of a case on one interpreter (the default one unless named),
     oldest first (the commands and exports built from them run on it)."""
     rows = [
         r
-        for r in rows_of(document)
+        for r in (document.results if document else [])
         if r.scenario == scenario_id and r.case == case_id and r.release and r.python == python
     ]
     return sorted(rows, key=lambda r: versions.key(str(r.version)))
@@ -174,7 +173,7 @@ def case_rows(document: dict | None, scenario_id: str, case_id: str, python: str
 def runs(
     bug: Bug,
     case_id: str,
-    document: dict | None,
+    document: Record | None,
     path: str = SCRIPT,
     python: str = interpreters.DEFAULT,
     pin: str | None = None,

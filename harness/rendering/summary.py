@@ -25,7 +25,7 @@ from harness.project import PROJECT, Project
 from harness.rendering import boundary_evidence
 from harness.runtime.outcomes import ERROR, OUTCOMES, UNEXPECTED
 from harness.store import record
-from harness.store.rows import AnyRow, Row, as_rows, of_document, unjudged_lines
+from harness.store.rows import Row, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, UPDATED, SnapshotStore
 
 # A step summary holds at most 1 MiB; a run where every timeline changed must still fit.
@@ -70,7 +70,7 @@ def load(paths: list[Path]) -> list[Row]:
         if not isinstance(document, dict) or not isinstance(document.get("results"), list):
             raise NotResults(f"{path}: not a results document (no results list)")
         try:
-            results += of_document(document)
+            results += [Row.from_json(r) for r in document["results"]]
         except (KeyError, TypeError) as exc:
             raise NotResults(f"{path}: not a results document (a result without {exc})") from None
     return results
@@ -95,7 +95,7 @@ def _diff(r: Row, store: SnapshotStore) -> str:
 
 
 def markdown(
-    results: Iterable[AnyRow],
+    results: Iterable[Row],
     sources: list[str],
     store: SnapshotStore,
     boundaries: Project | None = None,
@@ -106,7 +106,7 @@ def markdown(
     ``boundaries``: the project whose reports/boundaries/ files (``python -m harness explain``)
     are read for the results' scenarios; every boundary no executed line explains is listed.
     ``claim_disagreements``: where a thread's claim and the measurement differ (``claim_lines``)."""
-    results = as_rows(results)
+    results = list(results)
     out = [f"## Matrix: {len(results)} results from {', '.join(sources)}", ""]
     cannot_judge = unjudged_lines(results)
     if cannot_judge:

@@ -17,8 +17,8 @@ from harness.rendering import reproduce
 from harness.rendering.claims import claimed_words
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.runtime.scenario import POSTGRESQL, SQLITE
-from harness.store import environment
-from harness.store.rows import Row, upgrades_of
+from harness.store.document import Record
+from harness.store.rows import Row
 
 FOLDER = "upgrades"
 LETTER = {REPRODUCED: "R", FIXED: "F", UNEXPECTED: "U", NOT_APPLICABLE: "N", ERROR: "E"}
@@ -56,13 +56,13 @@ def dump_changes(changes: dict[str, dict]) -> str:
     return json.dumps(dict(sorted(changes.items())), indent=2, ensure_ascii=False) + "\n"
 
 
-def commands(scenario: UpgradeScenario, row: Row, document: dict, path: str | None = None) -> list[str]:
+def commands(scenario: UpgradeScenario, row: Row, document: Record, path: str | None = None) -> list[str]:
     """The two commands of a pair, as a maintainer runs them in an empty folder (a third makes STATE)."""
     bug = reproduce.Bug(scenario.id, scenario.framework, tuple(scenario.declaration.requires))
     path = path or script_path(scenario.id)
     out = ["mkdir state"]
     for step, version, source in (("write", row.from_version, row.from_source), ("read", row.version, row.source)):
-        env = environment.of_source(document, source or "")
+        env = document.environment(source or "")
         date, extras = (env.exclude_newer, env.extras) if env else (None, None)
         base = reproduce.command(bug, None, version, date, extras, path)
         out.append(f"{base} {step} {row.case} state")
@@ -100,10 +100,10 @@ def _grid(rows: list[Row], downgrades: set[tuple[str, str]]) -> list[str]:
     return lines
 
 
-def render(scenario: UpgradeScenario, document: dict, changes: dict[str, dict]) -> str:
+def render(scenario: UpgradeScenario, document: Record, changes: dict[str, dict]) -> str:
     """The scenario's report."""
     d = scenario.declaration
-    rows = [r for r in upgrades_of(document) if r.scenario == scenario.id]
+    rows = [r for r in document.upgrades if r.scenario == scenario.id]
     why: dict[tuple[str | None, str | None], str] = {(p.writer, p.reader): p.why for p in grid_pairs(d)}
     downgrades = {(p.writer, p.reader) for p in d.downgrades if p.documented_refusal}
     lines = [f"# {scenario.id}", "", d.description, "", f"**Expected**: {d.expected}", ""]

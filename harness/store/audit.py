@@ -35,7 +35,7 @@ from harness.planning import interpreters, versions
 from harness.planning.builds import NOTHING_TO_RUN
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.runtime.result import CaseResult
-from harness.store import boundaries, record, rows
+from harness.store import boundaries, record
 from harness.store.rows import Row
 
 MEASURED, INFERRED, UNKNOWN = "measured", "inferred", "unknown"
@@ -65,13 +65,13 @@ class RecordResults:
 
 def _record_results(root: Path) -> RecordResults:
     """The record's results of releases, read by the record's one reader (harness/store/record.py
-    ``Record.load``: validated and migrated; a damaged record is its ``RecordError``)."""
-    document = record.Record(root / "reports").load()
+    ``Reports.load``: validated and migrated; a damaged record is its ``RecordError``)."""
+    document = record.Reports(root / "reports").load()
     if document is None:
         raise record.RecordError("reports/matrix.json does not exist yet; run `nox -s matrix` first")
     # By source alone: a release's dependency date is its upload time, the same on every interpreter.
-    dates = {e.source: e.exclude_newer or "" for e in record.environments(document)}
-    return RecordResults(tuple(r for r in rows.of_document(document) if r.release), dates)
+    dates = {e.source: e.exclude_newer or "" for e in document.environments}
+    return RecordResults(tuple(r for r in document.results if r.release), dates)
 
 
 def _probe_row(p: Mapping) -> Row:

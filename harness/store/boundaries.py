@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.errors import UsageError
+from harness.errors import RecordError
 from harness.planning import interpreters, versions
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
-from harness.store.rows import AnyRow, fields, python_of
+from harness.store.rows import Row
 
 # 3 added ``commits``: the first commit of a boundary's newer outcome, found by ``bisect --commits``
 # (harness/execution/commit_bisect.py, issue 48); a schema 2 record is read as one with none.
@@ -114,10 +114,6 @@ def derive(
 
 
 # --- the bisect record (reports/bisect.json) ------------------------------------------------
-
-
-class RecordError(UsageError, ValueError):
-    """reports/bisect.json is not a record this code can read or extend."""
 
 
 def empty_record() -> dict:
@@ -317,12 +313,17 @@ def is_current(entry: Mapping, inputs: str | None) -> bool:
     results carried one: it counts (the committed record was stamped with the code it was made
     with; ``bisect --rerun`` or a matrix run replaces it).
     """
-    return inputs is None or not entry.get("inputs") or entry["inputs"] == inputs
+    return _current(entry.get("inputs"), inputs)
+
+
+def _current(answered: str | None, inputs: str | None) -> bool:
+    """``is_current`` of an entry whose digest is ``answered``."""
+    return inputs is None or not answered or answered == inputs
 
 
 def known(
     record: dict,
-    results: Iterable[AnyRow],
+    results: Iterable[Row],
     scenario: str,
     case: str,
     framework: str,
@@ -343,17 +344,18 @@ def known(
                 continue
             points[p["version"]] = p["outcome"]
             probes += 1
-    for r in map(fields, results):
+    for r in results:
         if (
-            (r["scenario"], r["case"], r["framework"]) == (scenario, case, framework)
-            and r["source"] == f"{framework}=={r['version']}"
-            and r["outcome"] != ERROR
-            and python_of(r) == python
+            (r.scenario, r.case, r.framework) == (scenario, case, framework)
+            and r.release
+            and r.version is not None
+            and r.outcome != ERROR
+            and r.python == python
         ):
-            if not is_current(r, inputs):
+            if not _current(r.inputs, inputs):
                 stale += 1
                 continue
-            points[r["version"]] = r["outcome"]
+            points[r.version] = r.outcome
     ranges = [
         (b["from"], b["to"])
         for b in record["bisects"]
@@ -363,23 +365,23 @@ def known(
     return Known(points, probes, ranges, list(record["releases"].get(framework, [])), stale)
 
 
-def current_answers(
-    results: Iterable[AnyRow], scenario: str, framework: str, inputs: str | None
-) -> set[tuple[str, str]]:
+def current_answers(results: Iterable[Row], scenario: str, framework: str, inputs: str | None) -> set[tuple[str, str]]:
     """(case, version) of every release result of ``scenario`` the current code answered: where the
     record wins over a probe (``known``), so a pending probe there needs no asking again."""
     return {
-        (r["case"], r["version"])
-        for r in map(fields, results)
-        if r["scenario"] == scenario
-        and r["source"] == f"{framework}=={r['version']}"
-        and is_current(r, inputs)
-        and python_of(r) == interpreters.DEFAULT
+        (r.case, r.version)
+        for r in results
+        if r.scenario == scenario
+        and r.framework == framework
+        and r.release
+        and r.version is not None
+        and _current(r.inputs, inputs)
+        and r.python == interpreters.DEFAULT
     }
 
 
 def boundary_releases(
-    record: dict, results: Iterable[AnyRow], scenario: str, framework: str, inputs: str | None = None
+    record: dict, results: Iterable[Row], scenario: str, framework: str, inputs: str | None = None
 ) -> set[str]:
     """The releases on either side of any boundary of any case of ``scenario``: they join its matrix."""
     results = list(results)

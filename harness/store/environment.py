@@ -126,18 +126,6 @@ def as_environments(entries: Iterable[Environment | Mapping[str, Any]]) -> list[
     return [e if isinstance(e, Environment) else Environment.from_json(e) for e in entries]
 
 
-def of_document(document: Mapping[str, Any] | None) -> list[Environment]:
-    """A record's (or run folder's, or shard's) environments (a document whose environments are
-    ``Environment``s already, as the reports' renderer passes on, gives them back as they are)."""
-    return as_environments((document or {}).get("environments", []))
-
-
-def of_source(document: Mapping[str, Any] | None, source: str) -> Environment | None:
-    """The document's first environment of the release ``source`` (its date and extras are the
-    release's, the same on every interpreter), or None when it has none."""
-    return next((e for e in of_document(document) if e.source == source), None)
-
-
 def with_interpreter(entry: dict) -> dict:
     """An environment's JSON object of schema 1-4 in schema 5: its ``interpreter`` after ``version`` (the default)."""
     if INTERPRETER_KEY in entry:
@@ -156,17 +144,6 @@ def sorted_environments(entries: Iterable[Environment | Mapping[str, Any]]) -> l
     return sorted(as_environments(entries), key=lambda e: (e.framework, e.source, interpreters.key(e.interpreter)))
 
 
-def environments_of(document: Mapping[str, Any] | None, labels: set[str]) -> list[Environment]:
-    """The document's environments of ``labels`` (a run that kept a result keeps its build's entry)."""
-    return [e for e in of_document(document) if e.label in labels]
-
-
 def one_per_build(entries: Iterable[Environment | Mapping[str, Any]]) -> list[Environment]:
     """Environments, one per build (a later one of a build replaces an earlier one)."""
     return list({e.label: e for e in as_environments(entries)}.values())
-
-
-def recorded_packages(document: Mapping[str, Any] | None) -> dict[str, tuple[str, ...]]:
-    """label -> the ``name==version`` packages of the record's environment of that build: the lock a
-    new environment of it is checked against (harness/execution/environments.py)."""
-    return {e.label: e.packages for e in of_document(document) if e.packages and e.exclude_newer and not e.error}

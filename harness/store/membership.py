@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from harness.planning import index, releases, versions
 from harness.project import PROJECT
 from harness.store import boundaries, result_cache
+from harness.store.document import Record
+from harness.store.rows import Row
 from harness.store.snapshots import SnapshotStore
 
 if TYPE_CHECKING:
@@ -21,7 +23,7 @@ def scenario_releases(
     defaults: list[str],
     store: SnapshotStore,
     bisects: dict,
-    results: list[dict],
+    results: list[Row],
     on_index: set[str] | None = None,
 ) -> list[str]:
     """The releases of ``scenario``'s matrix, oldest first (see the module docstring).
@@ -63,12 +65,12 @@ def proof_claims(scenario: Scenario) -> dict[tuple[str, str], str]:
 
 
 def matrix_releases(
-    scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: dict | None, cache_dir: Path
+    scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: Record | None, cache_dir: Path
 ) -> dict[str, list[str]]:
     """scenario id -> the releases of its matrix, as the store is now; ``existing``: the record's
     document (None when there is no record)."""
     defaults = {fw: releases.default_versions(fw, cache_dir) for fw in sorted({s.framework for s in scenarios})}
-    results = (existing or {}).get("results", [])
+    results = existing.results if existing else []
     out = {}
     for s in scenarios:
         on_index = set(index.releases(s.framework, cache_dir))

@@ -1,6 +1,7 @@
-"""The record: ``reports/matrix.json``, its owner. Loads it, validates and migrates it, merges a
-run's results into it, and writes it (with the reports rendered from it) all or nothing, under
-the record's lock.
+"""The record: ``reports/matrix.json``, its owner (``Reports``). Reads it (validated, migrated, its
+timelines read from the snapshot store) into the typed ``Record`` of harness/store/document.py, merges
+a run's results into one, and writes it (with the reports rendered from it) all or nothing, under the
+record's lock. Its JSON is read here and written by ``Record.to_json``; every caller gets the types.
 
 The record holds the latest result of every (scenario, case, release) of the matrix. A run
 of releases of the matrix replaces exactly the results it ran and keeps every other one
@@ -20,34 +21,34 @@ folder of its own (``reports/runs/<name>/``, ignored by git) and leaves the reco
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from harness.errors import UsageError
+from harness.errors import RecordError, UsageError
 from harness.planning import interpreters, versions
 from harness.project import PROJECT
 from harness.runtime.outcomes import OUTCOMES
 from harness.store import boundaries, harness_info, rows, staging
+from harness.store.document import SCHEMA_VERSION, Record
 from harness.store.environment import (
     INTERPRETER_KEY,
     Environment,
     as_environments,
-    environments_of,
-    of_document,
-    of_source,
-    recorded_packages,
     sorted_environments,
     with_interpreter,
 )
 from harness.store.lock import LOCK_NAME, locked
+from harness.store.rows import Row
 from harness.store.snapshots import CHANGED, MATCH, MATRIX, NEW, UPDATED, SnapshotStore
 from harness.store.staging import Staging
 
-# The environments' helpers are harness/store/environment.py's, named here too for the record's callers.
-__all__ = ["INTERPRETER_KEY", "LOCK_NAME", "environments_of", "locked", "recorded_packages", "sorted_environments"]
+# The typed record and the helpers of harness/store/document.py, environment.py and lock.py, named
+# here too for the record's callers.
+__all__ = ["INTERPRETER_KEY", "LOCK_NAME", "SCHEMA_VERSION", "Record", "RecordError", "locked", "sorted_environments"]
 
 RECORD_NAME = "matrix.json"
 BISECT_NAME = "bisect.json"
@@ -62,7 +63,7 @@ RUNS_DIR = "runs"
 # 5: every result holds ``python``, the CPython minor it was measured on (``3.11``; rows.PYTHON_KEY), and
 # its key is (scenario, case, source, python); each environment entry holds ``interpreter`` (its minor;
 # ``python`` stays its full version). Records of 1-4 read as measured on 3.11 (interpreters.DEFAULT).
-SCHEMA_VERSION = 5
+# (SCHEMA_VERSION itself is harness/store/document.py's: the typed record writes it.)
 READABLE_SCHEMAS = (1, 2, 3, 4, 5)  # older records read as version 5: repro dropped, backend null, no upgrades
 # The keys a result of each schema must hold.
 REQUIRED_KEYS = {
@@ -74,10 +75,6 @@ REQUIRED_KEYS = {
 }
 UPGRADE_REQUIRED_KEYS = (*rows.RESULT_KEYS, *rows.FROM_KEYS)
 SNAPSHOT_WORDS = (MATCH, UPDATED, NEW, CHANGED)
-
-
-class RecordError(UsageError, ValueError):
-    """reports/matrix.json is not a record this code can read (one line: what, and what to do)."""
 
 
 # --- reading: load, validate, migrate ------------------------------------------------------------
@@ -108,14 +105,30 @@ def _row_problem(r: object, required: tuple[str, ...], releases_only: bool) -> s
         return f"has python {python!r}; valid: a CPython minor version such as {interpreters.DEFAULT!r}"
     version = r["version"]
     valid_version = isinstance(version, str) and versions.key(version)[0] == 1
-    if releases_only or rows.is_release(r):
+    if releases_only or _json_release(r):
         if not valid_version:
             return f"has version {version!r}; valid: a PEP 440 release version, as in its source NAME==VERSION"
-        if not rows.is_release(r):
+        if not _json_release(r):
             return f"has source {r['source']!r} beside version {version!r}; valid: {r['framework']}=={version}"
     elif version is not None and not valid_version:
         return f"has version {version!r}; valid: a PEP 440 version or null"
     return None
+
+
+def _json_python(r: dict) -> str:
+    return r.get(rows.PYTHON_KEY) or interpreters.DEFAULT
+
+
+def _json_release(r: dict) -> bool:
+    return r["source"] == f"{r['framework']}=={r['version']}"
+
+
+def _json_key(r: dict) -> tuple[str, str, str, str]:
+    return (r["scenario"], r["case"], r["source"], _json_python(r))
+
+
+def _json_pair_key(r: dict) -> tuple[str, str, str, str]:
+    return (r["scenario"], r["case"], r.get("from_source") or "", r["source"])
 
 
 # What no two rows of a list may share, as the one-line error says it.
@@ -157,8 +170,8 @@ def validate(document: object, where: str, releases_only: bool = True) -> dict:
     # One loop for every list of rows (issue 47: an axis is a field): what each row must carry,
     # the key no two rows may share, and how the one-line error names a row.
     checks = (
-        (document["results"], REQUIRED_KEYS[schema], releases_only, rows.key_of, "result", _row_name),
-        (upgrades, UPGRADE_REQUIRED_KEYS, True, rows.pair_key, "upgrade", _upgrade_name),
+        (document["results"], REQUIRED_KEYS[schema], releases_only, _json_key, "result", _row_name),
+        (upgrades, UPGRADE_REQUIRED_KEYS, True, _json_pair_key, "upgrade", _upgrade_name),
     )
     for found, required, only_releases, key_of, word, name_of in checks:
         seen: dict[tuple[str, str, str, str], int] = {}
@@ -193,10 +206,10 @@ def migrate(document: dict) -> dict:
             **document,
             "schema_version": SCHEMA_VERSION,
             "results": [
-                r if rows.PYTHON_KEY in r else rows.with_python(r, rows.python_of(r)) for r in document["results"]
+                r if rows.PYTHON_KEY in r else rows.with_python(r, interpreters.DEFAULT) for r in document["results"]
             ],
             rows.UPGRADES: [
-                r if rows.PYTHON_KEY in r else rows.with_python(r, rows.python_of(r))
+                r if rows.PYTHON_KEY in r else rows.with_python(r, interpreters.DEFAULT)
                 for r in document.get(rows.UPGRADES, [])
             ],
             "environments": [with_interpreter(e) for e in document.get("environments", [])],
@@ -227,24 +240,32 @@ def snapshots_root(path: Path) -> Path:
     return PROJECT.snapshots
 
 
-def with_timelines(document: dict, store_root: Path, where: str) -> dict:
-    """Each result and upgrade result without a ``timeline`` gets the one its snapshot holds
-    (``rows.TIMELINE_STORED``); one whose snapshot is missing is a damaged record (``RecordError``)."""
+def with_timelines(document: dict, store_root: Path, where: str) -> Record:
+    """The typed record of a validated, migrated document: each result and upgrade result without a
+    ``timeline`` gets the one its snapshot holds (``rows.TIMELINE_STORED``); one whose snapshot is
+    missing is a damaged record (``RecordError``)."""
+    typed = Record.from_json(document)
     store = SnapshotStore(store_root)
-    named = [(_row_name(i, r), r) for i, r in enumerate(document["results"])]
-    named += [(f"upgrade {i}", r) for i, r in enumerate(document.get(rows.UPGRADES, []))]
-    for name, r in named:
-        if "timeline" in r:
+    named = [
+        (_row_name(i, raw), raw, row)
+        for i, (raw, row) in enumerate(zip(document["results"], typed.results, strict=True))
+    ]
+    named += [
+        (f"upgrade {i}", raw, row)
+        for i, (raw, row) in enumerate(zip(document.get(rows.UPGRADES, []), typed.upgrades, strict=True))
+    ]
+    for name, raw, row in named:
+        if "timeline" in raw:
             continue
-        timeline = store.timeline(r)
+        timeline = store.timeline(row)
         if timeline is None:
-            path = store.recorded(r)
+            path = store.recorded(row)
             missing = f"{store.name(path)} holds none" if path else "it names no snapshot (snapshot_base)"
             raise RecordError(
                 f"{where}: {name} has no timeline and {missing}; restore both with `git checkout -- {where} snapshots/`"
             )
-        r["timeline"] = timeline
-    return document
+        row.result = dataclasses.replace(row.result, timeline=timeline)
+    return typed
 
 
 def parse(path: Path) -> object:
@@ -253,8 +274,8 @@ def parse(path: Path) -> object:
     return json.loads(path.read_text())
 
 
-def read(path: Path, where: str, releases_only: bool = True) -> dict:
-    """The validated, migrated document at ``path`` (a record or a shard result), every timeline in it."""
+def read(path: Path, where: str, releases_only: bool = True) -> Record:
+    """The validated, migrated record at ``path`` (the record, a run folder's or a shard's), every timeline in it."""
     try:
         document = parse(path)
     except (OSError, ValueError) as exc:
@@ -264,158 +285,82 @@ def read(path: Path, where: str, releases_only: bool = True) -> dict:
     return with_timelines(migrate(validate(document, where, releases_only)), snapshots_root(path), where)
 
 
-def as_stored(document: dict) -> dict:
-    """The record as its file holds it: each result as ``rows.written`` gives it, without the
-    timeline the snapshot store holds (``rows.TIMELINE_STORED``; ``with_timelines`` reads it back)."""
-    results = []
-    for r in document["results"]:
-        out = rows.written(r)
-        if out.get("snapshot") in rows.TIMELINE_STORED and out.get("snapshot_base"):
-            del out["timeline"]
-        results.append(out)
-    upgrades = []
-    for r in document.get(rows.UPGRADES, []):
-        out = rows.written(r)
-        if out.get("snapshot") in rows.TIMELINE_STORED:
-            del out["timeline"]
-        upgrades.append(out)
-    return {**document, "results": results, rows.UPGRADES: upgrades}
-
-
-def load(reports_dir: Path) -> dict | None:
+def load(reports_dir: Path) -> Record | None:
     """The record, validated and in the current schema, or None when there is none yet."""
-    return Record(reports_dir).load()
+    return Reports(reports_dir).load()
 
 
 # --- writing: the document, merge, and the all-or-nothing write under the lock ---------------------
 
 
-def sort_key(order: dict[tuple[str, str], int]) -> Callable[[rows.AnyRow], tuple]:
+def sort_key(order: dict[tuple[str, str], int]) -> Callable[[Row], tuple]:
     """The record's order of results: its cases' order (``order``), then framework and version."""
 
-    def key(row: rows.AnyRow) -> tuple:
-        r = rows.fields(row)
+    def key(r: Row) -> tuple:
         return (
-            order.get((r["scenario"], r["case"]), 1 << 30),
-            r["scenario"],
-            r["case"],
-            r["framework"],
-            versions.key(r["version"] or "0"),
-            r["source"],
-            interpreters.key(rows.python_of(r)),
+            order.get((r.scenario, r.case), 1 << 30),
+            r.scenario,
+            r.case,
+            r.framework,
+            versions.key(r.version or "0"),
+            r.source,
+            interpreters.key(r.python),
         )
 
     return key
 
 
-def document_of(
-    results: Iterable[rows.AnyRow],
-    environments: Iterable[Environment | dict],
-    harness: harness_info.HarnessInfo | dict | None = None,
-    upgrades: Iterable[rows.AnyRow] = (),
-) -> dict:
-    """A record (or run folder's, or shard's) document of these results and upgrade results, as the file holds it."""
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "harness": harness_info.of(harness).to_json(),
-        "results": [rows.written(r) for r in results],
-        rows.UPGRADES: sorted((rows.written(r) for r in upgrades), key=upgrade_sort_key),
-        "environments": [e.to_json() for e in as_environments(environments)],
-    }
-
-
-def environments(document: dict | None) -> list[Environment]:
-    """A record's (or run folder's, or shard's) environments (harness/store/environment.py)."""
-    return of_document(document)
-
-
-def info(document: dict | None) -> harness_info.HarnessInfo:
-    """What measured a record (or run folder's, or shard's) document: its ``harness`` object."""
-    return harness_info.of((document or {}).get("harness"))
-
-
-def environment_of(document: dict | None, source: str) -> Environment | None:
-    """The document's first environment of the release ``source`` (harness/store/environment.py ``of_source``)."""
-    return of_source(document, source)
-
-
-def upgrade_sort_key(row: rows.AnyRow) -> tuple:
-    """The record's order of upgrade results: scenario, case, reader, then writer, by version."""
-    r = rows.fields(row)
-    return (
-        r["scenario"],
-        r["case"],
-        versions.key(r["version"] or "0"),
-        versions.key(r.get("from_version") or "0"),
-        r.get("from_source") or "",
-        r["source"],
-    )
-
-
-def dumps(document: dict) -> str:
-    return json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
-
-
-_key = rows.key_of
-
-
-def row_label(row: rows.AnyRow) -> str:
-    """The label of the environment a result was measured in (``Environment.label``)."""
-    r = rows.fields(row)
-    py = rows.python_of(r)
-    return r["source"] if py == interpreters.DEFAULT else f"{r['source']} on {py}"
+def dumps(document: Record, stored: bool = False) -> str:
+    """The file's text of ``document`` (``stored``: as the record's file holds it, ``Record.to_json``)."""
+    return json.dumps(document.to_json(stored), indent=2, sort_keys=False, ensure_ascii=False) + "\n"
 
 
 def merge(
-    existing: dict | None,
-    results: Sequence[rows.AnyRow],
+    existing: Record | None,
+    results: Sequence[Row],
     environments: Iterable[Environment | dict],
     harness: harness_info.HarnessInfo | dict,
     order: dict[tuple[str, str], int],
     prune: Iterable[tuple[str, str, str, str]] = (),
-    upgrades: Sequence[rows.AnyRow] = (),
+    upgrades: Sequence[Row] = (),
     upgrade_ids: set[str] | None = None,
     upgrade_prune: Iterable[tuple[str, str, str, str]] = (),
-) -> dict:
+) -> Record:
     """The record with ``results`` in place of the ones they re-ran; every other result kept.
 
     ``order``: (scenario, case) -> position, for every case that exists; results of cases
     that no longer exist are dropped. ``prune``: (scenario, case, source, python) keys to drop too
     (releases that left the matrix; only a full run passes them).
     """
-    new_keys = {_key(r) for r in results}
+    existing = existing or Record()
+    new_keys = {r.key for r in results}
     dropped = set(prune)
     kept = [
-        r
-        for r in (existing or {}).get("results", [])
-        if _key(r) not in new_keys and _key(r) not in dropped and (r["scenario"], r["case"]) in order
+        r for r in existing.results if r.key not in new_keys and r.key not in dropped and (r.scenario, r.case) in order
     ]
-    merged = kept + [rows.written(r) for r in results]
-    merged.sort(key=sort_key(order))
+    merged = sorted([*kept, *results], key=sort_key(order))
     # Upgrade results the same way: a run replaces the pairs it ran and keeps the others (those of an
     # upgrade scenario that no longer exists, when ``upgrade_ids`` says which exist, are dropped).
-    new_pairs = {rows.pair_key(r) for r in upgrades}
+    new_pairs = {r.pair_key for r in upgrades}
     dropped_pairs = set(upgrade_prune)
     kept_upgrades = [
         r
-        for r in (existing or {}).get(rows.UPGRADES, [])
-        if rows.pair_key(r) not in new_pairs
-        and rows.pair_key(r) not in dropped_pairs
-        and (upgrade_ids is None or r["scenario"] in upgrade_ids)
+        for r in existing.upgrades
+        if r.pair_key not in new_pairs
+        and r.pair_key not in dropped_pairs
+        and (upgrade_ids is None or r.scenario in upgrade_ids)
     ]
-    all_upgrades = kept_upgrades + [rows.written(r) for r in upgrades]
-    sources = {row_label(r) for r in merged} | {
-        s for r in all_upgrades for s in (r["source"], rows.fields(r).get("from_source"))
-    }
-    envs = {e.label: e for e in of_document(existing)}
+    all_upgrades = [*kept_upgrades, *upgrades]
+    sources = {rows.label(r) for r in merged} | {s for r in all_upgrades for s in (r.source, r.from_source)}
+    envs = {e.label: e for e in existing.environments}
     envs.update({e.label: e for e in as_environments(environments)})
     kept_envs = sorted_environments(e for s, e in envs.items() if s in sources)
-    return document_of(merged, kept_envs, harness, all_upgrades)
+    return Record.of(merged, kept_envs, harness, all_upgrades)
 
 
 # Renders a document's reports into a staging (the reports' renderer, harness/rendering/reports.py
 # ``render``): its arguments are the document, the folder, the staging and the bisect record.
-Renderer = Callable[[dict, Path, Staging, dict], list[Path]]
+Renderer = Callable[[Record, Path, Staging, dict], list[Path]]
 
 
 class Transaction:
@@ -426,12 +371,12 @@ class Transaction:
     def __init__(self, reports_dir: Path, stage: Staging) -> None:
         self.reports_dir = reports_dir
         self.stage = stage
-        self.existing = Record(reports_dir).load()
-        self.bisects = Record(reports_dir).bisects()
-        self._record: dict | None = None
+        self.existing = Reports(reports_dir).load()
+        self.bisects = Reports(reports_dir).bisects()
+        self._record: Record | None = None
         self._bisects: dict | None = None
 
-    def write_record(self, document: dict) -> Path:
+    def write_record(self, document: Record) -> Path:
         self._record = document
         return self.reports_dir / RECORD_NAME
 
@@ -439,7 +384,7 @@ class Transaction:
         self._bisects = self.bisects = document
         return self.reports_dir / BISECT_NAME
 
-    def render(self, document: dict, renderer: Renderer) -> list[Path]:
+    def render(self, document: Record, renderer: Renderer) -> list[Path]:
         """The record's reports of ``document`` (with the bisect record as it stands), staged."""
         return renderer(document, self.reports_dir, self.stage, self.bisects)
 
@@ -448,10 +393,10 @@ class Transaction:
         if self._bisects is not None:
             self.stage.write(self.reports_dir / BISECT_NAME, boundaries.dumps(self._bisects))
         if self._record is not None:
-            self.stage.write(self.reports_dir / RECORD_NAME, dumps(as_stored(self._record)))
+            self.stage.write(self.reports_dir / RECORD_NAME, dumps(self._record, stored=True))
 
 
-class Record:
+class Reports:
     """The record of a checkout's reports/ folder, and its one owner: ``load`` reads it validated
     (every result's keys, outcome words, versions, no repeated key) and migrated to the current
     schema; ``transaction`` reads it again under the record's lock, merges, and writes it with
@@ -461,8 +406,8 @@ class Record:
         self.reports_dir = reports_dir
         self.path = reports_dir / RECORD_NAME
 
-    def load(self) -> dict | None:
-        """The record's document, or None when there is none yet (a damaged one: ``RecordError``).
+    def load(self) -> Record | None:
+        """The record, or None when there is none yet (a damaged one: ``RecordError``).
         A commit a killed run left half made is finished first, so the record and its reports are
         of one run (issue 49)."""
         staging.recover(self.reports_dir)
@@ -487,11 +432,11 @@ class Record:
 def transaction(
     reports_dir: Path, log: Callable[[str], None] | None = None
 ) -> contextlib.AbstractContextManager[Transaction]:
-    """``Record(reports_dir).transaction(log)``."""
-    return Record(reports_dir).transaction(log)
+    """``Reports(reports_dir).transaction(log)``."""
+    return Reports(reports_dir).transaction(log)
 
 
-def write_folder(folder: Path, document: dict, renderer: Renderer, bisects: dict) -> list[Path]:
+def write_folder(folder: Path, document: Record, renderer: Renderer, bisects: dict) -> list[Path]:
     """A run folder (``--out``, reports/runs/<name>/): its own matrix.json and reports, all or
     nothing (no lock: it is not the record)."""
     with Staging(folder) as stage:
@@ -527,7 +472,7 @@ def refuse_record_folder(out: Path, root: Path, flag: str = "--out") -> None:
 
 
 def bisect_record(reports_dir: Path) -> dict:
-    return Record(reports_dir).bisects()
+    return Reports(reports_dir).bisects()
 
 
 # --- where a run's reports go --------------------------------------------------------------------

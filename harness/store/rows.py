@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
 
 from harness.planning import interpreters
 from harness.runtime.outcomes import ERROR
@@ -38,7 +37,8 @@ PYTHON_KEY = "python"
 FROM_KEYS = ("from_version", "from_source")
 # A result whose snapshot word is one of these has its timeline in the snapshot store
 # (snapshots/matrix/<scenario>/<case>/<snapshot_base>.txt): the record's file does not hold it a
-# second time (harness/store/record.py ``as_stored`` leaves it out, ``with_timelines`` reads it back).
+# second time (harness/store/document.py ``Record.to_json(stored=True)`` leaves it out,
+# harness/store/record.py ``with_timelines`` reads it back).
 TIMELINE_STORED = ("match", "updated")
 
 
@@ -91,12 +91,15 @@ class Row:
         """What identifies an upgrade's result in the record: (scenario, case, from_source, source)."""
         return (self.scenario, self.case, self.from_source or "", self.source)
 
-    def fields(self) -> dict:
-        """Every field by its record key (what harness/store/ reads; ``written`` keeps the record's)."""
-        return {
+    def to_json(self) -> dict:
+        """The result as the record holds it: ``RESULT_KEYS`` then ``EXTRA_KEYS`` in order (an upgrade's
+        writer keys just before ``version``), ``python`` after ``backend``, ``inputs`` where known."""
+        values = {
             "scenario": self.scenario,
             "case": self.case,
             "framework": self.framework,
+            "from_version": self.from_version,
+            "from_source": self.from_source,
             "version": self.version,
             "source": self.source,
             "outcome": self.outcome,
@@ -105,13 +108,15 @@ class Row:
             "backend": self.backend,
             "snapshot_base": self.snapshot_base,
             "timeline": self.timeline,
-            "inputs": self.inputs,
-            "release": self.release,
-            "snapshot_diff": self.snapshot_diff,
-            "from_version": self.from_version,
-            "from_source": self.from_source,
-            "python": self.python,
         }
+        keys: tuple[str, ...] = RESULT_KEYS + EXTRA_KEYS
+        if self.from_source:  # an upgrade's: the writer's release before the reader's
+            at = keys.index("version")
+            keys = keys[:at] + FROM_KEYS + keys[at:]
+        out = with_python({k: values[k] for k in keys}, self.python)
+        if self.inputs:
+            out[INPUTS_KEY] = self.inputs
+        return out
 
     @classmethod
     def from_json(cls, row: Mapping) -> Row:
@@ -135,64 +140,16 @@ class Row:
 # The record's list of upgrade results (schema 4), beside ``results``: one per (scenario, case, pair).
 UPGRADES = "upgrades"
 
-# What the functions below take: a row, or its JSON object as the record holds it.
-AnyRow = Row | Mapping
-RowT = TypeVar("RowT", Row, Mapping)
-
-
-def fields(result: AnyRow) -> Mapping:
-    return result.fields() if isinstance(result, Row) else result
-
-
-def as_rows(results: Iterable[AnyRow]) -> list[Row]:
-    """``results`` as rows: a Row kept as it is, a record's JSON object of one result read into one."""
-    return [r if isinstance(r, Row) else Row.from_json(r) for r in results]
-
-
-def upgrades_of(document: Mapping | None) -> list[Row]:
-    """A record's (or run folder's) upgrade results (its ``upgrades`` list, schema 4) as rows."""
-    return as_rows((document or {}).get(UPGRADES, []))
-
-
-def pair_key(row: AnyRow) -> tuple[str, str, str, str]:
-    """(scenario, case, from_source, source) of an upgrade's result or its JSON object."""
-    r = fields(row)
-    return (r["scenario"], r["case"], r.get("from_source") or "", r["source"])
-
 
 def change_key(row: Row) -> str:
     """How a reproduced upgrade pair's schema change is filed (reports/upgrades/<id>.changes.json)."""
     return f"{row.case} {row.from_version} -> {row.version}"
 
 
-def of_document(document: Mapping | None) -> list[Row]:
-    """A record's (or run folder's, or shard's) results as rows (a document whose results are rows
-    already, as the reports' renderer passes on, gives them back as they are)."""
-    return as_rows((document or {}).get("results", []))
-
-
-def python_of(result: AnyRow) -> str:
-    """The interpreter a result (or its JSON object) was measured on."""
-    return fields(result).get(PYTHON_KEY) or interpreters.DEFAULT
-
-
-def key_of(result: AnyRow) -> tuple[str, str, str, str]:
-    """(scenario, case, source, python) of a result or its JSON object: one per record."""
-    r = fields(result)
-    return (r["scenario"], r["case"], r["source"], python_of(r))
-
-
-def on(results: Iterable[RowT], python: str = interpreters.DEFAULT) -> list[RowT]:
+def on(results: Iterable[Row], python: str = interpreters.DEFAULT) -> list[Row]:
     """The results measured on ``python``: the release axis of one interpreter, what every view of
     boundaries, grids and audits reads (a view across interpreters compares such slices)."""
-    return [r for r in results if python_of(r) == python]
-
-
-def is_release(result: AnyRow) -> bool:
-    """A result of a release from the index (``source`` is ``NAME==VERSION``), not of a local build
-    (``local:<name>``) or a direct reference."""
-    r = fields(result)
-    return r["source"] == f"{r['framework']}=={r['version']}"
+    return [r for r in results if r.python == python]
 
 
 # The digest of the scenario code that answered it (harness/store/result_cache.py
@@ -207,46 +164,37 @@ def with_python(row: dict, python: str) -> dict:
     return {**{k: row[k] for k in keys[:at]}, PYTHON_KEY: python, **{k: row[k] for k in keys[at:]}}
 
 
-def written(result: AnyRow) -> dict:
-    """The result as the record holds it: the keys above, in order, missing ones as null."""
-    r = fields(result)
-    keys: tuple[str, ...] = RESULT_KEYS + EXTRA_KEYS
-    if r.get("from_source"):  # an upgrade's: the writer's release before the reader's
-        at = keys.index("version")
-        keys = keys[:at] + FROM_KEYS + keys[at:]
-    out = {k: r.get(k) for k in keys}
-    out = with_python(out, python_of(r))
-    if r.get(INPUTS_KEY):
-        out[INPUTS_KEY] = r[INPUTS_KEY]
-    return out
+def label(row: Row) -> str:
+    """The label of the build a result was measured in (``Environment.label``): its source, and its
+    interpreter where that is not the default."""
+    return row.source if row.python == interpreters.DEFAULT else f"{row.source} on {row.python}"
 
 
-def unjudged(results: Iterable[AnyRow]) -> dict[str, list[Mapping]]:
+def unjudged(results: Iterable[Row]) -> dict[str, list[Row]]:
     """The builds the run could not judge: ``source`` -> its results, where every case of it ended
     in ``error`` (an install failure); or ``source on BACKEND`` where every case of it on a database
     backend did (a server that did not start). Such a run judged nothing there and must say so."""
-    by_source: dict[str, list[Mapping]] = {}
-    for r in map(fields, results):
-        py = python_of(r)
-        by_source.setdefault(r["source"] + ("" if py == interpreters.DEFAULT else f" on {py}"), []).append(r)
-    out: dict[str, list[Mapping]] = {}
+    by_source: dict[str, list[Row]] = {}
+    for r in results:
+        by_source.setdefault(label(r), []).append(r)
+    out: dict[str, list[Row]] = {}
     for source, rs in by_source.items():
         groups = {source: rs}
-        if not all(r["outcome"] == ERROR for r in rs):
+        if not all(r.outcome == ERROR for r in rs):
             groups = {}
             for r in rs:
-                if r.get("backend") not in (None, "sqlite"):
-                    groups.setdefault(f"{source} on {r['backend']}", []).append(r)
-        out.update({name: g for name, g in groups.items() if all(r["outcome"] == ERROR for r in g)})
+                if r.backend not in (None, "sqlite"):
+                    groups.setdefault(f"{source} on {r.backend}", []).append(r)
+        out.update({name: g for name, g in groups.items() if all(r.outcome == ERROR for r in g)})
     return out
 
 
-def unjudged_lines(results: Iterable[AnyRow]) -> list[str]:
+def unjudged_lines(results: Iterable[Row]) -> list[str]:
     """One line per build the run could not judge (``unjudged``): the build, how many cases, the
     first error's detail (its first line, cut at 300 characters)."""
     out = []
     for name, rs in unjudged(results).items():
-        detail = (str(rs[0]["detail"]).splitlines() or [""])[0]
+        detail = (rs[0].detail.splitlines() or [""])[0]
         detail = detail if len(detail) <= 300 else detail[:297] + "..."
         out.append(f"could not judge {name}: all {len(rs)} cases ended in error: {detail}")
     return out

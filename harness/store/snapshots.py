@@ -31,7 +31,8 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.planning import interpreters, versions
 from harness.runtime.outcomes import ERROR, OUTCOMES
-from harness.store.rows import AnyRow, Row, fields, python_of
+from harness.runtime.result import CaseResult
+from harness.store.rows import Row
 
 MATRIX = "matrix"  # snapshots/matrix/: the bug cases' results
 UPGRADES = "upgrades"  # snapshots/upgrades/: the upgrade pairs' results
@@ -51,10 +52,9 @@ MATCH, NEW, CHANGED, UPDATED = "match", "new", "changed", "updated"
 Known = Set[tuple[str, str]]
 
 
-def render(row: AnyRow) -> str:
-    """The stored text of a result: what a snapshot compares."""
-    result = fields(row)
-    return f"outcome: {result['outcome']}\ndetail: {result['detail']}\n\n{result['timeline']}"
+def render(row: Row | CaseResult) -> str:
+    """The stored text of a result (a row, or a case's result as a worker gives it): what a snapshot compares."""
+    return f"outcome: {row.outcome}\ndetail: {row.detail}\n\n{row.timeline}"
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,9 @@ class Key:
     writer: str | None = None  # an upgrade pair's writer release; None for a bug case's result
 
     @classmethod
-    def of(cls, row: AnyRow) -> Key:
-        """The key of a result row (or its JSON object): an upgrade pair's where it has a writer."""
-        r = fields(row)
-        return cls(r["scenario"], r["case"], r["version"] or "0", python_of(r), r.get("from_version") or None)
+    def of(cls, row: Row) -> Key:
+        """The key of a result row: an upgrade pair's where it has a writer."""
+        return cls(row.scenario, row.case, row.version or "0", row.python, row.from_version or None)
 
 
 @dataclass
@@ -170,14 +169,13 @@ class SnapshotStore:
         area, scenario, case = path.relative_to(self.root).parts[:3]
         return path.relative_to(self.root / area / scenario / case).with_suffix("").as_posix()
 
-    def recorded(self, row: AnyRow) -> Path | None:
+    def recorded(self, row: Row) -> Path | None:
         """The file a recorded row's timeline is in: a bug case's, the one its ``snapshot_base``
         names (None without one); an upgrade pair's, its own."""
-        r = fields(row)
-        key = Key.of(r)
+        key = Key.of(row)
         if key.writer:
             return self.own(key)
-        base = r.get("snapshot_base")
+        base = row.snapshot_base
         return self.case_dir(key) / f"{base}.txt" if base else None
 
     def name(self, path: Path) -> str:
@@ -193,7 +191,7 @@ class SnapshotStore:
         """The text of a bug case's file named ``base`` under its folder (``Check.base``)."""
         return self._read(self.matrix / scenario / case / f"{base}.txt")
 
-    def timeline(self, row: AnyRow) -> str | None:
+    def timeline(self, row: Row) -> str | None:
         """The timeline the file a recorded row names holds (``recorded``; after its outcome and
         detail lines), or None: no such file, or not a snapshot."""
         path = self.recorded(row)
@@ -204,21 +202,20 @@ class SnapshotStore:
         head, sep, timeline = text.partition("\n\n")
         return timeline if sep and head.startswith("outcome: ") else None
 
-    def check(self, row: AnyRow) -> Check:
+    def check(self, row: Row) -> Check:
         """Compare a result with its snapshot: a release's own or the nearest earlier release's, a
         pair's own."""
-        result = fields(row)
-        key = Key.of(result)
-        if not key.writer and interpreters.is_unsupported(result["outcome"], result["detail"]):
+        key = Key.of(row)
+        if not key.writer and interpreters.is_unsupported(row.outcome, row.detail):
             # A release its interpreter cannot install (its index entry says so): nothing ran, nothing to store.
             return Check(MATCH, None, "")
         path = self.stored(key)
         if path is None:
             return Check(NEW, None, "")
-        base, stored, actual = self.base(path), self._read(path), render(result)
+        base, stored, actual = self.base(path), self._read(path), render(row)
         if stored == actual:
             return Check(MATCH, base, "")
-        received = f"{result['from_source']} -> {result['source']}" if key.writer else f"{result['source']}"
+        received = f"{row.from_source} -> {row.source}" if key.writer else row.source
         diff = "".join(
             difflib.unified_diff(
                 stored.splitlines(keepends=True),
@@ -229,35 +226,34 @@ class SnapshotStore:
         )
         return Check(CHANGED, base, diff)
 
-    def accept(self, row: AnyRow) -> bool:
+    def accept(self, row: Row) -> bool:
         """Store a result as its snapshot; False when it must not be stored (an ``error``, or a bug
         case's result of a build that is no release)."""
-        result = fields(row)
-        key = Key.of(result)
-        if result["outcome"] == ERROR:
+        key = Key.of(row)
+        if row.outcome == ERROR:
             return False
         if key.writer:
-            _write(self.own(key), render(result))  # a pair's file is its own: nothing inherits it
+            _write(self.own(key), render(row))  # a pair's file is its own: nothing inherits it
             return True
-        if not result.get("release"):
+        if not row.release:
             return False
-        if interpreters.is_unsupported(result["outcome"], result["detail"]):
+        if interpreters.is_unsupported(row.outcome, row.detail):
             return True  # nothing ran (``check``)
         path = self.own(key)
         if key.python != interpreters.DEFAULT:
             # Another interpreter's result: stored only where it differs from what it is compared with.
             base = self.stored(key)
-            if base is None or self._read(base) != render(result):
-                _write(path, render(result))
+            if base is None or self._read(base) != render(row):
+                _write(path, render(row))
             return True
         stored = self.stored_versions(key.scenario, key.case)
         earlier = [v for v in stored if versions.key(v) < versions.key(key.version)]
-        if earlier and self.read(key.scenario, key.case, earlier[-1]) == render(result) and not path.exists():
+        if earlier and self.read(key.scenario, key.case, earlier[-1]) == render(row) and not path.exists():
             return True  # unchanged since an earlier release: that release's file covers it
         # A release with a file of its own keeps it, even where its result now equals an earlier
         # release's: the file keeps it in the scenario's matrix (harness/store/membership.py
         # ``scenario_releases``), so accepting new timelines never drops a release's results.
-        _write(path, render(result))
+        _write(path, render(row))
         return True
 
     def check_all(self, results: list[Row], update: bool, recorded: list[Row] | None = None) -> None:
