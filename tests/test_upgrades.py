@@ -663,3 +663,26 @@ def test_the_axis_runs_a_release_s_steps_in_its_worker_and_stops_it_after_its_la
     seen = [json.loads(line)["warm"] for line in (folder / "seen.jsonl").read_text().splitlines()]
     assert seen == [mode != "cold"] * 4
     assert pool.members(root) == []  # the worker the axis started is stopped
+
+
+def test_one_selection_names_bug_cases_and_upgrade_pairs_together():
+    """Issue 47: the upgrade axis had its own discovery and selection beside the scenarios'. One
+    catalog (harness/planning/catalog.py) selects both kinds: each selector by its id's kind, every
+    case and pair with none, no pair in a run of given builds, and an unknown id names both kinds."""
+    from harness.planning.catalog import Catalog
+    from harness.project import PROJECT
+    from harness.runtime import registry as registry_mod
+
+    catalog = Catalog.discover(PROJECT)
+    bug = next(iter(catalog.scenarios))
+    both = catalog.select([bug, "agents-run-state-upgrade"])
+    assert {s.id for s, _ in both.cases} == {bug} and {p.scenario.id for p in both.pairs} == {
+        "agents-run-state-upgrade"
+    }
+    every = catalog.select([])
+    assert len(every.cases) == len(registry_mod.select(catalog.scenarios, []))
+    assert {p.scenario.id for p in every.pairs} == set(catalog.upgrades)
+    assert catalog.select([], of_given_builds=True).pairs == []
+    assert catalog.select([bug], of_given_builds=True).cases == both.cases
+    with pytest.raises(registry_mod.UnknownId, match="; upgrade scenarios: adk-database-session-upgrade"):
+        catalog.select(["no-such-id"])

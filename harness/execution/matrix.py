@@ -17,6 +17,7 @@ from harness.execution import checkout, interpreter_axis, pending, pool, postgre
 from harness.execution.run import NO_SERVER, RunSettings, run_cases
 from harness.planning import builds as builds_mod
 from harness.planning import interpreters, versions
+from harness.planning.catalog import Catalog
 from harness.project import PROJECT, Project
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, OUTCOMES
@@ -197,14 +198,11 @@ def _plan(
 ) -> tuple[list, record.Record | None, SnapshotStore, dict[str, Scenario], upgrade_axis.UpgradePlan]:
     """The builds to run with their cases, after every check of the input (one line, exit 2)."""
     cache_dir = project.cache
-    scenarios = registry.discover()
-    upgrade_plan, only = upgrade_axis.plan(project, options.only, bool(options.specs or options.shard))
-    try:
-        selected = registry.select(scenarios, only) if (only or not options.only) else []
-    except registry.UnknownId as exc:
-        if not upgrade_plan.scenarios or not str(exc).startswith("unknown scenario"):
-            raise
-        raise registry.UnknownId(f"{exc}; upgrade scenarios: {', '.join(sorted(upgrade_plan.scenarios))}") from None
+    catalog = Catalog.discover(project)
+    scenarios = catalog.scenarios
+    selection = catalog.select(options.only, bool(options.specs or options.shard))
+    selected = selection.cases
+    upgrade_plan = upgrade_axis.plan(project, catalog, selection)
     reports_dir = project.reports
     if options.out is not None:
         record.refuse_record_folder(options.out, project.root)

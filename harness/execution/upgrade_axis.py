@@ -11,8 +11,8 @@ from pathlib import Path
 
 from harness.execution import upgrades
 from harness.execution.run import RunSettings
-from harness.planning import builds as builds_mod
 from harness.planning import upgrades as planning
+from harness.planning.catalog import Catalog, Selection
 from harness.project import PROJECT, Project
 from harness.store.rows import Row
 from harness.store.snapshots import Key, SnapshotStore
@@ -27,23 +27,12 @@ class UpgradePlan:
     store: SnapshotStore
 
 
-def plan(project: Project, only: list[str], of_given_builds: bool) -> tuple[UpgradePlan, list[str]]:
-    """The upgrade pairs ``only``'s selectors name (every pair with none; none for a run of given
-    builds, SPECs or a shard: a grid is of releases), and the selectors left for the scenarios."""
-    found = planning.discover(project.upgrades)
+def plan(project: Project, catalog: Catalog, selection: Selection) -> UpgradePlan:
+    """The upgrade axis of a run: the pairs its selection names (harness/planning/catalog.py), and the
+    project's snapshot store, validated (both its folders) before anything runs."""
     store = SnapshotStore(project.snapshots)
-    store.validate()  # both its folders, before anything runs
-    mine = [s for s in only if s.partition(":")[0] in found]
-    others = [s for s in only if s not in mine]
-    if of_given_builds:
-        if mine:
-            raise builds_mod.SpecError(
-                f"{', '.join(mine)}: an upgrade scenario runs on its own grid of releases; "
-                "leave out the SPECs and --shard to run it"
-            )
-        return UpgradePlan(found, [], store), others
-    pairs = planning.select(found, mine) if (mine or not only) else []
-    return UpgradePlan(found, pairs, store), others
+    store.validate()
+    return UpgradePlan(catalog.upgrades, selection.pairs, store)
 
 
 def run(upgrade_plan: UpgradePlan, settings: RunSettings, jobs: int, update_snapshots: bool) -> upgrades.UpgradeRun:
