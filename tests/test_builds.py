@@ -40,3 +40,20 @@ def test_a_pkg_info_that_is_not_a_file_is_refused_as_no_metadata(tmp_path):
     path = sdist(tmp_path, "google_adk-9.9.9.tar.gz", pkg_info_is_a_directory=True)
     with pytest.raises(SpecError, match=r"no PKG-INFO with a Name in this archive"):
         _metadata_of_path(path)
+
+
+def test_two_checkouts_of_one_folder_name_get_two_environments(tmp_path):
+    """Fault: a checkout's environment was named by its folder alone (``local-openai_agents-0.24.0``)
+    and is made again on every run, so two runs of two checkouts of one name (two worktrees, two
+    patched copies; test_candidate's tests in parallel) rebuilt one environment under each other's
+    workers: one run judged on the other's code, or every case an error. The full path picks it."""
+    from harness.execution.environments import env_name
+    from harness.planning.builds import Build
+
+    def local(path):
+        return Build("openai-agents", f"local:{path.name}", str(path), "0.24.0", release=False, local_path=path)
+
+    first, second = tmp_path / "a" / "openai_agents-0.24.0", tmp_path / "b" / "openai_agents-0.24.0"
+    assert env_name(local(first), False) != env_name(local(second), False)
+    assert env_name(local(first), False) == env_name(local(tmp_path / "a" / "." / "openai_agents-0.24.0"), False)
+    assert env_name(local(first), False).startswith("local-openai_agents-0.24.0-")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -95,7 +96,14 @@ def env_name(build: Build, today: bool) -> str:
     tail = "" if build.python is None else f"-py{build.python}"
     if build.release:
         return f"{build.framework}-{build.version}" + ("-today" if today else "") + tail
-    return "local-" + "".join(c if c.isalnum() or c in ".-_" else "_" for c in build.source.split(":", 1)[-1]) + tail
+    name = "local-" + "".join(c if c.isalnum() or c in ".-_" else "_" for c in build.source.split(":", 1)[-1])
+    if build.local_path is not None:
+        # A checkout's environment is made again on every run, and ``source`` names only its folder:
+        # two checkouts of one name (two worktrees, a test's patched copies) shared one environment,
+        # so one run rebuilt it under another's workers and judged that run on the other's code.
+        # The folder's full path picks the environment.
+        name += "-" + hashlib.sha256(str(build.local_path.resolve()).encode()).hexdigest()[:8]
+    return name + tail
 
 
 def interpreter_of(build: Build) -> Path:
