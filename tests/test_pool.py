@@ -329,6 +329,8 @@ def test_a_worker_exits_after_its_idle_period(tmp_path, pool_dir):
     while owners.pid_runs(member.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not owners.pid_runs(member.pid) and not pool.members()
+    # Nothing of it stays in the pool folder, its log neither (they piled up, one per worker key).
+    assert list(pool.pool_dir().iterdir()) == []
     # Gone for idleness, not retired by a change: a run without --warm does not bring it back.
     assert pool.for_run("auto", PYTHON, root, env, None, "openai-agents") is None
 
@@ -341,6 +343,7 @@ def test_sigterm_stops_a_worker(tmp_path, pool_dir):
     while owners.pid_runs(member.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not owners.pid_runs(member.pid)
+    assert list(pool.pool_dir().iterdir()) == []  # its socket, file and log gone with it
 
 
 def test_a_pool_folder_others_can_write_is_not_used_and_said_so_once(tmp_path, monkeypatch, capsys):

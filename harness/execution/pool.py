@@ -250,7 +250,9 @@ def members(root: Path | None = None) -> list[Member]:
 
 
 def _remove_files(member: Member) -> None:
-    for path in (member.file, Path(member.socket)):
+    # Its log too: a worker per (Python, root, environment) left one in the pool folder for good
+    # (164 on this machine after a day of test runs, each in a project folder of its own).
+    for path in (member.file, Path(member.socket), Path(member.socket).with_suffix(".log")):
         with contextlib.suppress(OSError):
             path.unlink()
 
@@ -354,8 +356,8 @@ def start(
     deadline = time.monotonic() + START_WAIT
     while not sock.exists():
         if proc.poll() is not None or time.monotonic() > deadline:
-            stop(member)
             reason = log.read_text(errors="replace").strip().splitlines()[-1:] or ["no output"]
+            stop(member)
             if proc.returncode == 3:  # harness/runtime/warm.py refused this environment
                 refusal.write_text(json.dumps({"digests": [boot, marker], "reason": reason[0]}))
             return None

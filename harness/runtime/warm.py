@@ -398,8 +398,9 @@ class Server:
         with contextlib.suppress(OSError):
             self.sock_path.unlink()
         if self.forget:  # idle or stopped: no new worker in its place (harness/execution/pool.py's _lookup)
-            with contextlib.suppress(OSError):
-                self.sock_path.with_suffix(".json").unlink()
+            for gone in (".json", ".log"):  # its log with it: nothing of it stays in the pool folder
+                with contextlib.suppress(OSError):
+                    self.sock_path.with_suffix(gone).unlink()
         while self.pending:
             ready, _, _ = select.select(list(self.pending), [], [], 1.0)
             for fd in ready:
