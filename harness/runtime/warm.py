@@ -456,13 +456,22 @@ def main(argv: list[str] | None = None) -> int:
         # pool runs this environment cold (harness/execution/pool.py remembers why).
         print(f"refused: {threading.active_count() - 1} threads after importing {args.entry}", file=sys.stderr)
         return 3
-    # The socket appears once the framework is imported: the pool waits for it.
-    server = Server(args.socket, args.idle, args.watch)
+    server: Server | None = None
+    asked_to_stop = False
 
     def stop(signum: int, frame: object) -> None:
-        server.stopping = server.forget = True
+        nonlocal asked_to_stop
+        asked_to_stop = True
+        if server is not None:
+            server.stopping = server.forget = True
 
+    # Before the socket exists: the pool may send SIGTERM as soon as it sees the socket, and a worker
+    # still on the default handler died there without removing its socket, file and log.
     signal.signal(signal.SIGTERM, stop)
+    # The socket appears once the framework is imported: the pool waits for it.
+    server = Server(args.socket, args.idle, args.watch)
+    if asked_to_stop:
+        server.stopping = server.forget = True
     server.serve()
     return 0
 
