@@ -2,7 +2,9 @@
 result file, as typed data (issue 47, after asv's ``Results``): its results and upgrade results as
 ``Row``s, its environments as ``Environment``s and what measured it as ``HarnessInfo``. Its callers never
 see the JSON: harness/store/record.py reads a file into one (``read``: validated, migrated, every
-timeline in it) and writes one back (``to_json``), and nothing else turns one into JSON or back.
+timeline in it) and writes one back (``to_json``). The shard merge (harness/execution/shards.py) builds
+one with ``from_json`` from a shard that ``record.parse``, ``validate`` and ``migrate`` read, since a
+shard holds every timeline; the job summary reads rows alone (``Row.from_json``).
 """
 
 from __future__ import annotations
