@@ -335,14 +335,23 @@ def test_a_worker_exits_after_its_idle_period(tmp_path, pool_dir):
     assert pool.for_run("auto", PYTHON, root, env, None, "openai-agents") is None
 
 
-def test_sigterm_stops_a_worker(tmp_path, pool_dir):
+def test_sigterm_stops_a_worker_at_once(tmp_path, pool_dir):
+    """Right after a run the worker waits on its select for up to LEARN_AFTER (1.5 s) before
+    preloading what the run imported. A SIGTERM then ended it only when that wait ran out (Python
+    retries a select a signal interrupted, PEP 475), and after the interpreter's teardown: pool.stop
+    waited its 3 s for most of the upgrade axis's workers. It wakes the select and exits at once."""
     root = scratch_project(tmp_path, {"agents-pool-probe": PROBE})
-    member, _ = start(root)
+    member, env = start(root)
+    _, results = run_worker(PYTHON, "openai-agents", ["agents-pool-probe"], env, root, timeout=30, warm=member)
+    assert [r["outcome"] for r in results] == ["reproduced"]
+    sent = time.monotonic()
     os.kill(member.pid, signal.SIGTERM)
-    deadline = time.monotonic() + 10
+    deadline = sent + 10
     while owners.pid_runs(member.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
+        time.sleep(0.01)
+    took = time.monotonic() - sent
     assert not owners.pid_runs(member.pid)
+    assert took < 0.8, f"the worker took {took:.2f}s to end after SIGTERM"
     assert list(pool.pool_dir().iterdir()) == []  # its socket, file and log gone with it
 
 

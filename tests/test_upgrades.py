@@ -7,6 +7,7 @@ runs the real scenarios on real releases, both ways.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import itertools
 import json
@@ -17,6 +18,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -29,7 +31,7 @@ from harness.runtime.upgrade import Pair, Step, Upgrade, UpgradeCase
 from harness.store import record
 from harness.store.rows import Row
 from harness.store.snapshots import SnapshotStore
-from scratch import scratch_project
+from scratch import HEADER, scratch_project, write_bug
 from tests.test_faults_worker import pool_dir
 
 __all__ = ["pool_dir"]  # the fixture, for the warm steps
@@ -663,6 +665,62 @@ def test_the_axis_runs_a_release_s_steps_in_its_worker_and_stops_it_after_its_la
     seen = [json.loads(line)["warm"] for line in (folder / "seen.jsonl").read_text().splitlines()]
     assert seen == [mode != "cold"] * 4
     assert pool.members(root) == []  # the worker the axis started is stopped
+
+
+KEPT_BUG = (
+    HEADER
+    + """
+CASES = {"look": dict(step="fine")}
+"""
+)
+
+
+def test_the_axis_forks_from_the_worker_the_release_axis_kept_and_the_run_stops_it(tmp_path, monkeypatch, pool_dir):
+    """Issue 47: each of the upgrade axis's builds imported its framework twice in a matrix run:
+    once for its cases (a cold worker), once more for the axis's worker. A release the axis steps
+    through now keeps a warm worker from its cases (``RunSettings.keep_warm``), its steps fork from
+    that one (one worker started over both axes), the axis stops it after its last pair, and
+    ``pool.stop_run`` stops one the axis never came to, as the matrix does on every exit path."""
+    from harness.execution import environments, pool
+    from harness.execution import run as run_mod
+    from harness.execution.run import RunSettings
+    from harness.planning import builds as builds_mod
+    from harness.project import Project
+
+    root, folder, scenario = where_project(tmp_path)
+    write_bug(root / "scenarios", "adk-kept", KEPT_BUG)
+    version = importlib.metadata.version("google-adk")
+    env_path = tmp_path / "env"
+    env_path.mkdir()
+    (env_path / environments.MARKER).write_text("{}")
+    build = builds_mod.Build("google-adk", f"google-adk=={version}", f"google-adk=={version}", version, release=True)
+    made = environments.Environment(build, env_path, Path(sys.executable), None, reused=True)
+    monkeypatch.setattr(upgrades_run.builds_mod, "parse", lambda spec, cache_dir: build)
+    monkeypatch.setattr(environments, "ensure", lambda *a, **k: made)
+    started = []
+    real_start = pool.start
+    monkeypatch.setattr(pool, "start", lambda *a, **k: started.append(real_start(*a, **k)) or started[-1])
+    case = (SimpleNamespace(id="adk-kept"), SimpleNamespace(id="look", backend="sqlite"))
+    settings = RunSettings(Project(root), timeout=30, keep_warm=frozenset({build.source}))
+
+    done = run_mod.run_cases(build, [case], settings)  # type: ignore[list-item]
+    assert [r.outcome for r in done.results] == ["fixed"], done.results
+    [kept] = pool.members(root)
+    assert pool.started_by_this_run(kept)
+    axis = upgrades_run.run([pair(scenario, "look", version, version)], settings, 1, lambda p: False, log=print)
+    assert [r.outcome for r in axis.rows] == [FIXED]
+    seen = [json.loads(line)["warm"] for line in (folder / "seen.jsonl").read_text().splitlines()]
+    assert seen == [True, True]  # both steps forks of a worker
+    assert [m.pid for m in started] == [kept.pid]  # the one the cases ran in: no second import
+    assert pool.members(root) == []  # the axis stopped it after its last pair
+
+    # A release whose cases ran but whose pairs never did (the axis failed before them): the run's end.
+    run_mod.run_cases(build, [case], dataclasses.replace(settings, rerun=True))  # type: ignore[list-item]
+    assert len(pool.members(root)) == 1
+    assert pool.stop_run() == 1 and pool.members(root) == []
+    # Not kept for an axis: the cases' run ("auto") starts no worker, as before.
+    run_mod.run_cases(build, [case], dataclasses.replace(settings, rerun=True, keep_warm=frozenset()))  # type: ignore[list-item]
+    assert pool.members(root) == [] and len(started) == 2
 
 
 def test_one_selection_names_bug_cases_and_upgrade_pairs_together():

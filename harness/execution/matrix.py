@@ -137,12 +137,14 @@ def run_build(
     project: Project,
     recorded: dict[str, tuple[str, ...]] | None = None,
     store: SnapshotStore | None = None,
+    keep_warm: frozenset[str] = frozenset(),
 ) -> tuple[Environment | None, list[Row]]:
     """Run the cases in the build (harness/execution/run.py); every case gets a result, errors included,
     and the build its environment (None where no environment was made).
     ``project``: the run's folders (``run`` makes it once from ``options.root``);
     ``recorded``: the record's packages per release (``Record.recorded_packages``); ``store``:
-    the snapshots the results will be compared with (without one, every case runs twice)."""
+    the snapshots the results will be compared with (without one, every case runs twice);
+    ``keep_warm``: the releases whose warm worker the run keeps for its upgrade axis (``RunSettings``)."""
 
     def inputs(s: Scenario) -> str:
         """The scenario code that answered (bisect and the reports ignore a result of older code)."""
@@ -155,7 +157,7 @@ def run_build(
             _result(s, c, build, build.version, outcome=NOT_APPLICABLE, detail=excluded, inputs=inputs(s))
             for s, c in cases
         ]
-    settings = RunSettings.of(options, project, repeat=MATRIX_REPEAT, recorded=recorded or {})
+    settings = RunSettings.of(options, project, repeat=MATRIX_REPEAT, recorded=recorded or {}, keep_warm=keep_warm)
     twice = None if store is None else needs_repeat(cases, build, store, options.update_snapshots)
     run = run_cases(build, cases, settings, repeat_only=twice)
     interpreter = build.python or interpreters.DEFAULT
@@ -253,6 +255,11 @@ def run(options: Options) -> int:
     with progress.Tracker(f"{options.title}: planning (the record, the snapshots, the package index)", 0):
         plan, existing, store, scenarios, upgrade_plan = _plan(options, project)
     locks = (existing or record.Record()).recorded_packages()
+    # The releases the upgrade axis steps through keep the warm worker their cases ran in, so its
+    # steps fork from it instead of importing the framework again (issue 47); they run last, so
+    # those workers wait the least (memory, and their idle period).
+    keep = upgrade_plan.sources if options.pool != "cold" else frozenset()
+    plan.sort(key=lambda item: item[0].python is None and item[0].source in keep)
     total_cases = sum(len(c) for _, c in plan)
     log(
         f"{options.title}: {len(plan)} build{'s' if len(plan) != 1 else ''}, {total_cases} case runs, "
@@ -264,7 +271,7 @@ def run(options: Options) -> int:
     def one(item):
         build, cases = item
         tracker.begin(build.label)
-        out = run_build(build, cases, options, project, recorded=locks, store=store)
+        out = run_build(build, cases, options, project, recorded=locks, store=store, keep_warm=keep)
         done = tracker.finish(build.label)
         left = len(plan) - done
         after = f"{left} left, {tracker.estimate()}" if left else (options.then or "0 left")
@@ -280,6 +287,7 @@ def run(options: Options) -> int:
         )
         fresh = _pending_probes(options, project, plan, [r for _, rows in outcomes for r in rows], locks)
     finally:
+        pool.stop_run()  # the workers kept for the upgrade axis that it did not stop (it failed, or had none)
         if ours:
             postgres.stop()  # the server and its data directory (atexit and SIGTERM do it too)
     ran = time.monotonic()

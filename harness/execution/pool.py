@@ -190,6 +190,9 @@ class Member:
     started: float
     socket: str
     last_used: float
+    # The pid of the command that started it for its own runs, which stops it when it ends; 0: it stays
+    # for later runs (``--warm``, or a file written before this field).
+    run: int = 0
 
     @property
     def file(self) -> Path:
@@ -309,9 +312,11 @@ def start(
     idle: float = DEFAULT_IDLE,
     budget_mb: float | None = None,
     installed: str | None = None,
+    run: int = 0,
 ) -> Member | None:
     """Start a warm worker in the background (it imports the framework while the caller goes
-    on); None if it could not start. Stops least recently used workers to keep within the budget."""
+    on); None if it could not start. Stops least recently used workers to keep within the budget.
+    ``run``: the pid of the command it is started for, which stops it (``stop_run``); 0: it stays."""
     key = member_key(python, root, env)
     sock = pool_dir() / f"{key}.sock"
     refusal = pool_dir() / f"{key}.refused"
@@ -351,6 +356,7 @@ def start(
             started=time.time(),
             socket=str(sock),
             last_used=time.time(),
+            run=run,
         )
         _write(member)
     deadline = time.monotonic() + START_WAIT
@@ -376,17 +382,20 @@ def for_run(
     framework: str,
     budget_mb: float | None = None,
     installed: str | None = None,
+    for_this_run: bool = False,
 ) -> Member | None:
     """The warm worker a run in this environment uses: with ``mode`` "auto" the one present
     (a new one in place of one retired by a change: a rebuilt environment, a new
     harness/runtime/warm.py), with "warm" also a new one where none is (it stays for later runs),
-    with "cold" none. ``installed``: the digest of the environment's files, when the caller has it."""
+    with "cold" none. ``installed``: the digest of the environment's files, when the caller has it.
+    ``for_this_run``: in "auto", a new one where none is too, which this command stops when it ends
+    (``stop_run``): its later steps run in the same environment (the upgrade axis after the releases)."""
     if mode == "cold":
         return None
     if not usable():
         return None
     member, retired = _lookup(python, root, env, installed)
-    if member is None and (mode == "warm" or retired):
+    if member is None and (mode == "warm" or retired or for_this_run):
         member = start(
             python,
             root,
@@ -396,8 +405,23 @@ def for_run(
             frameworks.get(framework).entry_module,
             budget_mb=budget_mb,
             installed=installed,
+            run=os.getpid() if mode != "warm" and for_this_run else 0,
         )
     return member
+
+
+def started_by_this_run(member: Member) -> bool:
+    """Whether this command started ``member`` for its own runs (it stops it when it ends)."""
+    return member.run == os.getpid()
+
+
+def stop_run() -> int:
+    """Stop every worker this command started for its own runs, on every exit path of a run that
+    starts them; how many."""
+    mine = [m for m in members() if started_by_this_run(m)]
+    for member in mine:
+        stop(member)
+    return len(mine)
 
 
 def connect(member: Member, argv: list[str], stderr_path: Path, env: dict[str, str]) -> socket.socket:

@@ -49,6 +49,10 @@ class RunSettings:
     # Where the environments are made: the project's .nox/builds by default; a commit bisect's own
     # temporary folder, removed when it ends (harness/execution/commit_bisect.py).
     builds_dir: Path | None = None
+    # The sources of the releases (on the default interpreter) whose warm worker this run starts where
+    # none is and keeps until it ends: the upgrade axis's steps run in forks of them after the release
+    # axis (issue 47: each of its 38 builds paid a second import of the framework there).
+    keep_warm: frozenset[str] = frozenset()
 
     @property
     def root(self) -> Path:
@@ -139,6 +143,7 @@ def run_cases(
                 build.framework,
                 settings.pool_memory_mb,
                 installed=environment,
+                for_this_run=build.python is None and build.source in settings.keep_warm,
             )
             if build.release
             else None

@@ -26,6 +26,11 @@ class UpgradePlan:
     pairs: list[planning.PlannedPair]
     store: SnapshotStore
 
+    @property
+    def sources(self) -> frozenset[str]:
+        """The releases its pairs step through (``google-adk==1.22.0``), on the default interpreter."""
+        return frozenset(f"{p.scenario.framework}=={v}" for p in self.pairs for v in (p.writer, p.reader))
+
 
 def plan(project: Project, catalog: Catalog, selection: Selection) -> UpgradePlan:
     """The upgrade axis of a run: the pairs its selection names (harness/planning/catalog.py), and the

@@ -231,7 +231,8 @@ def step_environment(root: Path, backend: str) -> dict[str, str]:
 
 class StepWorkers:
     """Each release's warm worker for the steps of a run: found or started when its first step
-    comes, and (those this run started, unless the pool is "warm") stopped when its last pair is done."""
+    comes (the matrix's release axis started most of them, for these steps: harness/execution/matrix.py),
+    and those this command started for its own runs stopped when its last pair is done."""
 
     def __init__(
         self, settings: RunSettings, made: dict[tuple[str, str], environments.Environment], pairs: list[PlannedPair]
@@ -259,9 +260,8 @@ class StepWorkers:
         env = self.made[fv]
         if not env.build.release:
             return None
-        there = pool.find(env.python, self.settings.root, self.env)
         member = pool.for_run(
-            "warm",
+            self.settings.pool,
             env.python,
             self.settings.root,
             self.env,
@@ -269,10 +269,11 @@ class StepWorkers:
             fv[0],
             self.settings.pool_memory_mb,
             installed=result_cache.environment_digest(env.path),
+            for_this_run=True,
         )
         if member is None:
             return None
-        if there is None and self.settings.pool != "warm":
+        if pool.started_by_this_run(member):
             self.started[fv] = member
         return WarmStep(member, fv[0], self.env)
 
