@@ -20,7 +20,7 @@ from harness.planning import index
 from harness.project import Project
 from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
-from harness.store import boundaries, record, result_cache
+from harness.store import bisect_record, boundaries, record, result_cache
 from harness.store.rows import Row
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -277,7 +277,7 @@ def test_the_record_is_merged_deterministic_and_says_each_side(fake_index, tmp_p
     first = record.read_bytes()
     doc = json.loads(first)
     # Schema 1 is upgraded: its ranges are kept beside the new one; every probe is recorded.
-    assert doc["schema_version"] == boundaries.SCHEMA_VERSION
+    assert doc["schema_version"] == bisect_record.SCHEMA_VERSION
     assert [(b["scenario"], b["case"], b["from"], b["to"]) for b in doc["bisects"]] == [
         ("adk-other", "x", "1.0.0", "2.0.0"),
         (RETRY, "resumable-resume", "1.0.0", "2.0.0"),
@@ -309,7 +309,8 @@ def test_two_bisects_over_different_ranges_both_stand(fake_index, tmp_path):
     bisect.run(bisect.Options(selector=sel, start="2.8.0", end="2.10.0", root=tmp_path), evaluate=fake, out=out)
     doc = json.loads((tmp_path / "reports" / "bisect.json").read_text())
     assert [(b["from"], b["to"]) for b in doc["bisects"]] == [("2.7.0", "2.7.1"), ("2.8.0", "2.10.0")]
-    known = boundaries.known(doc, [], RETRY, "resumable-resume", "google-adk")
+    typed = bisect_record.load(tmp_path / "reports" / "bisect.json")
+    known = boundaries.known(typed, [], RETRY, "resumable-resume", "google-adk")
     assert [b.summary for b in known.boundaries] == ["first fixed in 2.7.1", "came back in 2.9.0"]
     assert f"{sel}: from every bisect and the record: first fixed in 2.7.1; came back in 2.9.0" in out.getvalue()
     assert (
@@ -346,7 +347,7 @@ def test_an_unmergeable_record_is_refused_before_any_work(fake_index, tmp_path):
     (tmp_path / "reports").mkdir()
     (tmp_path / "reports" / "bisect.json").write_text("{not json")
     fake = Fake({})
-    with pytest.raises(boundaries.RecordError, match=r"bisect\.json cannot be read"):
+    with pytest.raises(record.RecordError, match=r"bisect\.json cannot be read"):
         bisect.run(bisect.Options(selector=RETRY, root=tmp_path), evaluate=fake)
     assert fake.calls == []
 
@@ -469,8 +470,8 @@ def test_a_widened_case_is_bisected_and_reported_from_its_new_code_only(fake_ind
     assert "already known" not in err and "ignoring 5 probes and results answered by an older version" in err
     assert f"{sel}: from every bisect and the record: first fixed in 2.9.0\n" in text
     assert "applicable" not in text
-    doc = json.loads((tmp_path / "reports" / "bisect.json").read_text())
-    assert boundaries.known(doc, [Row.from_json(row)], RETRY, case, "google-adk", new_inputs).points == {
+    typed = bisect_record.load(tmp_path / "reports" / "bisect.json")
+    assert boundaries.known(typed, [Row.from_json(row)], RETRY, case, "google-adk", new_inputs).points == {
         v: new[v] for v in fake.calls
     }
     # The reports quote the same boundaries: the scenario's report is re-rendered from the record.
@@ -519,10 +520,11 @@ def test_a_bisect_on_another_interpreter_is_its_own_knowledge(fake_index, tmp_pa
         ("2.8.0", ""),
     ]
     assert [b.get("python") for b in doc["bisects"]] == [None, "3.12"]
-    default = boundaries.known(doc, [], RETRY, "resumable-resume", "google-adk")
+    typed = bisect_record.load(tmp_path / "reports" / "bisect.json")
+    default = boundaries.known(typed, [], RETRY, "resumable-resume", "google-adk")
     assert [b.summary for b in default.boundaries] == ["first fixed in 2.8.0"]
-    assert boundaries.known(doc, [], RETRY, "resumable-resume", "google-adk", python="3.12").boundaries == []
-    assert boundaries.boundary_releases(doc, [], RETRY, "google-adk") == {"2.7.1", "2.8.0"}
+    assert boundaries.known(typed, [], RETRY, "resumable-resume", "google-adk", python="3.12").boundaries == []
+    assert boundaries.boundary_releases(typed, [], RETRY, "google-adk") == {"2.7.1", "2.8.0"}
 
 
 def test_the_evaluator_says_not_applicable_where_the_release_excludes_the_interpreter(fake_index, tmp_path):

@@ -19,7 +19,7 @@ from harness.rendering import claims, evidence, summary
 from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime import registry, reproduction
 from harness.runtime.scenario import Claim, ScenarioError
-from harness.store import boundaries
+from harness.store.bisect_record import BisectRecord
 from harness.store.snapshots import SnapshotStore
 from tests.test_reports import SCENARIO, document, result
 
@@ -39,11 +39,11 @@ FIXED_IN_2_9 = rows(("2.7.0", "reproduced"), ("2.8.0", "reproduced"), ("2.9.0", 
 
 def test_a_claim_that_agrees_is_shown_beside_the_measurement_without_a_finding():
     meta = metadata(fixed_in="2.9.0", pr="#1", pr_state="merged")
-    lines = claims.report_lines(meta, FIXED_IN_2_9, boundaries.empty_record())
+    lines = claims.report_lines(meta, FIXED_IN_2_9, BisectRecord())
     assert "| the thread says | fixed in 2.9.0 by PR #1 (merged) (docstring: test) |" in lines
     assert "| measured (bug cases) | first fixed in 2.9.0; newest release run, 2.10.0: does not reproduce |" in lines
     assert not any("disagree" in line for line in lines)
-    assert claims.scenario_disagreements(meta, FIXED_IN_2_9, boundaries.empty_record()) == []
+    assert claims.scenario_disagreements(meta, FIXED_IN_2_9, BisectRecord()) == []
 
 
 @pytest.mark.parametrize(
@@ -64,7 +64,7 @@ def test_a_claim_that_disagrees_is_a_finding_in_the_report_and_the_summary(tmp_p
     meta = metadata(**claim)
     text = evidence.render(meta, document([result(r.version, r.outcome, r.timeline) for r in FIXED_IN_2_9]))
     assert f"**Claim and measurement disagree** (a finding, not a failure): {finding}." in text
-    found = claims.scenario_disagreements(meta, FIXED_IN_2_9, boundaries.empty_record())
+    found = claims.scenario_disagreements(meta, FIXED_IN_2_9, BisectRecord())
     assert found == [f"`adk-demo`: {finding}"]
     page = summary.markdown(FIXED_IN_2_9, ["matrix.json"], SnapshotStore(tmp_path), claim_disagreements=found)
     assert "### 1 place where a thread and the measurement disagree" in page
@@ -72,9 +72,9 @@ def test_a_claim_that_disagrees_is_a_finding_in_the_report_and_the_summary(tmp_p
 
 
 def test_no_claim_says_so_and_finds_nothing():
-    lines = claims.report_lines(SCENARIO, FIXED_IN_2_9, boundaries.empty_record())
+    lines = claims.report_lines(SCENARIO, FIXED_IN_2_9, BisectRecord())
     assert "| the thread says | nothing this repository records |" in lines
-    assert claims.scenario_disagreements(SCENARIO, FIXED_IN_2_9, boundaries.empty_record()) == []
+    assert claims.scenario_disagreements(SCENARIO, FIXED_IN_2_9, BisectRecord()) == []
 
 
 def stated(scenario) -> str:
@@ -166,8 +166,7 @@ def test_a_pr_the_thread_does_not_show_merged_is_never_fixed_by():
 def test_a_fix_between_two_releases_run_is_measured_as_a_range_that_a_claim_inside_agrees_with():
     """Issue 45: with 2.8.0 reproduced, 2.10.0 fixed and 2.9.0 never run, the fix is between the two."""
     sampled = rows(("2.8.0", "reproduced"), ("2.10.0", "fixed"))
-    record = boundaries.empty_record()
-    record["releases"]["google-adk"] = ["2.8.0", "2.9.0", "2.10.0"]
+    record = BisectRecord({"google-adk": ("2.8.0", "2.9.0", "2.10.0")})
     inside = metadata(fixed_in="2.9.0")
     lines = claims.report_lines(inside, sampled, record)
     assert any("first fixed between 2.8.0 and 2.10.0 (not bisected)" in line for line in lines)

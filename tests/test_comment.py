@@ -240,11 +240,9 @@ def test_a_range_note_under_the_headline_names_only_measured_releases(scenario):
     """A scenario's hand-written range notes (printed under the comment's headline) name only
     releases the record or its bisects measured for it: a note that names another (the database
     headline's "(1.24 on)" where the table shows 1.28.0) disagrees with the table beside it."""
-    from harness.store import boundaries
-
-    bisects = boundaries.load_record(ROOT / "reports" / "bisect.json")
+    bisects = record.bisect_record(ROOT / "reports")
     measured = {r.version for r in RECORD.results if r.scenario == scenario.id}
-    measured |= {p["version"] for p in bisects["probes"] if p["scenario"] == scenario.id}
+    measured |= {p.version for p in bisects.probes if p.scenario == scenario.id}
     for text in (*scenario.range_notes, scenario.description):
         named = set(re.findall(r"\b\d+\.\d+\.\d+\b", text))
         assert named <= measured, f"{sorted(named - measured)} named but not measured: {text}"

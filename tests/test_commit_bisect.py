@@ -20,6 +20,7 @@ import pytest
 
 from harness.planning import commits
 from harness.planning.builds import SpecError
+from harness.store.bisect_record import BisectRecord, FoundCommit, Probe
 from scratch import write_bug
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -315,10 +316,11 @@ def test_the_bisect_names_the_fixing_commit_skips_the_broken_one_and_records_it(
     assert any(line.startswith("-") and not line.startswith("---") for line in entry["excerpt"])
     assert not any("notes.txt" in line or "BROKEN" in line for line in entry["excerpt"])
     from harness.rendering import commit_words
-    from harness.store import boundaries
+    from harness.store import bisect_record, boundaries
 
     known = boundaries.Known({"0.1.0": "reproduced", "0.2.0": "fixed"}, 0, [], [])
-    shown = "\n".join(commit_words.case_lines(doc, known, SCENARIO, "run", "openai-agents", []))
+    typed = bisect_record.load(project / "reports" / "bisect.json")
+    shown = "\n".join(commit_words.case_lines(typed, known, SCENARIO, "run", "openai-agents", []))
     assert f"{fix}'s own diff, in its framework source files:\n\n  ```diff\n  --- a/agents/__init__.py\n" in shown
     # Nothing it made is left: no probe folder in the temporary folder, nothing in .nox.
     assert not list((tmp_path / "tmp").iterdir())
@@ -401,7 +403,7 @@ def test_all_needs_commits_and_a_selection_is_needed_without_it(tmp_path):
 # --- what the reports say ------------------------------------------------------------------------
 
 
-def _found(**over) -> dict:
+def _found(**over) -> FoundCommit:
     entry = {
         **KEY,
         "before": "0.19.1",
@@ -421,14 +423,14 @@ def _found(**over) -> dict:
         "probes": [],
         "inputs": "x",
     }
-    return {**entry, **over}
+    return FoundCommit.from_json({**entry, **over})
 
 
 def test_a_boundary_shows_its_commit_or_says_release_pair_only():
     from harness.rendering import commit_words
     from harness.store import boundaries
 
-    record = boundaries.add_commit(boundaries.empty_record(), _found())
+    record = BisectRecord().with_commit(_found())
     known = boundaries.Known({"0.19.1": "reproduced", "0.19.2": "fixed", "0.20.0": "reproduced"}, 0, [], [])
     assert commit_words.case_lines(record, known, SCENARIO, "run", "openai-agents") == [
         "- 0.19.1 -> 0.19.2: fixed by 78725420e (#4071, 2026-07-31), first released in 0.19.2 "
@@ -443,7 +445,7 @@ def test_the_files_the_case_ran_come_first_among_those_the_commit_changed():
     from harness.store import boundaries, boundary_files
 
     files = [{"path": p, "added": 2, "removed": 1} for p in ("tests/test_run.py", "src/agents/run.py")]
-    record = boundaries.add_commit(boundaries.empty_record(), _found(files=files))
+    record = BisectRecord().with_commit(_found(files=files))
     known = boundaries.Known({"0.19.1": "reproduced", "0.19.2": "fixed"}, 0, [], [])
     explained = [
         boundary_files.Entry.from_json(
@@ -466,13 +468,12 @@ def test_a_claim_naming_another_pr_than_the_commit_found_is_a_disagreement():
     from harness.rendering import claims
     from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
     from harness.runtime.scenario import Claim
-    from harness.store import boundaries
     from harness.store.rows import Row
 
-    record = boundaries.add_commit(boundaries.empty_record(), _found())
-    record["probes"] = [
-        {**KEY, "version": v, "outcome": o, "detail": ""} for v, o in (("0.19.1", "reproduced"), ("0.19.2", "fixed"))
-    ]
+    record = BisectRecord().with_commit(_found())
+    record = record.with_probes(
+        [Probe(**KEY, version=v, outcome=o, detail="") for v, o in (("0.19.1", "reproduced"), ("0.19.2", "fixed"))]
+    )
     scenario = ScenarioMetadata(SCENARIO, "openai-agents", (CaseMetadata("run"),))
     measured = claims.measure(scenario, list[Row](), record)
     assert measured.fixed_by == (("78725420e", "4071"),)
@@ -520,17 +521,14 @@ def test_the_candidate_summary_names_the_upstream_commit_a_regression_undoes():
     """Issue 48: 'the report, the comment and the candidate summary name the commit'."""
     from harness.execution.candidate import FAILING, Change, summary
     from harness.rendering import commit_words
-    from harness.store import boundaries
 
-    record = boundaries.add_commit(boundaries.empty_record(), _found())
+    record = BisectRecord().with_commit(_found())
     # A later step into fixed (after a regression), and one measured with older code of the scenario.
     later = _found(before="0.20.0", after="0.21.0", short="aaaaaaaaa", commit="a" * 40, pr=None, date="2026-09-01")
-    record = boundaries.add_commit(record, later)
-    record = boundaries.add_commit(record, _found(before="0.22.0", after="0.23.0", inputs="old", short="bbbbbbbbb"))
+    record = record.with_commit(later)
+    record = record.with_commit(_found(before="0.22.0", after="0.23.0", inputs="old", short="bbbbbbbbb"))
     # A step into fixed from unexpected (a dependency bump's) is not the bug's fix.
-    record = boundaries.add_commit(
-        record, _found(before="0.23.0", after="0.23.1", before_outcome="unexpected", short="ccccccccc")
-    )
+    record = record.with_commit(_found(before="0.23.0", after="0.23.1", before_outcome="unexpected", short="ccccccccc"))
     words = commit_words.fix_undone(record, SCENARIO, "run", "openai-agents", "0.24.0", "x")
     assert words == "fixed upstream by aaaaaaaaa (2026-09-01), first released in 0.21.0"
     assert commit_words.fix_undone(record, SCENARIO, "run", "openai-agents", "0.20.0", "x") == (

@@ -12,7 +12,7 @@ from harness.execution import isolation
 from harness.execution.audit_run import EXIT_WORDS
 from harness.runtime import registry
 from harness.runtime.outcomes import OUTCOMES
-from harness.store import boundaries, environment, record
+from harness.store import bisect_record, environment, record
 
 PAGE = (ROOT / "docs" / "CONTRACT.md").read_text(encoding="utf-8")
 
@@ -79,7 +79,7 @@ def test_the_bisect_records_example_has_its_schema_version_and_every_key_a_commi
     block = _section("reports/bisect.json").split("```")[1].removeprefix("json")
     example = json.loads("\n".join(re.sub(r"\s*//.*$", "", line) for line in block.splitlines()))
     document = json.loads((ROOT / "reports" / "bisect.json").read_text())
-    assert example["schema_version"] == boundaries.SCHEMA_VERSION == document["schema_version"]
+    assert example["schema_version"] == bisect_record.SCHEMA_VERSION == document["schema_version"]
     written = {k for c in document["commits"] for k in c}
     assert set(example["commits"][0]) == written
-    assert set(boundaries.COMMIT_KEYS) <= written
+    assert set(bisect_record.COMMIT_KEYS) <= written

@@ -24,7 +24,7 @@ import pytest
 from harness import owners
 from harness.errors import UsageError
 from harness.execution import matrix, publication
-from harness.store import boundaries, record, staging
+from harness.store import bisect_record, record, staging
 from harness.store.harness_info import HarnessInfo
 from harness.store.rows import Row
 from test_record import RETRY, TOOL, Table, every_adk, files, make_project, run
@@ -469,17 +469,39 @@ def test_a_damaged_bisect_probe_is_refused_in_one_line(tmp_path):
     """Fault: a probe of reports/bisect.json with an unknown outcome or no version was taken in
     (or crashed with a KeyError in the sort). Now refused in one line naming the probe."""
     path = tmp_path / "bisect.json"
+    empty = bisect_record.BisectRecord().to_json()
     good = {"scenario": "s", "case": "c", "framework": "google-adk", "version": "2.9.0", "outcome": "fixed"}
     for bad, said in [
         ({**good, "outcome": "maybe"}, "outcome 'maybe'"),
         ({k: v for k, v in good.items() if k != "version"}, "has no 'version'"),
         ({**good, "version": None}, "version None"),
     ]:
-        path.write_text(json.dumps({**boundaries.empty_record(), "probes": [good, bad]}))
-        with pytest.raises(boundaries.RecordError, match=said) as raised:
-            boundaries.load_record(path)
+        path.write_text(json.dumps({**empty, "probes": [good, bad]}))
+        with pytest.raises(record.RecordError, match=said) as raised:
+            bisect_record.load(path)
         assert "probe 1 (s:c@google-adk" in str(raised.value)
         assert "\n" not in str(raised.value)
+
+
+def test_a_damaged_bisect_range_commit_or_release_list_is_refused_in_one_line(tmp_path):
+    """Each part of reports/bisect.json the typed record reads (harness/store/bisect_record.py) is
+    refused in one line naming what was wrong and what is valid, never a KeyError or TypeError."""
+    path = tmp_path / "bisect.json"
+    empty = bisect_record.BisectRecord().to_json()
+    good_range = {"scenario": "s", "case": "c", "framework": "google-adk", "from": "2.8.0", "to": "2.9.0"}
+    commit = dict.fromkeys(bisect_record.COMMIT_KEYS, "x")
+    for damage, said in [
+        ({"bisects": [good_range, {**good_range, "to": None}]}, "bisect 1 is not an object with scenario, case"),
+        ({"bisects": {"not": "a list"}}, "bisect 0 is not an object"),
+        ({"commits": [{**commit, "short": 7}]}, r"commit 0 is not an object with .* \(strings\)"),
+        ({"releases": {"google-adk": "2.9.0"}}, "its releases are not framework -> list of versions"),
+        ({"commits": [{**commit, "files": [{"path": "a.py"}]}]}, "an entry's optional field cannot be read"),
+        ({"schema_version": 4}, "cannot be read .schema_version 4, expected 3"),
+    ]:
+        path.write_text(json.dumps({**empty, **damage}))
+        with pytest.raises(record.RecordError, match=said) as raised:
+            bisect_record.load(path)
+        assert "\n" not in str(raised.value) and str(raised.value).startswith("reports/bisect.json")
 
 
 # --- one owner -----------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from harness.planning import builds, index, interpreters, versions
 from harness.rendering import audit_report, interpreter_words
 from harness.runtime import registry
 from harness.runtime.result import CaseResult
-from harness.store import audit, boundaries, record, rows
+from harness.store import audit, bisect_record, boundaries, record, rows
+from harness.store.bisect_record import BisectRecord
 from harness.store.rows import Row
 from harness.store.snapshots import SnapshotStore, render
 
@@ -158,7 +159,7 @@ def test_an_interpreter_s_stored_result_names_its_own_file_as_its_base(tmp_path)
 def test_boundaries_are_per_interpreter():
     results = [row(v, o) for v, o in (("0.17.0", "reproduced"), ("0.17.1", "fixed"))]
     results += [row(v, "fixed", python="3.10") for v in ("0.17.0", "0.17.1")]
-    record_ = {**boundaries.empty_record(), "releases": {"openai-agents": ["0.17.0", "0.17.1"]}}
+    record_ = BisectRecord({"openai-agents": ("0.17.0", "0.17.1")})
     default = boundaries.known(record_, results, GENERIC, "dict-str-int", "openai-agents")
     on_310 = boundaries.known(record_, results, GENERIC, "dict-str-int", "openai-agents", python="3.10")
     assert [(b.before.version, b.after.version) for b in default.boundaries] == [("0.17.0", "0.17.1")]
@@ -187,7 +188,7 @@ def test_the_report_names_the_interpreters_and_only_measured_differences():
 def _root_with(tmp_path: Path, results: list[Row]) -> Path:
     (tmp_path / "reports").mkdir()
     (tmp_path / "reports" / "matrix.json").write_text(record.dumps(record.Record.of(results, [])))
-    (tmp_path / "reports" / "bisect.json").write_text(boundaries.dumps(boundaries.empty_record()))
+    (tmp_path / "reports" / "bisect.json").write_text(bisect_record.dumps(BisectRecord()))
     return tmp_path
 
 

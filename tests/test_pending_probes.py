@@ -9,21 +9,14 @@ from conftest import ROOT
 from harness.execution import pending
 from harness.runtime import registry
 from harness.store import boundaries, membership, result_cache
+from harness.store.bisect_record import BisectRecord, Probe, Range
 from harness.store.rows import Row
 
 SCENARIO = "adk-instruction-dollar-brace"
 
 
-def _probe(version: str, outcome: str, inputs: str, case: str = "missing-key") -> dict:
-    return {
-        "scenario": SCENARIO,
-        "case": case,
-        "framework": "google-adk",
-        "version": version,
-        "outcome": outcome,
-        "detail": "",
-        "inputs": inputs,
-    }
+def _probe(version: str, outcome: str, inputs: str, case: str = "missing-key") -> Probe:
+    return Probe(SCENARIO, case, "google-adk", version, outcome, "", inputs)
 
 
 def _row(version: str, outcome: str, inputs: str) -> Row:
@@ -45,17 +38,17 @@ def _row(version: str, outcome: str, inputs: str) -> Row:
 def test_probes_older_code_answered_are_pending_until_asked_again_and_then_count():
     scenario = registry.discover()[SCENARIO]
     current = result_cache.scenario_inputs(ROOT, scenario.module)
-    record = boundaries.empty_record()
-    record["releases"]["google-adk"] = ["2.0.0", "2.1.0", "2.2.0", "2.3.0", "2.4.0"]
-    record["bisects"] = [{"scenario": SCENARIO, "case": "missing-key", "framework": "google-adk",
-                          "from": "2.0.0", "to": "2.4.0"}]  # fmt: skip
-    record["probes"] = [
-        _probe("2.1.0", "reproduced", "old"),
-        _probe("2.2.0", "reproduced", "old"),
-        _probe("2.3.0", "reproduced", current),  # answered by the current code: not pending
-        _probe("2.4.0", "fixed", "old"),  # the record has a current result there: not pending
-        _probe("2.1.0", "reproduced", "old", case="no-such-case"),  # a case the scenario no longer has
-    ]
+    record = BisectRecord(
+        {"google-adk": ("2.0.0", "2.1.0", "2.2.0", "2.3.0", "2.4.0")},
+        (Range(SCENARIO, "missing-key", "google-adk", "2.0.0", "2.4.0"),),
+        (
+            _probe("2.1.0", "reproduced", "old"),
+            _probe("2.2.0", "reproduced", "old"),
+            _probe("2.3.0", "reproduced", current),  # answered by the current code: not pending
+            _probe("2.4.0", "fixed", "old"),  # the record has a current result there: not pending
+            _probe("2.1.0", "reproduced", "old", case="no-such-case"),  # a case the scenario no longer has
+        ),
+    )
     results = [_row("2.0.0", "reproduced", current), _row("2.4.0", "fixed", current)]
     stale = boundaries.known(record, results, SCENARIO, "missing-key", "google-adk", current)
     assert sorted(stale.points) == ["2.0.0", "2.3.0", "2.4.0"] and stale.stale == 3
@@ -65,15 +58,15 @@ def test_probes_older_code_answered_are_pending_until_asked_again_and_then_count
     assert pending.find(record, results, [scenario], ROOT, only_cases={f"{SCENARIO}:state-has-key"}) == []
 
     fresh = [_probe("2.1.0", "reproduced", current), _probe("2.2.0", "fixed", current)]
-    known = boundaries.known(pending.merged(record, fresh), results, SCENARIO, "missing-key", "google-adk", current)
+    known = boundaries.known(record.with_probes(fresh), results, SCENARIO, "missing-key", "google-adk", current)
     assert known.points == {"2.0.0": "reproduced", "2.1.0": "reproduced", "2.2.0": "fixed", "2.3.0": "reproduced",
                             "2.4.0": "fixed"}  # fmt: skip
-    at_2_1 = [p for p in pending.merged(record, fresh)["probes"] if p["version"] == "2.1.0"]
-    assert sorted(at_2_1, key=lambda p: p["case"]) == [
+    at_2_1 = [p for p in record.with_probes(fresh).probes if p.version == "2.1.0"]
+    assert sorted(at_2_1, key=lambda p: p.case) == [
         _probe("2.1.0", "reproduced", current),  # in place of the stale one
         _probe("2.1.0", "reproduced", "old", case="no-such-case"),
     ]
-    assert pending.find(pending.merged(record, fresh), results, [scenario], ROOT) == []
+    assert pending.find(record.with_probes(fresh), results, [scenario], ROOT) == []
 
 
 def test_a_boundary_that_older_codes_probes_found_keeps_its_releases_in_the_matrix(tmp_path):
@@ -83,7 +76,6 @@ def test_a_boundary_that_older_codes_probes_found_keeps_its_releases_in_the_matr
     from harness.store.snapshots import SnapshotStore
 
     scenario = registry.discover()[SCENARIO]
-    record_ = boundaries.empty_record()
-    record_["probes"] = [_probe("2.5.0", "reproduced", "old"), _probe("2.6.0", "fixed", "old")]
+    record_ = BisectRecord(probes=(_probe("2.5.0", "reproduced", "old"), _probe("2.6.0", "fixed", "old")))
     releases = membership.scenario_releases(scenario, ["2.13.0"], SnapshotStore(tmp_path / "empty"), record_, [])
     assert {"2.5.0", "2.6.0"} <= set(releases)

@@ -17,7 +17,8 @@ from harness.planning import index, releases
 from harness.runtime import registry
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.result import CaseResult
-from harness.store import boundaries, record
+from harness.store import bisect_record, record
+from harness.store.bisect_record import BisectRecord, Probe, Range
 from harness.store.rows import Row
 
 RETRY = "adk-retry-same-invocation-id"
@@ -170,25 +171,17 @@ def test_a_release_outside_the_matrix_goes_to_a_run_folder(project, monkeypatch,
 
 
 def test_bisect_boundary_releases_join_the_matrix(project, monkeypatch):
-    bisects = boundaries.add(
-        boundaries.empty_record(),
+    bisects = BisectRecord().with_bisect(
         [
-            {
-                "scenario": RETRY,
-                "case": "resumable-resume",
-                "framework": "google-adk",
-                "version": v,
-                "outcome": o,
-                "detail": "",
-            }
+            Probe(RETRY, "resumable-resume", "google-adk", v, o, "")
             for v, o in (("2.8.0", REPRODUCED), ("2.9.0", FIXED))
         ],
-        {"scenario": RETRY, "case": "resumable-resume", "framework": "google-adk", "from": "2.8.0", "to": "2.10.0"},
+        Range(RETRY, "resumable-resume", "google-adk", "2.8.0", "2.10.0"),
         ADK,
         "google-adk",
     )
     (project / "reports").mkdir()
-    (project / "reports" / "bisect.json").write_text(boundaries.dumps(bisects))
+    (project / "reports" / "bisect.json").write_text(bisect_record.dumps(bisects))
     table = Table(lambda s, c, v: REPRODUCED if v == "2.8.0" else FIXED)
     run(project, monkeypatch, table, "--only", RETRY)
     assert {src for _, src in table.ran} == {

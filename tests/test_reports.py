@@ -12,6 +12,7 @@ from markdown_it import MarkdownIt
 from harness.rendering import evidence, reports
 from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.store import boundaries, record
+from harness.store.bisect_record import BisectRecord, Probe, Range
 from harness.store.rows import Row
 
 SCENARIO = ScenarioMetadata(
@@ -118,22 +119,11 @@ def test_matrix_md_links_each_scenario_report():
 
 
 def bisect_record(ranges, probes, releases):
-    record = boundaries.empty_record()
+    record = BisectRecord()
     for (a, b), pts in zip(ranges, probes, strict=True):
-        record = boundaries.add(
-            record,
-            [
-                {
-                    "scenario": "adk-demo",
-                    "case": "one",
-                    "framework": "google-adk",
-                    "version": v,
-                    "outcome": o,
-                    "detail": "",
-                }
-                for v, o in pts.items()
-            ],
-            {"scenario": "adk-demo", "case": "one", "framework": "google-adk", "from": a, "to": b},
+        record = record.with_bisect(
+            [Probe("adk-demo", "one", "google-adk", v, o, "") for v, o in pts.items()],
+            Range("adk-demo", "one", "google-adk", a, b),
             releases,
             "google-adk",
         )

@@ -40,7 +40,6 @@ NOT_ROWS: dict[str, dict[str, set[str]]] = {
     "planning/audit_targets.py": {"p": {"version"}},  # a lock file's package
     "planning/builds.py": {"project": {"version"}},  # a pyproject.toml's [project] table
 }
-NOT_ROWS["execution/pending.py"] = {"p": {"scenario", "case", "framework", "version"}}  # a bisect probe
 
 
 def row_subscripts(paths: list[Path], root: Path = HARNESS) -> list[str]:

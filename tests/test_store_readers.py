@@ -1,6 +1,6 @@
 """Issue 47, "no module outside store/ opens a record, bisect or boundaries file": reports/matrix.json
 (and a run folder's or shard's results of its shape), reports/bisect.json and reports/boundaries/*.json
-are each read and written by their owner in harness/store/ (record.py, boundaries.py,
+are each read and written by their owner in harness/store/ (record.py, bisect_record.py,
 boundary_files.py), which every other module calls. Before: explain.py read and wrote the boundaries
 file itself (outside the staging and the lock), boundary_evidence.py read it again, and summary.py,
 candidate.py and the shard merge parsed the record's JSON each on their own."""

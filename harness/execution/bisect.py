@@ -28,7 +28,7 @@ taken for a boundary. ``not-applicable`` is a real outcome: not-applicable -> re
 where the case is "first measurable" (never "introduced": the script could not run earlier).
 
 Progress goes to stderr, the result to stdout, and the record to ``reports/bisect.json``
-(harness/store/boundaries.py): every probe of every bisect is kept, one per (scenario, case,
+(harness/store/bisect_record.py): every probe of every bisect is kept, one per (scenario, case,
 framework, release), with the ranges bisected and the releases known to exist; no
 wall-clock times, so a re-run writes the same bytes. Boundaries are derived from all probes
 and the matrix record's results together, so two bisects over different ranges both stand,
@@ -64,7 +64,9 @@ from harness.runtime import frameworks, registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE
 from harness.runtime.runner import DEFAULT_TIMEOUT
 from harness.runtime.scenario import Scenario
+from harness.store import bisect_record as bisect_file
 from harness.store import boundaries, result_cache, staging
+from harness.store.bisect_record import BisectRecord, Probe, Range
 from harness.store.boundaries import Boundary
 from harness.store.rows import Row
 
@@ -318,12 +320,6 @@ def reproduce_command(
     )
 
 
-def _on(python: str) -> dict[str, str]:
-    """The ``python`` field of a probe or range measured on ``python``: none on the default interpreter,
-    so what was measured before the interpreter axis keeps its bytes (harness/store/boundaries.py)."""
-    return {} if python == interpreters.DEFAULT else {"python": python}
-
-
 def probes_of(
     scenario_id: str,
     framework: str,
@@ -331,7 +327,7 @@ def probes_of(
     result: CaseBisection,
     inputs: str | None = None,
     python: str = interpreters.DEFAULT,
-) -> list[dict]:
+) -> list[Probe]:
     """The probes this bisect made for one case (outcomes it already knew are not probes), each with
     the digest of the scenario code that answered it (``inputs``) and the interpreter it ran on."""
     out = []
@@ -339,18 +335,7 @@ def probes_of(
         if version in result.reused:
             continue
         detail = search.cache.get(version, {}).get(result.case, (outcome, ""))[1]
-        out.append(
-            {
-                "scenario": scenario_id,
-                "case": result.case,
-                "framework": framework,
-                "version": version,
-                "outcome": outcome,
-                "detail": detail,
-                **({"inputs": inputs} if inputs else {}),
-                **_on(python),
-            }
-        )
+        out.append(Probe.of(scenario_id, result.case, framework, version, outcome, detail, inputs, python))
     return out
 
 
@@ -424,7 +409,7 @@ def _run_on(options: Options, project: Project, python: str, evaluate: Evaluate 
     reports_dir = project.reports
     staging.check_writable(reports_dir)
     record_path = reports_dir / REPORT_NAME
-    bisect_record = boundaries.load_record(record_path)  # refused before any work if unreadable
+    bisect_record = bisect_file.load(record_path)  # refused before any work if unreadable
     record_results = _record_results(reports_dir)
     cases = [c.id for _, c in selected]
     # The scenario's code as it is now: a probe or result answered by another version of it is
@@ -432,7 +417,7 @@ def _run_on(options: Options, project: Project, python: str, evaluate: Evaluate 
     inputs = result_cache.scenario_inputs(root, scenario.module)
     # Probes older code answered are asked again first (pending.py), so the search starts from
     # every release earlier bisects knew, not from a range turned unknown by a script edit.
-    fresh: list[dict] = []
+    fresh: list[Probe] = []
     if evaluate is None and not options.rerun:
         todo = pending.find(
             bisect_record, record_results, [scenario], root, {f"{scenario.id}:{c}" for c in cases}, python
@@ -442,7 +427,7 @@ def _run_on(options: Options, project: Project, python: str, evaluate: Evaluate 
 
             locks = (record_mod.load(reports_dir) or record_mod.Record()).recorded_packages()
             fresh = pending.measure(todo, RunSettings.of(options, project, recorded=locks), os.cpu_count() or 1, log)
-            bisect_record = pending.merged(bisect_record, fresh)
+            bisect_record = bisect_record.with_probes(fresh)
     # Start from what is known: earlier bisects' probes and the record's results (not with --rerun).
     knowledge = {
         c: boundaries.known(bisect_record, record_results, scenario.id, c, framework, inputs, python) for c in cases
@@ -533,19 +518,11 @@ def _run_on(options: Options, project: Project, python: str, evaluate: Evaluate 
     # Under the record's lock, bisect.json and the record read again (another bisect or matrix run
     # may have written meanwhile); bisect.json and the reports it changes are written together.
     with record.transaction(reports_dir, log) as tx:
-        updated = pending.merged(tx.bisects, fresh)
+        updated = tx.bisects.with_probes(fresh)
         for r in results:
-            updated = boundaries.add(
-                updated,
+            updated = updated.with_bisect(
                 probes_of(scenario.id, framework, search, r, inputs, python),
-                {
-                    "scenario": scenario.id,
-                    "case": r.case,
-                    "framework": framework,
-                    "from": releases[0],
-                    "to": releases[-1],
-                    **_on(python),
-                },
+                Range.of(scenario.id, r.case, framework, releases[0], releases[-1], python),
                 releases,
                 framework,
             )
@@ -561,7 +538,7 @@ def _run_on(options: Options, project: Project, python: str, evaluate: Evaluate 
 
 
 def _say_what_is_known(
-    bisect_record: dict,
+    bisect_record: BisectRecord,
     record_results: list[Row],
     scenario_id: str,
     cases: list[str],

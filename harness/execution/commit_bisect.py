@@ -20,7 +20,7 @@ any exit (an error, Ctrl-C, SIGTERM), when the command ends.
 It checks itself first: the older tag must give the older release's recorded outcome and the newer
 tag the newer's (a wheel can differ from its tag: google-adk #1068); when either does not, it says
 so and records no commit for that boundary. What it finds goes beside the boundary in
-reports/bisect.json (``commits``, harness/store/boundaries.py ``add_commit``): the commit, its
+reports/bisect.json (``commits``: a harness/store/bisect_record.py ``FoundCommit``): the commit, its
 subject, date and PR, the commits between the tags, the builds made, the commits skipped, and each
 probe's outcome. No wall-clock times: the seconds are printed, not recorded.
 """
@@ -50,7 +50,9 @@ from harness.runtime import registry
 from harness.runtime.outcomes import ERROR, NOT_APPLICABLE
 from harness.runtime.runner import DEFAULT_TIMEOUT, strip_paths
 from harness.runtime.scenario import Scenario
+from harness.store import bisect_record as bisect_file
 from harness.store import boundaries, boundary_files, result_cache, staging
+from harness.store.bisect_record import BisectRecord, ChangedFile, CommitAnswer, FoundCommit
 from harness.store.boundaries import Boundary, Side
 
 
@@ -239,7 +241,7 @@ class Found:
     """What a commit bisect of one case's boundary measured; ``entry`` is None when it records no commit."""
 
     case: str
-    entry: dict | None
+    entry: FoundCommit | None
     lines: list[str]
     new: bool = True  # to be written: found now, or a recorded one completed (its files added)
 
@@ -286,39 +288,50 @@ def bisect_target(
 
 
 def entry_of(
-    target: Target, case: str, search: Search, step: Boundary, inputs: str, builds: int, files: list[dict]
-) -> dict:
-    """The record's entry for a found commit (harness/store/boundaries.py ``COMMIT_KEYS`` and the rest)."""
+    target: Target,
+    case: str,
+    search: Search,
+    step: Boundary,
+    inputs: str,
+    builds: int,
+    files: tuple[ChangedFile, ...],
+) -> FoundCommit:
+    """The record's entry for a found commit (harness/store/bisect_record.py ``FoundCommit``)."""
     by_sha = {c.sha: c for c in target.history}
     boundary = dict(target.bounds)[case]
     first = by_sha[step.after.version]
     probed = [c for c in target.history if c.sha in search.cache]
     outcome = lambda c: search.cache[c.sha].get(case, (ERROR, ""))  # noqa: E731
-    return {
-        "scenario": target.scenario.id,
-        "case": case,
-        "framework": target.scenario.framework,
-        "before": boundary.before.version,
-        "after": boundary.after.version,
-        "before_outcome": boundary.before.outcome,
-        "after_outcome": boundary.after.outcome,
-        "tags": [target.older_tag, target.newer_tag],
-        "commit": first.sha,
-        "short": first.short,
-        "subject": first.subject,
-        "date": first.date,
-        "pr": first.pr,
-        "commits_between": len(target.history) - 1,
-        "builds": builds,
+    return FoundCommit(
+        scenario=target.scenario.id,
+        case=case,
+        framework=target.scenario.framework,
+        before=boundary.before.version,
+        after=boundary.after.version,
+        commit=first.sha,
+        short=first.short,
+        subject=first.subject,
+        date=first.date,
+        pr=first.pr,
+        before_outcome=boundary.before.outcome,
+        after_outcome=boundary.after.outcome,
+        tags=(target.older_tag, target.newer_tag),
+        commits_between=len(target.history) - 1,
+        builds=builds,
         # Commits between the last one with the older outcome and this one that gave no answer:
         # the first commit of the newer outcome is this one or one of them.
-        "untested": [by_sha[sha].short for sha in step.skipped_between],
-        "skipped": [{"commit": c.short, "reason": outcome(c)[1]} for c in probed if outcome(c)[0] == ERROR],
-        "probes": [{"commit": c.short, "outcome": outcome(c)[0]} for c in probed],
+        untested=tuple(by_sha[sha].short for sha in step.skipped_between),
+        skipped=tuple(CommitAnswer(c.short, outcome(c)[1]) for c in probed if outcome(c)[0] == ERROR),
+        probes=tuple(CommitAnswer(c.short, outcome(c)[0]) for c in probed),
         # What the commit changed (against its first parent): the report lists the files the case ran first.
-        "files": files,
-        "inputs": inputs,
-    }
+        files=files,
+        inputs=inputs,
+    )
+
+
+def changed_files(clone: Path, sha: str) -> tuple[ChangedFile, ...]:
+    """What commit ``sha`` changed against its first parent, as the record's entry holds it."""
+    return tuple(ChangedFile.from_json(f) for f in commits.changed_files(clone, sha))
 
 
 def _is_source(path: str) -> bool:
@@ -327,21 +340,23 @@ def _is_source(path: str) -> bool:
     return path.endswith(".py") and not any(p in ("tests", "test", "examples", "contributing", "docs") for p in parts)
 
 
-def excerpt_of(clone: Path, reports_dir: Path, scenario_id: str, case: str, boundary: Boundary, entry: dict) -> dict:
+def excerpt_of(
+    clone: Path, reports_dir: Path, scenario_id: str, case: str, boundary: Boundary, entry: FoundCommit
+) -> FoundCommit:
     """The entry's ``excerpt``: its commit's diff in the files the case ran at this boundary (the
     executed-line record of ``python -m harness explain``, reports/boundaries/), or, where there is
     none, in the first two framework source files it changed; ``excerpt_of`` says which."""
     executed = commit_words.executed_files(boundary_files.read(reports_dir, scenario_id), case, boundary)
-    files = [f["path"] for f in entry.get("files") or []]
+    files = [f.path for f in entry.files or ()]
     ran = [f for f in files if commit_words.ran(f, executed)]
     paths, why = (ran, "ran") if ran else ([f for f in files if _is_source(f)][:2], "source")
-    return {**entry, "excerpt": commits.diff_excerpt(clone, entry["commit"], paths), "excerpt_of": why}
+    return entry.replace(excerpt=tuple(commits.diff_excerpt(clone, entry.commit, paths)), excerpt_of=why)
 
 
-def words(entry: dict) -> str:
+def words(entry: FoundCommit) -> str:
     """One line for a found commit: 'fixed from 78725420e (#4071, 2026-07-31) "subject"'."""
-    maybe = f", or one of the untested {', '.join(entry['untested'])} before it" if entry.get("untested") else ""
-    return f'{entry["after_outcome"]} from {commit_words.commit_words(entry)} "{entry["subject"]}"{maybe}'
+    maybe = f", or one of the untested {', '.join(entry.untested)} before it" if entry.untested else ""
+    return f'{entry.after_outcome} from {commit_words.commit_words(entry)} "{entry.subject}"{maybe}'
 
 
 # --- the command ---------------------------------------------------------------------------------
@@ -379,7 +394,7 @@ def run(options: Options, out: TextIO | None = None) -> int:
     staging.check_writable(reports_dir)
     from harness.store import record
 
-    bisect_record = boundaries.load_record(reports_dir / "bisect.json")  # refused before any work if unreadable
+    bisect_record = bisect_file.load(reports_dir / "bisect.json")  # refused before any work if unreadable
     document = record.load(reports_dir)
     results = document.results if document else []
     unreachable: list[str] | None = [] if options.all else None
@@ -422,7 +437,7 @@ def run(options: Options, out: TextIO | None = None) -> int:
     return 0 if all(f.entry is not None for f in found) else 1
 
 
-def _record(project: Project, entries: list[dict]) -> None:
+def _record(project: Project, entries: list[FoundCommit]) -> None:
     """The found commits into reports/bisect.json under the record's lock (after each release pair, so a
     long ``--all`` keeps what it found when it is stopped), and the reports re-rendered with them."""
     from harness.store import record
@@ -430,7 +445,7 @@ def _record(project: Project, entries: list[dict]) -> None:
     with record.transaction(project.reports, log) as tx:
         updated = tx.bisects
         for entry in entries:
-            updated = boundaries.add_commit(updated, entry)
+            updated = updated.with_commit(entry)
         tx.write_bisects(updated)
         if tx.existing is not None:
             tx.render(tx.existing, reports.renderer(registry.discover(), project))
@@ -443,7 +458,7 @@ def _one(
     clone: Path,
     settings: RunSettings,
     work: Path,
-    bisect_record: dict,
+    bisect_record: BisectRecord,
     inputs: str,
     options: Options,
 ) -> tuple[int, list[Found]]:
@@ -456,14 +471,14 @@ def _one(
             f"{scenario.id}:{case}: {b.before.outcome} on {framework} {b.before.version} ({target.older_tag}) -> "
             f"{b.after.outcome} on {b.after.version} ({target.newer_tag})"
         )
-        recorded = boundaries.commit_of(bisect_record, scenario.id, case, framework, target.before, target.after)
+        recorded = bisect_record.commit_of(scenario.id, case, framework, target.before, target.after)
         if recorded is not None and not options.rerun and boundaries.is_current(recorded, inputs):
             said = f"{heads[case]}: {words(recorded)} (recorded; --rerun to bisect again)"
             # Recorded before entries held the commit's files and diff: added from the clone, with no build.
-            complete = "files" in recorded and "excerpt" in recorded
-            if "files" not in recorded:
-                recorded = {**recorded, "files": commits.changed_files(clone, recorded["commit"])}
-            if "excerpt" not in recorded:
+            complete = recorded.files is not None and recorded.excerpt is not None
+            if recorded.files is None:
+                recorded = recorded.replace(files=changed_files(clone, recorded.commit))
+            if recorded.excerpt is None:
                 recorded = excerpt_of(clone, settings.project.reports, scenario.id, case, b, recorded)
             found[case] = Found(case, recorded, [said], new=not complete)
     cases = [c for c, _ in target.bounds if c not in found]
@@ -491,11 +506,9 @@ def _one(
         elif step is None:
             found[case] = Found(case, None, [f"{heads[case]}: no commit with an answer between the tags ({tally})"])
         else:
-            entry = entry_of(
-                target, case, search, step, inputs, builds, commits.changed_files(clone, step.after.version)
-            )
+            entry = entry_of(target, case, search, step, inputs, builds, changed_files(clone, step.after.version))
             entry = excerpt_of(clone, settings.project.reports, scenario.id, case, dict(target.bounds)[case], entry)
             lines = [f"{heads[case]}: {words(entry)} ({tally})"]
-            lines += [f"  skipped {s['commit']}: {s['reason']}" for s in entry["skipped"]]
+            lines += [f"  skipped {s.commit}: {s.said}" for s in entry.skipped or ()]
             found[case] = Found(case, entry, lines)
     return builds, [found[c] for c, _ in target.bounds]

@@ -24,6 +24,7 @@ from harness.runtime.outcomes import ERROR, NOT_APPLICABLE, OUTCOMES
 from harness.runtime.result import CaseResult
 from harness.runtime.scenario import Case, Scenario
 from harness.store import membership, record, result_cache, staging
+from harness.store.bisect_record import Probe
 from harness.store.environment import Environment, one_per_build
 from harness.store.rows import Row, unjudged_lines
 from harness.store.snapshots import CHANGED, MATCH, NEW, UPDATED, SnapshotStore
@@ -354,7 +355,7 @@ def run(options: Options) -> int:
     return summarise([*results, *upgrade_rows], time.monotonic() - started, scenarios)
 
 
-def _pending_probes(options: Options, project: Project, plan: list, results: list[Row], locks: dict) -> list[dict]:
+def _pending_probes(options: Options, project: Project, plan: list, results: list[Row], locks: dict) -> list[Probe]:
     """The bisect probes of this run's scenarios that older code answered, asked again (pending.py),
     when the run writes the record: not for a run folder, a shard or named builds. ``results``: this
     run's, which answer every release of its matrix (no probe there is asked)."""

@@ -1,11 +1,12 @@
 """Pending probes: bisect probes answered by an older version of a scenario's code.
 
-A probe carries the digest of the bug folder that answered it (harness/store/boundaries.py
-``is_current``). After the script or declaration changes, the old answers are no knowledge about
-the new code, and the reports and ``audit`` ignore them: a bisected range would read "unknown"
-until someone re-ran every bisect by hand (issue 45: adk #295's contributor saw 0.3-0.5 and 1.0-1.7
-turn unknown after one edit). Instead the next matrix or bisect run of the scenario asks each such
-release again, with the current code, and writes the answers back as probes of the same range.
+A probe (harness/store/bisect_record.py ``Probe``) carries the digest of the bug folder that
+answered it (harness/store/boundaries.py ``is_current``). After the script or declaration changes,
+the old answers are no knowledge about the new code, and the reports and ``audit`` ignore them: a
+bisected range would read "unknown" until someone re-ran every bisect by hand (issue 45: adk #295's
+contributor saw 0.3-0.5 and 1.0-1.7 turn unknown after one edit). Instead the next matrix or bisect
+run of the scenario asks each such release again, with the current code, and writes the answers back
+as probes of the same range (``BisectRecord.with_probes``).
 
 A probe at a release the record itself holds a current result for is not asked again: the record
 wins there (boundaries.known).
@@ -25,6 +26,7 @@ from harness.planning import builds as builds_mod
 from harness.planning import interpreters, versions
 from harness.runtime.scenario import Scenario
 from harness.store import boundaries, result_cache
+from harness.store.bisect_record import BisectRecord, Probe
 from harness.store.rows import Row
 
 
@@ -43,7 +45,7 @@ class Pending:
 
 
 def find(
-    record: dict,
+    record: BisectRecord,
     results: Iterable[Row],
     scenarios: Iterable[Scenario],
     root: Path,
@@ -65,18 +67,18 @@ def find(
         )
         case_ids = {c.id for c in scenario.cases}
         cases: dict[str, list[str]] = {}
-        for p in record["probes"]:
-            if (p["scenario"], p["framework"]) != (scenario.id, scenario.framework) or p["case"] not in case_ids:
+        for p in record.probes:
+            if (p.scenario, p.framework) != (scenario.id, scenario.framework) or p.case not in case_ids:
                 continue
-            if (p.get("python") or interpreters.DEFAULT) != python:
+            if p.interpreter != python:
                 continue
-            if only_cases is not None and f"{scenario.id}:{p['case']}" not in only_cases:
+            if only_cases is not None and f"{scenario.id}:{p.case}" not in only_cases:
                 continue
-            if boundaries.is_current(p, inputs) or (p["case"], p["version"]) in answered:
+            if boundaries.is_current(p, inputs) or (p.case, p.version) in answered:
                 continue
-            cases.setdefault(p["version"], [])
-            if p["case"] not in cases[p["version"]]:
-                cases[p["version"]].append(p["case"])
+            cases.setdefault(p.version, [])
+            if p.case not in cases[p.version]:
+                cases[p.version].append(p.case)
         if cases:
             ordered = dict(sorted(cases.items(), key=lambda kv: versions.key(kv[0])))
             out.append(Pending(scenario, inputs, ordered, python))
@@ -94,7 +96,7 @@ def settings_for(run: RunSettings) -> RunSettings:
     return run
 
 
-def measure(pending: list[Pending], settings: RunSettings, jobs: int, log: Callable[[str], None]) -> list[dict]:
+def measure(pending: list[Pending], settings: RunSettings, jobs: int, log: Callable[[str], None]) -> list[Probe]:
     """Ask every pending release again, ``jobs`` builds at a time: the fresh probes, one per case."""
     work = [(p, version, case_ids) for p in pending for version, case_ids in p.cases.items()]
     if not work:
@@ -107,7 +109,7 @@ def measure(pending: list[Pending], settings: RunSettings, jobs: int, log: Calla
     started = time.monotonic()
     tracker = progress.Tracker("pending probes", len(work), max(1, min(jobs, len(work))))
 
-    def one(item: tuple[Pending, str, list[str]]) -> list[dict]:
+    def one(item: tuple[Pending, str, list[str]]) -> list[Probe]:
         p, version, case_ids = item
         build = interpreter_axis.on(
             builds_mod.parse(f"{p.scenario.framework}=={version}", settings.cache_dir), p.python
@@ -118,16 +120,7 @@ def measure(pending: list[Pending], settings: RunSettings, jobs: int, log: Calla
         finally:
             tracker.finish(build.source)
         return [
-            {
-                "scenario": p.scenario.id,
-                "case": r.case,
-                "framework": p.scenario.framework,
-                "version": version,
-                "outcome": r.outcome,
-                "detail": r.detail,
-                **({"inputs": p.inputs} if p.inputs else {}),
-                **({} if p.python == interpreters.DEFAULT else {"python": p.python}),
-            }
+            Probe.of(p.scenario.id, r.case, p.scenario.framework, version, r.outcome, r.detail, p.inputs, p.python)
             for r in run.results
         ]
 
@@ -135,8 +128,3 @@ def measure(pending: list[Pending], settings: RunSettings, jobs: int, log: Calla
         fresh = [probe for probes in executor.map(one, work) for probe in probes]
     log(f"pending probes: {len(fresh)} asked again in {time.monotonic() - started:.1f}s")
     return fresh
-
-
-def merged(record: dict, fresh: list[dict]) -> dict:
-    """The bisect record with ``fresh`` in place of the stale probes of the same releases and cases."""
-    return boundaries.normalise({**record, "probes": [*record["probes"], *fresh]})

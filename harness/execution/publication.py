@@ -7,12 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.execution import pending, progress, upgrade_axis
+from harness.execution import progress, upgrade_axis
 from harness.project import Project
 from harness.rendering import reports
 from harness.runtime import registry
 from harness.runtime.scenario import Scenario
 from harness.store import membership, record
+from harness.store.bisect_record import Probe
 from harness.store.environment import Environment
 from harness.store.harness_info import HarnessInfo
 from harness.store.rows import Row
@@ -68,7 +69,7 @@ class Publication:
     upgrades: list[Row] = field(default_factory=list)
     upgrade_plan: upgrade_axis.UpgradePlan | None = None
     upgrade_changes: dict | None = None
-    fresh_probes: list[dict] = field(default_factory=list)
+    fresh_probes: list[Probe] = field(default_factory=list)
 
 
 def publish(p: Publication) -> Path:
@@ -123,11 +124,11 @@ def publish(p: Publication) -> Path:
                 upgrade_prune=upgrade_prune,
             )
             if p.fresh_probes:
-                tx.write_bisects(pending.merged(tx.bisects, p.fresh_probes))
+                tx.write_bisects(tx.bisects.with_probes(p.fresh_probes))
             tx.render(merged, render)
             tx.write_record(merged)
         elif p.fresh_probes:  # the results go to a run folder; the probes still to the bisect record
-            tx.write_bisects(pending.merged(tx.bisects, p.fresh_probes))
+            tx.write_bisects(tx.bisects.with_probes(p.fresh_probes))
             if existing is not None:
                 tx.render(existing, render)
     if p.out is None and not outside:

@@ -19,6 +19,7 @@ from harness.rendering.metadata import ScenarioMetadata
 from harness.runtime.outcomes import FIXED, REPRODUCED
 from harness.runtime.scenario import Claim
 from harness.store import boundaries
+from harness.store.bisect_record import BisectRecord
 from harness.store.rows import Row
 
 
@@ -53,7 +54,7 @@ class Measured:
         )
 
 
-def measure(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> Measured:
+def measure(scenario: ScenarioMetadata, results: list[Row], bisects: BisectRecord) -> Measured:
     """What the record and the bisects say about ``scenario``'s bug cases."""
     fixed_in: set[str] = set()
     fixed_since: set[tuple[str, str]] = set()
@@ -65,11 +66,9 @@ def measure(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> Me
         for b in known.boundaries:
             if (b.before.outcome, b.after.outcome) == (REPRODUCED, FIXED):
                 fixed_in.add(b.after.version)
-                found = boundaries.commit_of(
-                    bisects, scenario.id, case, scenario.framework, b.before.version, b.after.version
-                )
+                found = bisects.commit_of(scenario.id, case, scenario.framework, b.before.version, b.after.version)
                 if found is not None:
-                    fixed_by.add((found["short"], found.get("pr") or ""))
+                    fixed_by.add((found.short, found.pr or ""))
                 if b.skipped_between:
                     fixed_since.add((b.after.version, b.before.version))
             # not-applicable -> reproduced is where the case first could be measured, not an
@@ -158,13 +157,13 @@ def disagreements(claim: Claim, m: Measured) -> list[str]:
     return out
 
 
-def _compared(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> tuple[str, str, list[str]]:
+def _compared(scenario: ScenarioMetadata, results: list[Row], bisects: BisectRecord) -> tuple[str, str, list[str]]:
     """(what the thread says, in words; what was measured, in words; each disagreement)."""
     m = measure(scenario, results, bisects)
     return claimed_words(scenario.claims), _measured_words(m), disagreements(scenario.claims, m)
 
 
-def report_lines(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> list[str]:
+def report_lines(scenario: ScenarioMetadata, results: list[Row], bisects: BisectRecord) -> list[str]:
     """The report's lines: the thread's claim beside the measurement, then any disagreement."""
     said, measured, found = _compared(scenario, results, bisects)
     source = f" ({scenario.claims.source})" if said else ""
@@ -180,7 +179,7 @@ def report_lines(scenario: ScenarioMetadata, results: list[Row], bisects: dict) 
     return out
 
 
-def sentence_lines(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> list[str]:
+def sentence_lines(scenario: ScenarioMetadata, results: list[Row], bisects: BisectRecord) -> list[str]:
     """The same as ``report_lines`` in sentences (a comment keeps one table: the outcomes')."""
     said, measured, found = _compared(scenario, results, bisects)
     out = [
@@ -193,7 +192,7 @@ def sentence_lines(scenario: ScenarioMetadata, results: list[Row], bisects: dict
     return out
 
 
-def scenario_disagreements(scenario: ScenarioMetadata, results: list[Row], bisects: dict) -> list[str]:
+def scenario_disagreements(scenario: ScenarioMetadata, results: list[Row], bisects: BisectRecord) -> list[str]:
     """One line per disagreement of ``scenario`` (for the run's summary)."""
     claim = scenario.claims
     if not claimed_words(claim):

@@ -28,7 +28,8 @@ from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.runtime.outcomes import ERROR, FIXED, REPRODUCED, UNEXPECTED
 from harness.runtime.reproduction import SCRIPT
 from harness.runtime.scenario import POSTGRESQL
-from harness.store import boundaries
+from harness.store import bisect_record
+from harness.store.bisect_record import BisectRecord
 from harness.store.document import Record
 from harness.store.rows import Row
 
@@ -335,7 +336,7 @@ def render(
     link_base: str = "",
     root_dir: Path = PROJECT_ROOT,
     script: Path | None = None,
-    bisects: dict | None = None,
+    bisects: BisectRecord | None = None,
 ) -> str:
     """The comment. ``scenario``: metadata as the reports use it (harness/rendering/metadata.py ``ScenarioMetadata``);
     ``document``: the record, or a candidate run's matrix.json when ``run_dir`` names that run; ``script``:
@@ -352,7 +353,7 @@ def render(
             f"{where} has no results for {scenario.id}; run `nox -s matrix -- --only {scenario.id}` first"
         )
     if bisects is None:
-        bisects = boundaries.empty_record() if run_dir else boundaries.load_record(root_dir / "reports" / "bisect.json")
+        bisects = BisectRecord() if run_dir else bisect_record.load(root_dir / "reports" / "bisect.json")
     report = f"reports/{scenario.id}.md" if not run_dir else f"{run_dir.rstrip('/')}/{scenario.id}.md"
     first_link = scenario.links[0] if scenario.links else ""
     head = [

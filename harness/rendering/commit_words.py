@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from harness.planning import versions
 from harness.runtime.outcomes import FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.store import boundaries
+from harness.store.bisect_record import BisectRecord, FoundCommit
 from harness.store.boundaries import Boundary
 from harness.store.boundary_files import Entry
 
@@ -30,26 +31,26 @@ def verb(before: str, after: str) -> str:
     return f"{after} from"
 
 
-def commit_words(entry: dict) -> str:
+def commit_words(entry: FoundCommit) -> str:
     """'78725420e (#4071, 2026-07-31)'."""
-    pr = f"#{entry['pr']}, " if entry.get("pr") else ""
-    return f"{entry['short']} ({pr}{entry['date'][:10]})"
+    pr = f"#{entry.pr}, " if entry.pr else ""
+    return f"{entry.short} ({pr}{entry.date[:10]})"
 
 
-def line(bisects: dict, scenario: str, case: str, framework: str, b: Boundary) -> str:
+def line(bisects: BisectRecord, scenario: str, case: str, framework: str, b: Boundary) -> str:
     """One boundary with its commit, or "release pair only" and the command that finds it."""
-    found = boundaries.commit_of(bisects, scenario, case, framework, b.before.version, b.after.version)
+    found = bisects.commit_of(scenario, case, framework, b.before.version, b.after.version)
     if found is None:
         return (
             f"{b.before.version} -> {b.after.version} ({b.summary}): release pair only; "
             f"`nox -s bisect -- {scenario}:{case} --commits CLONE` finds the commit"
         )
-    untested = f", or one of the untested {', '.join(found['untested'])} before it" if found.get("untested") else ""
+    untested = f", or one of the untested {', '.join(found.untested)} before it" if found.untested else ""
     return (
         f"{b.before.version} -> {b.after.version}: {verb(b.before.outcome, b.after.outcome)} "
         f"{commit_words(found)}{untested}, first released in {b.after.version} "
-        f"(commit bisect: {found['commits_between']} commits between {found['tags'][0]} and {found['tags'][1]}, "
-        f"{found['builds']} builds)"
+        f"(commit bisect: {found.commits_between} commits between {' and '.join(found.tags or ())}, "
+        f"{found.builds} builds)"
     )
 
 
@@ -62,11 +63,11 @@ def ran(path: str, executed: set[str]) -> bool:
     return any(path == f or path.endswith("/" + f) for f in executed)
 
 
-def files_words(entry: dict, executed: set[str]) -> str:
+def files_words(entry: FoundCommit, executed: set[str]) -> str:
     """The files the commit changed, those the case ran first: "src/agents/run.py (+12 -3, ran), ..."."""
-    files = sorted(entry.get("files") or [], key=lambda f: not ran(f["path"], executed))
+    files = sorted(entry.files or (), key=lambda f: not ran(f.path, executed))
     shown = [
-        f"`{f['path']}` (+{f['added']} -{f['removed']}{', the case ran it' if ran(f['path'], executed) else ''})"
+        f"`{f.path}` (+{f.added} -{f.removed}{', the case ran it' if ran(f.path, executed) else ''})"
         for f in files[:FILES_SHOWN]
     ]
     more = f" and {len(files) - FILES_SHOWN} more" if len(files) > FILES_SHOWN else ""
@@ -79,7 +80,7 @@ def executed_files(explained: Sequence[Entry], case: str, b: Boundary) -> set[st
 
 
 def case_lines(
-    bisects: dict,
+    bisects: BisectRecord,
     known: boundaries.Known,
     scenario: str,
     case: str,
@@ -93,18 +94,20 @@ def case_lines(
         if not measured(b):
             continue
         out.append(f"- {line(bisects, scenario, case, framework, b)}")
-        found = boundaries.commit_of(bisects, scenario, case, framework, b.before.version, b.after.version)
-        if found is not None and found.get("files"):
+        found = bisects.commit_of(scenario, case, framework, b.before.version, b.after.version)
+        if found is not None and found.files:
             executed = executed_files(explained or [], case, b)
-            out.append(f"  - {found['short']} changed {files_words(found, executed)}")
-        if found is not None and found.get("excerpt"):
-            of = "the files the case ran" if found.get("excerpt_of") == "ran" else "its framework source files"
-            out += ["", f"  {found['short']}'s own diff, in {of}:", "", "  ```diff"]
-            out += [f"  {line}".rstrip() for line in found["excerpt"]] + ["  ```", ""]
+            out.append(f"  - {found.short} changed {files_words(found, executed)}")
+        if found is not None and found.excerpt:
+            of = "the files the case ran" if found.excerpt_of == "ran" else "its framework source files"
+            out += ["", f"  {found.short}'s own diff, in {of}:", "", "  ```diff"]
+            out += [f"  {line}".rstrip() for line in found.excerpt] + ["  ```", ""]
     return out
 
 
-def fix_undone(bisects: dict, scenario: str, case: str, framework: str, baseline: str, inputs: str | None) -> str:
+def fix_undone(
+    bisects: BisectRecord, scenario: str, case: str, framework: str, baseline: str, inputs: str | None
+) -> str:
     """For a candidate on which a case fixed on ``baseline`` is no longer fixed: the commit of the
     newest recorded step from reproduced to fixed at or below the baseline (the bug's fix; a step
     from unexpected, such as a dependency bump's, is not), in words ("fixed upstream by 78725420e
@@ -113,12 +116,12 @@ def fix_undone(bisects: dict, scenario: str, case: str, framework: str, baseline
     at = versions.key(baseline)
     found = [
         c
-        for c in boundaries.commits_of(bisects, scenario, case, framework)
-        if (c.get("before_outcome"), c.get("after_outcome")) == (REPRODUCED, FIXED)
-        and versions.key(c["after"]) <= at
+        for c in bisects.commits_of(scenario, case, framework)
+        if (c.before_outcome, c.after_outcome) == (REPRODUCED, FIXED)
+        and versions.key(c.after) <= at
         and boundaries.is_current(c, inputs)
     ]
     if not found:
         return ""
-    newest = max(found, key=lambda c: versions.key(c["after"]))
-    return f"fixed upstream by {commit_words(newest)}, first released in {newest['after']}"
+    newest = max(found, key=lambda c: versions.key(c.after))
+    return f"fixed upstream by {commit_words(newest)}, first released in {newest.after}"

@@ -16,6 +16,7 @@ from harness.rendering import boundary_evidence, claims, commit_words, explanati
 from harness.rendering.metadata import CaseMetadata, ScenarioMetadata
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED, UNEXPECTED
 from harness.store import boundaries
+from harness.store.bisect_record import BisectRecord
 from harness.store.document import Record
 from harness.store.rows import Row
 
@@ -261,7 +262,7 @@ def current_results(scenario: ScenarioMetadata, document: Record) -> tuple[Recor
 def render(
     scenario: ScenarioMetadata,
     document: Record,
-    bisects: dict | None = None,
+    bisects: BisectRecord | None = None,
     run_only: bool = False,
     every: Sequence[Row] | None = None,
 ) -> str:
@@ -271,7 +272,7 @@ def render(
     derived together with the record's results (``document``'s: one interpreter's). ``every``: the
     results on every interpreter, for the report's interpreter lines (None: ``document``'s).
     """
-    bisects = bisects or boundaries.empty_record()
+    bisects = bisects or BisectRecord()
     document, stale = current_results(scenario, document)
     results = [r for r in document.results if r.scenario == scenario.id]
     results.sort(key=_release_order)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from harness.planning import interpreters, versions
 from harness.project import PROJECT, Project
 from harness.rendering.metadata import ScenarioMetadata
+from harness.store.bisect_record import BisectRecord
 from harness.store.document import Record
 from harness.store.rows import Row, change_key
 from harness.store.rows import on as on_interpreter
@@ -82,14 +83,14 @@ def matrix_markdown(document: Record, scenario_titles: dict[str, str] | None = N
 
 def renderer(
     scenarios: dict, project: Project | None = None, run_only: bool = False, upgrade_changes: dict | None = None
-) -> Callable[[Record, Path, Staging, dict], list[Path]]:
+) -> Callable[[Record, Path, Staging, BisectRecord], list[Path]]:
     """The reports' renderer that harness/store/record.py calls with a document, a folder, a
     staging and the bisect record (whose boundaries the scenario reports quote); ``run_only``: a
     run folder's reports (a few releases: "first fixed" is said to be among them);
     ``upgrade_changes``: the schema changes of the pairs a run just measured
     (harness/execution/upgrades.py ``UpgradeRun.changes``), beside those the folder keeps."""
 
-    def render(document: Record, folder: Path, stage: Staging, bisects: dict) -> list[Path]:
+    def render(document: Record, folder: Path, stage: Staging, bisects: BisectRecord) -> list[Path]:
         return write_all(document, scenarios, folder, stage, bisects, project, run_only, upgrade_changes)
 
     return render
@@ -100,7 +101,7 @@ def write_all(
     scenarios: dict,
     reports_dir: Path,
     stage: Staging,
-    bisects: dict | None = None,
+    bisects: BisectRecord | None = None,
     project: Project | None = None,
     run_only: bool = False,
     upgrade_changes: dict | None = None,
@@ -108,7 +109,7 @@ def write_all(
     """matrix.md and one report per scenario in the results, staged in ``stage`` (not matrix.json:
     the record's owner writes it).
 
-    ``bisects``: the bisect record (harness/store/boundaries.py), whose boundaries the scenario reports quote.
+    ``bisects``: the bisect record (harness/store/bisect_record.py), whose boundaries the scenario reports quote.
     """
     from harness.rendering import evidence
 

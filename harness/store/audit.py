@@ -27,7 +27,7 @@ read those files, so a change of the record's API touches them alone.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +35,8 @@ from harness.planning import interpreters, versions
 from harness.planning.builds import NOTHING_TO_RUN
 from harness.runtime.outcomes import ERROR, FIXED, NOT_APPLICABLE, REPRODUCED
 from harness.runtime.result import CaseResult
-from harness.store import boundaries, record
+from harness.store import bisect_record, boundaries, record
+from harness.store.bisect_record import Probe
 from harness.store.rows import Row
 
 MEASURED, INFERRED, UNKNOWN = "measured", "inferred", "unknown"
@@ -74,27 +75,26 @@ def _record_results(root: Path) -> RecordResults:
     return RecordResults(tuple(r for r in document.results if r.release), dates)
 
 
-def _probe_row(p: Mapping) -> Row:
+def _probe_row(p: Probe) -> Row:
     """A bisect probe as the result of its release (a probe is always of a release of the index)."""
-    result = CaseResult(p["scenario"], p["case"], p["outcome"], p.get("detail") or "")
-    source = f"{p['framework']}=={p['version']}"
-    python = p.get("python") or interpreters.DEFAULT
-    return Row(result, p["framework"], p["version"], source, inputs=p.get("inputs") or None, python=python)
+    result = CaseResult(p.scenario, p.case, p.outcome, p.detail or "")
+    source = f"{p.framework}=={p.version}"
+    return Row(result, p.framework, p.version, source, inputs=p.inputs or None, python=p.interpreter)
 
 
 def _bisect_knowledge(root: Path) -> BisectKnowledge:
     """Every bisect's probes (as rows), ranges and known releases (reports/bisect.json)."""
-    document = boundaries.load_record(root / "reports" / "bisect.json")
-    probes = tuple(_probe_row(p) for p in document["probes"])
+    document = bisect_record.load(root / "reports" / "bisect.json")
+    probes = tuple(_probe_row(p) for p in document.probes)
     ranges: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
     # Any interpreter's ranges: a bisect on one found no change inside them, and an audit on another
     # infers from them only between two releases measured on its own interpreter that agree.
-    for b in document["bisects"]:
-        ranges.setdefault((b["scenario"], b["case"], b["framework"]), []).append((b["from"], b["to"]))
+    for b in document.ranges:
+        ranges.setdefault((b.scenario, b.case, b.framework), []).append((b.start, b.end))
     return BisectKnowledge(
         probes,
         {k: tuple(v) for k, v in ranges.items()},
-        {fw: tuple(vs) for fw, vs in document["releases"].items()},
+        dict(document.releases),
     )
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from harness.planning import index, releases, versions
 from harness.project import PROJECT
 from harness.store import boundaries, result_cache
+from harness.store.bisect_record import BisectRecord
 from harness.store.document import Record
 from harness.store.rows import Row
 from harness.store.snapshots import SnapshotStore
@@ -22,7 +23,7 @@ def scenario_releases(
     scenario: Scenario,
     defaults: list[str],
     store: SnapshotStore,
-    bisects: dict,
+    bisects: BisectRecord,
     results: list[Row],
     on_index: set[str] | None = None,
 ) -> list[str]:
@@ -65,7 +66,7 @@ def proof_claims(scenario: Scenario) -> dict[tuple[str, str], str]:
 
 
 def matrix_releases(
-    scenarios: list[Scenario], store: SnapshotStore, bisects: dict, existing: Record | None, cache_dir: Path
+    scenarios: list[Scenario], store: SnapshotStore, bisects: BisectRecord, existing: Record | None, cache_dir: Path
 ) -> dict[str, list[str]]:
     """scenario id -> the releases of its matrix, as the store is now; ``existing``: the record's
     document (None when there is no record)."""

@@ -32,7 +32,9 @@ from harness.errors import RecordError, UsageError
 from harness.planning import interpreters, versions
 from harness.project import PROJECT
 from harness.runtime.outcomes import OUTCOMES
-from harness.store import boundaries, harness_info, rows, staging
+from harness.store import bisect_record as bisect_file
+from harness.store import harness_info, rows, staging
+from harness.store.bisect_record import BisectRecord
 from harness.store.document import SCHEMA_VERSION, Record
 from harness.store.environment import (
     INTERPRETER_KEY,
@@ -360,7 +362,7 @@ def merge(
 
 # Renders a document's reports into a staging (the reports' renderer, harness/rendering/reports.py
 # ``render``): its arguments are the document, the folder, the staging and the bisect record.
-Renderer = Callable[[Record, Path, Staging, dict], list[Path]]
+Renderer = Callable[[Record, Path, Staging, BisectRecord], list[Path]]
 
 
 class Transaction:
@@ -374,13 +376,15 @@ class Transaction:
         self.existing = Reports(reports_dir).load()
         self.bisects = Reports(reports_dir).bisects()
         self._record: Record | None = None
-        self._bisects: dict | None = None
+        self._bisects: BisectRecord | None = None
 
     def write_record(self, document: Record) -> Path:
         self._record = document
         return self.reports_dir / RECORD_NAME
 
-    def write_bisects(self, document: dict) -> Path:
+    def write_bisects(self, document: BisectRecord) -> Path:
+        """Write ``document`` as reports/bisect.json (harness/store/bisect_record.py ``dumps``) when the
+        block ends; the reports rendered after this call quote it."""
         self._bisects = self.bisects = document
         return self.reports_dir / BISECT_NAME
 
@@ -391,7 +395,7 @@ class Transaction:
     def _stage_documents(self) -> None:
         # Last, so they are moved in place after every report: a failure leaves the old record.
         if self._bisects is not None:
-            self.stage.write(self.reports_dir / BISECT_NAME, boundaries.dumps(self._bisects))
+            self.stage.write(self.reports_dir / BISECT_NAME, bisect_file.dumps(self._bisects))
         if self._record is not None:
             self.stage.write(self.reports_dir / RECORD_NAME, dumps(self._record, stored=True))
 
@@ -415,10 +419,10 @@ class Reports:
             return None
         return read(self.path, f"reports/{RECORD_NAME}")
 
-    def bisects(self) -> dict:
+    def bisects(self) -> BisectRecord:
         """The bisect record (reports/bisect.json), validated (a half-made commit finished first)."""
         staging.recover(self.reports_dir)
-        return boundaries.load_record(self.reports_dir / BISECT_NAME)
+        return bisect_file.load(self.reports_dir / BISECT_NAME)
 
     @contextlib.contextmanager
     def transaction(self, log: Callable[[str], None] | None = None) -> Iterator[Transaction]:
@@ -436,7 +440,7 @@ def transaction(
     return Reports(reports_dir).transaction(log)
 
 
-def write_folder(folder: Path, document: Record, renderer: Renderer, bisects: dict) -> list[Path]:
+def write_folder(folder: Path, document: Record, renderer: Renderer, bisects: BisectRecord) -> list[Path]:
     """A run folder (``--out``, reports/runs/<name>/): its own matrix.json and reports, all or
     nothing (no lock: it is not the record)."""
     with Staging(folder) as stage:
@@ -471,7 +475,8 @@ def refuse_record_folder(out: Path, root: Path, flag: str = "--out") -> None:
 # --- the bisect record (which releases are in the matrix: harness/store/membership.py) ------------
 
 
-def bisect_record(reports_dir: Path) -> dict:
+def bisect_record(reports_dir: Path) -> BisectRecord:
+    """``Reports(reports_dir).bisects()``."""
     return Reports(reports_dir).bisects()
 
 
