@@ -86,7 +86,7 @@ def surrogate_table():
     in its detail and its timeline."""
     table = Table(every_adk)
 
-    def build_run(build, cases, options, cache_dir, recorded=None, store=None):
+    def build_run(build, cases, options, cache_dir, recorded=None, store=None, keep_warm=frozenset()):
         env, rows = table(build, cases, options, cache_dir, recorded, store)
         for i, row in enumerate(rows):
             if row.result.scenario == RETRY and build.version == "2.9.1":

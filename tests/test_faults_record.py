@@ -60,7 +60,7 @@ def test_a_run_that_finishes_meanwhile_keeps_its_rows(project, monkeypatch):
     b_table = Table(lambda s, c, v: REPRO)
 
     class RunsBMeanwhile(Table):
-        def __call__(self, build, cases, options, cache_dir, recorded=None, store=None):
+        def __call__(self, build, cases, options, cache_dir, recorded=None, store=None, keep_warm=frozenset()):
             run(project, monkeypatch, b_table, "google-adk==2.10.0", "--only", RETRY)
             monkeypatch.setattr(matrix, "run_build", self)
             return super().__call__(build, cases, options, cache_dir, recorded, store)

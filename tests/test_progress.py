@@ -179,7 +179,7 @@ def test_the_candidate_prints_only_messages_true_for_it(tmp_path, monkeypatch, o
     monkeypatch.setattr(sys, "stderr", stream)
     monkeypatch.setattr(candidate, "RUNS_FOLDER", tmp_path / "runs")
 
-    def slow_build(build, cases, options, cache_dir, recorded=None, store=None):
+    def slow_build(build, cases, options, cache_dir, recorded=None, store=None, keep_warm=frozenset()):
         progress.phase(build.source, "building its environment", announce=True)
         time.sleep(6.5)  # longer than the 5 s bound: only the progress status can fill it
         rows = [

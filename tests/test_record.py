@@ -55,7 +55,7 @@ class Table:
         self.local = local  # what every local build (a candidate fix) says
         self.ran: list[tuple[str, str]] = []
 
-    def __call__(self, build, cases, options, cache_dir, recorded=None, store=None):
+    def __call__(self, build, cases, options, cache_dir, recorded=None, store=None, keep_warm=frozenset()):
         results = []
         for s, c in cases:
             self.ran.append((f"{s.id}:{c.id}", build.source))
