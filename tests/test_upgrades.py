@@ -681,7 +681,8 @@ def test_the_axis_forks_from_the_worker_the_release_axis_kept_and_the_run_stops_
     through now keeps a warm worker from its cases (``RunSettings.keep_warm``), its steps fork from
     that one (one worker started over both axes), the axis stops it after its last pair, and
     ``pool.stop_run`` stops one the axis never came to, as the matrix does on every exit path."""
-    from harness.execution import environments, pool
+    from harness import owners
+    from harness.execution import environments, pool, postgres
     from harness.execution import run as run_mod
     from harness.execution.run import RunSettings
     from harness.planning import builds as builds_mod
@@ -718,9 +719,19 @@ def test_the_axis_forks_from_the_worker_the_release_axis_kept_and_the_run_stops_
     run_mod.run_cases(build, [case], dataclasses.replace(settings, rerun=True))  # type: ignore[list-item]
     assert len(pool.members(root)) == 1
     assert pool.stop_run() == 1 and pool.members(root) == []
+    # A signal that ends the run runs no finally: its handler ends them (harness/execution/postgres.py).
+    run_mod.run_cases(build, [case], dataclasses.replace(settings, rerun=True))  # type: ignore[list-item]
+    [signalled] = pool.members(root)
+    assert pool.end_run in postgres._signal_cleanups
+    pool.end_run()
+    deadline = time.monotonic() + 10
+    while owners.pid_runs(signalled.pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not owners.pid_runs(signalled.pid) and pool.members(root) == []
+    assert not any(p.name.startswith(signalled.key) for p in pool.pool_dir().iterdir())  # its files went with it
     # Not kept for an axis: the cases' run ("auto") starts no worker, as before.
     run_mod.run_cases(build, [case], dataclasses.replace(settings, rerun=True, keep_warm=frozenset()))  # type: ignore[list-item]
-    assert pool.members(root) == [] and len(started) == 2
+    assert pool.members(root) == [] and len(started) == 3
 
 
 def test_one_selection_names_bug_cases_and_upgrade_pairs_together():

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from harness import owners
 from harness.errors import UsageError
-from harness.execution import isolation
+from harness.execution import isolation, postgres
 from harness.runtime import frameworks
 from harness.store import result_cache
 
@@ -422,6 +422,19 @@ def stop_run() -> int:
     for member in mine:
         stop(member)
     return len(mine)
+
+
+def end_run() -> None:
+    """SIGTERM, without waiting, to every worker this command started for its own runs: a signal
+    that ends the command runs no ``finally`` (harness/execution/postgres.py ends it with the default
+    action), so its handler calls this; each worker removes its socket, file and log as it ends."""
+    for member in members():
+        if started_by_this_run(member):
+            with contextlib.suppress(OSError):
+                os.kill(member.pid, signal.SIGTERM)
+
+
+postgres.on_signal(end_run)
 
 
 def connect(member: Member, argv: list[str], stderr_path: Path, env: dict[str, str]) -> socket.socket:
