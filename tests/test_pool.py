@@ -355,6 +355,33 @@ def test_sigterm_stops_a_worker_at_once(tmp_path, pool_dir):
     assert list(pool.pool_dir().iterdir()) == []  # its socket, file and log gone with it
 
 
+def test_a_worker_started_for_a_run_ends_when_its_command_was_killed(tmp_path, pool_dir):
+    """A worker a matrix run starts for its own upgrade axis (``run``: the command's pid) is stopped
+    by that command on its way out; a SIGKILL there runs nothing, and the worker stayed for its idle
+    period (15 minutes). It sees its command gone and ends, its files with it; one started to stay
+    (``--warm``: no command) does not."""
+    import subprocess
+
+    root = scratch_project(tmp_path, {"agents-pool-probe": PROBE})
+    env = environments.worker_environment(root)
+    command = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        member = pool.start(PYTHON, root, env, None, "openai-agents", "agents", run=command.pid)
+        assert member is not None and member.run == command.pid
+        command.kill()
+        command.wait()
+        deadline = time.monotonic() + 15
+        while owners.pid_runs(member.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not owners.pid_runs(member.pid), "the worker outlived the command it was started for"
+        assert list(pool.pool_dir().iterdir()) == []
+    finally:
+        command.kill()
+    stays, _ = start(root)
+    time.sleep(pool_warm.LEARN_AFTER + 1)
+    assert owners.pid_runs(stays.pid)
+
+
 def test_a_pool_folder_others_can_write_is_not_used_and_said_so_once(tmp_path, monkeypatch, capsys):
     from harness.commands import cli
 

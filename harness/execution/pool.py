@@ -316,7 +316,8 @@ def start(
 ) -> Member | None:
     """Start a warm worker in the background (it imports the framework while the caller goes
     on); None if it could not start. Stops least recently used workers to keep within the budget.
-    ``run``: the pid of the command it is started for, which stops it (``stop_run``); 0: it stays."""
+    ``run``: the pid of the command it is started for, which stops it (``stop_run``), and which it
+    does not outlive (a SIGKILL there); 0: it stays."""
     key = member_key(python, root, env)
     sock = pool_dir() / f"{key}.sock"
     refusal = pool_dir() / f"{key}.refused"
@@ -335,7 +336,7 @@ def start(
             proc = subprocess.Popen(
                 isolation.wrap(
                     [str(python), "-m", "harness.runtime.warm", "--socket", str(sock), "--entry", entry_module]
-                    + ["--idle", str(idle), "--watch", *watch]
+                    + ["--idle", str(idle), "--owner", str(run), "--watch", *watch]
                 ),
                 cwd=root,
                 env=env,

@@ -241,9 +241,10 @@ def _child(conn: socket.socket, request: dict, sync_read: int, modules_write: in
 class Server:
     """The parent: accepts runs, forks a child for each, preloads what the children import."""
 
-    def __init__(self, sock_path: Path, idle: float, watch: list[Path]) -> None:
+    def __init__(self, sock_path: Path, idle: float, watch: list[Path], owner: int = 0) -> None:
         self.sock_path = sock_path
         self.idle = idle
+        self.owner = owner  # the command it was started for, which it does not outlive (0: none)
         self.watch = {p: _signature(p) for p in watch}
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         with contextlib.suppress(FileNotFoundError):
@@ -450,6 +451,20 @@ class Server:
             self.stopping = True  # the pool starts a new worker in its place (its file stays)
         elif not self.pending and time.monotonic() - self.last_run > self.idle:
             self.stopping = self.forget = True
+        elif self.owner and not _runs(self.owner):
+            # Its command was killed (SIGKILL runs no cleanup there): it ends too, not after its idle period.
+            self.stopping = self.forget = True
+
+
+def _runs(pid: int) -> bool:
+    """Whether process ``pid`` is still there (one of another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -458,6 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entry", required=True, help="the framework's module to import first")
     parser.add_argument("--idle", type=float, default=900.0, help="exit after this many seconds without a run")
     parser.add_argument("--watch", nargs="*", default=[], type=Path, help="exit when one of these files changes")
+    parser.add_argument("--owner", type=int, default=0, help="exit when this process is gone (0: no such process)")
     args = parser.parse_args(argv)
     # As a cold worker does before its first case (harness/runtime/worker.py); a failure is
     # reported by each case when it imports the framework itself.
@@ -482,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     # still on the default handler died there without removing its socket, file and log.
     signal.signal(signal.SIGTERM, stop)
     # The socket appears once the framework is imported: the pool waits for it.
-    server = Server(args.socket, args.idle, args.watch)
+    server = Server(args.socket, args.idle, args.watch, args.owner)
     if asked_to_stop:
         server.stopping = server.forget = True
     server.serve()
