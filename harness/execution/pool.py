@@ -54,10 +54,15 @@ FALLBACK_RSS_MB = 400.0  # what a new worker is assumed to take when none of its
 _LOCK = threading.Lock()
 
 
+def _pool_path() -> Path:
+    configured = os.environ.get("HARNESS_POOL_DIR")
+    return Path(configured) if configured else Path(tempfile.gettempdir()) / f"harness-pool-{os.getuid()}"
+
+
 def pool_dir() -> Path:
     """Where the pool's sockets and member files live (short: a socket path is at most 107 bytes)."""
     configured = os.environ.get("HARNESS_POOL_DIR")
-    path = Path(configured) if configured else Path(tempfile.gettempdir()) / f"harness-pool-{os.getuid()}"
+    path = _pool_path()
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
@@ -419,6 +424,8 @@ def started_by_this_run(member: Member) -> bool:
 def stop_run() -> int:
     """Stop every worker this command started for its own runs, on every exit path of a run that
     starts them; how many."""
+    if not _pool_path().is_dir():  # no worker was ever started here: nothing to stop, no folder made
+        return 0
     mine = [m for m in members() if started_by_this_run(m)]
     for member in mine:
         stop(member)
@@ -428,7 +435,10 @@ def stop_run() -> int:
 def end_run() -> None:
     """SIGTERM, without waiting, to every worker this command started for its own runs: a signal
     that ends the command runs no ``finally`` (harness/execution/postgres.py ends it with the default
-    action), so its handler calls this; each worker removes its socket, file and log as it ends."""
+    action), so its handler calls this; each worker removes its socket, file and log as it ends. A run
+    that started none leaves no pool folder behind (test_upgrades' SIGTERM test: it made one)."""
+    if not _pool_path().is_dir():
+        return
     for member in members():
         if started_by_this_run(member):
             with contextlib.suppress(OSError):
